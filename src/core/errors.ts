@@ -1,0 +1,168 @@
+/**
+ * Operational errors of idforge.
+ *
+ * Two kinds of error are never mixed (STYLE.md §4):
+ * - misuse of the API (a wrong argument type or an out-of-range option) throws a plain
+ *   `TypeError` or `RangeError` whose message reads "expected X, got Y" (see `assert.ts`);
+ * - everything else throws a subclass of {@link IdforgeError} with a stable `code` from
+ *   {@link ErrorCode}, the `cause` when there is one, and structured fields naming the numbers
+ *   involved. Every code is documented with its fix in `docs/errors.md`; a test keeps the two
+ *   in step. A code, once released, is never reused for another meaning.
+ */
+
+/** The stable error codes. Retired codes stay listed (commented) and are never reused. */
+export const ErrorCode = {
+  /** The clock stepped back further than the generator's tolerance. */
+  CLOCK_ROLLBACK: 'IDF_CLOCK_ROLLBACK',
+  /** The time no longer fits the layout's time field (or is before its epoch). */
+  EPOCH_HORIZON: 'IDF_EPOCH_HORIZON',
+  /** A monotonic generator ran out of increments within one timestamp. */
+  MONOTONIC_OVERFLOW: 'IDF_MONOTONIC_OVERFLOW',
+  /** An input string or byte array is not a valid identifier of the expected scheme. */
+  INVALID_ID: 'IDF_INVALID_ID',
+  /** A Snowflake layout definition is inconsistent. */
+  INVALID_LAYOUT: 'IDF_INVALID_LAYOUT',
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Base class of every operational error idforge throws. */
+export class IdforgeError extends Error {
+  /** Stable machine-readable code; see `docs/errors.md`. */
+  readonly code: ErrorCodeValue;
+
+  constructor(code: ErrorCodeValue, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+
+  override get name(): string {
+    return this.constructor.name;
+  }
+}
+
+/**
+ * The clock moved backwards by more than the tolerance the generator absorbs by waiting.
+ * The generator's state is left untouched: retry once the clock has caught up (NTP resync),
+ * or raise `toleranceMs` if such steps are expected.
+ */
+export class ClockRollbackError extends IdforgeError {
+  /** How far the clock is behind the last timestamp issued, in milliseconds. */
+  readonly driftMs: number;
+  /** The backward drift the generator would have waited out, in milliseconds. */
+  readonly toleranceMs: number;
+
+  constructor(driftMs: number, toleranceMs: number) {
+    super(
+      ErrorCode.CLOCK_ROLLBACK,
+      `clock moved backwards by ${driftMs} ms, more than the tolerance of ${toleranceMs} ms; ` +
+        'no ID was issued and the generator state is unchanged. Retry after the clock catches up, ' +
+        'or raise toleranceMs if steps of this size are expected.',
+    );
+    this.driftMs = driftMs;
+    this.toleranceMs = toleranceMs;
+  }
+}
+
+/**
+ * The current time cannot be represented by the layout: it is before the layout's epoch or
+ * past the last instant its time field can hold. Use a layout with a later epoch or more time
+ * bits (a new named layout: released layouts never change).
+ */
+export class HorizonExceededError extends IdforgeError {
+  /** Layout name. */
+  readonly layout: string;
+  /** The time that did not fit, in unix milliseconds. */
+  readonly unixMs: number;
+  /** First unix millisecond the layout cannot represent. */
+  readonly horizonMs: number;
+  /** The layout's epoch in unix milliseconds. */
+  readonly epochMs: number;
+
+  constructor(layout: string, unixMs: number, epochMs: number, horizonMs: number) {
+    const when = new Date(unixMs).toISOString();
+    const detail =
+      unixMs < epochMs
+        ? `is before the layout's epoch ${new Date(epochMs).toISOString()}`
+        : `is past the layout's horizon ${new Date(horizonMs).toISOString()}`;
+    super(
+      ErrorCode.EPOCH_HORIZON,
+      `time ${when} ${detail} (layout "${layout}"); define a new layout with a later epoch or ` +
+        'more time bits, or check the clock',
+    );
+    this.layout = layout;
+    this.unixMs = unixMs;
+    this.epochMs = epochMs;
+    this.horizonMs = horizonMs;
+  }
+}
+
+/**
+ * A monotonic generator exhausted the increments available within one timestamp (ULID's
+ * 80-bit randomness reached its maximum). The timestamp is never borrowed from. Wait for the
+ * next millisecond, or use the non-monotonic generator.
+ */
+export class MonotonicOverflowError extends IdforgeError {
+  readonly scheme: string;
+  /** The timestamp whose increments ran out, in unix milliseconds. */
+  readonly unixMs: number;
+
+  constructor(scheme: string, unixMs: number) {
+    super(
+      ErrorCode.MONOTONIC_OVERFLOW,
+      `${scheme}: monotonic increments exhausted within ${new Date(unixMs).toISOString()}; ` +
+        'retry in the next millisecond, or generate without monotonic mode',
+    );
+    this.scheme = scheme;
+    this.unixMs = unixMs;
+  }
+}
+
+/** Why an input was rejected. */
+export type InvalidIdReason =
+  | 'type'
+  | 'length'
+  | 'alphabet'
+  | 'format'
+  | 'version'
+  | 'variant'
+  | 'overflow'
+  | 'range'
+  | 'scheme';
+
+/**
+ * An input is not a valid identifier. `reason` says what is wrong, `position` (0-based
+ * character or byte index) where, when it is one place.
+ */
+export class InvalidIdError extends IdforgeError {
+  readonly scheme: string;
+  readonly reason: InvalidIdReason;
+  readonly position: number | undefined;
+  readonly input: string;
+
+  constructor(
+    scheme: string,
+    reason: InvalidIdReason,
+    detail: string,
+    input: string,
+    position?: number,
+  ) {
+    super(ErrorCode.INVALID_ID, `invalid ${scheme}: ${detail}`);
+    this.scheme = scheme;
+    this.reason = reason;
+    this.position = position;
+    this.input = input;
+  }
+}
+
+/** A Snowflake layout definition is inconsistent; `field` names the offending part. */
+export class InvalidLayoutError extends IdforgeError {
+  readonly layout: string;
+  readonly field: string | undefined;
+
+  constructor(layout: string, detail: string, field?: string) {
+    super(ErrorCode.INVALID_LAYOUT, `invalid layout "${layout}": ${detail}`);
+    this.layout = layout;
+    this.field = field;
+  }
+}
