@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+import { run } from '../cli/main.js';
+
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+process.exitCode = await run(process.argv.slice(2), process);

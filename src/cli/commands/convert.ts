@@ -1,0 +1,94 @@
+import { Buffer } from 'node:buffer';
+import {
+  decodeUlid,
+  fromMysqlSwap,
+  IdforgeError,
+  InvalidIdError,
+  parseUuid,
+  toMysqlSwap,
+  ulidToUuid,
+  uuidToUlid,
+  v1ToV6,
+  v6ToV1,
+} from '../../core/index.js';
+import { type CliIo, collectInputs, LineWriter, UsageError } from '../io.js';
+
+export const convertHelp = `Usage: idforge convert <id...> --to <form> [--from mysql-swap]
+
+Converts between forms, one result per line. Use - to read IDs from standard input.
+Exit code 1 if any input could not be converted (the error goes to standard error).
+
+  --to v6          UUIDv1 → UUIDv6 (same time, node and clock sequence, sortable order)
+  --to v1          UUIDv6 → UUIDv1
+  --to mysql-swap  UUID → hex of MySQL's UUID_TO_BIN(u, 1) (time fields swapped)
+  --to uuid        ULID → UUID text form (same 128 bits), or with --from mysql-swap,
+                   hex of UUID_TO_BIN(u, 1) → UUID (MySQL's BIN_TO_UUID(b, 1))
+  --to ulid        UUID → ULID text form (same 128 bits)
+  --to hex         UUID or ULID → its 16 bytes as hex
+`;
+
+const TARGETS = ['v6', 'v1', 'mysql-swap', 'uuid', 'ulid', 'hex'] as const;
+type Target = (typeof TARGETS)[number];
+
+export interface ConvertValues {
+  to?: string;
+  from?: string;
+}
+
+function swapHexToUuid(text: string): string {
+  if (!/^[0-9a-fA-F]{32}$/.test(text)) {
+    throw new InvalidIdError('mysql-swap', 'format', 'expected 32 hex digits (16 bytes)', text);
+  }
+  return fromMysqlSwap(Uint8Array.from(Buffer.from(text, 'hex')));
+}
+
+function convertOne(input: string, to: Target, from: string | undefined): string {
+  switch (to) {
+    case 'v6':
+      return v1ToV6(input);
+    case 'v1':
+      return v6ToV1(input);
+    case 'mysql-swap':
+      return Buffer.from(toMysqlSwap(input)).toString('hex');
+    case 'uuid':
+      return from === 'mysql-swap' ? swapHexToUuid(input) : ulidToUuid(input);
+    case 'ulid':
+      return uuidToUlid(input);
+    default: {
+      const bytes = input.length === 26 ? decodeUlid(input) : parseUuid(input);
+      return Buffer.from(bytes).toString('hex');
+    }
+  }
+}
+
+/** `idforge convert <id...> --to <form>`: returns the exit code. */
+export async function convertCommand(
+  positionals: string[],
+  values: ConvertValues,
+  io: CliIo,
+): Promise<number> {
+  const to = values.to as Target | undefined;
+  if (to === undefined || !TARGETS.includes(to)) {
+    throw new UsageError(
+      `--to: expected one of ${TARGETS.join(', ')}, got ${to === undefined ? 'nothing' : `"${to}"`}`,
+    );
+  }
+  if (values.from !== undefined && !(values.from === 'mysql-swap' && to === 'uuid')) {
+    throw new UsageError('--from accepts only mysql-swap, with --to uuid');
+  }
+  const inputs = await collectInputs(positionals, io);
+  const out = new LineWriter(io.stdout);
+  let failed = 0;
+  for (const input of inputs) {
+    try {
+      out.line(convertOne(input, to, values.from));
+    } catch (e) {
+      if (!(e instanceof IdforgeError)) throw e;
+      out.flush();
+      io.stderr.write(`idforge convert: ${input}: ${e.message}\n`);
+      failed++;
+    }
+  }
+  out.flush();
+  return failed > 0 ? 1 : 0;
+}

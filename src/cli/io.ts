@@ -1,0 +1,57 @@
+/** What a CLI command may touch: its output streams and standard input. */
+export interface CliIo {
+  readonly stdout: { write(chunk: string): unknown };
+  readonly stderr: { write(chunk: string): unknown };
+  /** Standard input, read only when an argument is `-`. */
+  readonly stdin: AsyncIterable<string | Uint8Array>;
+}
+
+/** A mistake in the command line: printed with a pointer to `--help`, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Buffers lines and writes them in chunks, so a million IDs are not a million writes. */
+export class LineWriter {
+  readonly #out: CliIo['stdout'];
+  #buf: string[] = [];
+
+  constructor(out: CliIo['stdout']) {
+    this.#out = out;
+  }
+
+  line(text: string): void {
+    this.#buf.push(text);
+    if (this.#buf.length >= 4096) this.flush();
+  }
+
+  flush(): void {
+    if (this.#buf.length === 0) return;
+    this.#out.write(`${this.#buf.join('\n')}\n`);
+    this.#buf = [];
+  }
+}
+
+/**
+ * Expands the positional arguments: `-` is replaced by the whitespace-separated words of
+ * standard input. Throws {@link UsageError} when nothing is left.
+ */
+export async function collectInputs(args: readonly string[], io: CliIo): Promise<string[]> {
+  const out: string[] = [];
+  for (const a of args) {
+    if (a !== '-') {
+      out.push(a);
+      continue;
+    }
+    let text = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of io.stdin) {
+      text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    }
+    text += decoder.decode();
+    for (const word of text.split(/\s+/)) if (word !== '') out.push(word);
+  }
+  if (out.length === 0)
+    throw new UsageError('expected at least one ID (or - to read standard input)');
+  return out;
+}

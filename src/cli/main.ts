@@ -1,0 +1,139 @@
+/**
+ * The idforge command line as a function: `run(argv, io)` resolves to the exit code and never
+ * ends the process itself, so tests drive it in-process. Exit codes: 0 success, 1 an input was
+ * invalid or an operation failed, 2 a usage mistake.
+ */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { IdforgeError } from '../core/index.js';
+import { convertCommand, convertHelp } from './commands/convert.js';
+import { genCommand, genHelp } from './commands/gen.js';
+import { inspectCommand, inspectHelp } from './commands/inspect.js';
+import { layoutsCommand, layoutsHelp } from './commands/layouts.js';
+import { type CliIo, UsageError } from './io.js';
+
+export type { CliIo } from './io.js';
+
+export const VERSION = '0.1.0';
+
+const mainHelp = `Usage: idforge <command> [options]
+
+Unique identifiers for distributed systems: UUIDv4/v7, ULID, KSUID and Snowflake layouts.
+
+Commands:
+  gen <scheme>        generate IDs: uuidv4, uuidv7, ulid, ksuid, snowflake
+  inspect <id...>     detect the scheme of IDs and decode them (time, version, fields)
+  convert <id...>     convert between forms: v1/v6, MySQL swapped bytes, ULID/UUID, hex
+  layouts             list the Snowflake layouts with their horizons and rate caps
+
+Options:
+  -h, --help          help for idforge or a command (idforge help <command>)
+  -v, --version       print the version
+
+Examples:
+  idforge gen uuidv7 -n 3
+  idforge gen snowflake --node 7
+  idforge gen snowflake --layout twitter-2010 --field datacenter=1 --field worker=3
+  idforge inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV
+  idforge inspect 175928847299117063 --layout discord --json
+  idforge convert c232ab00-9414-11ec-b3c8-9f6bdeced846 --to v6
+`;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+interface Command {
+  help: string;
+  options: Options;
+  run(positionals: string[], values: Record<string, unknown>, io: CliIo): number | Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  gen: {
+    help: genHelp,
+    options: {
+      count: { type: 'string', short: 'n' },
+      format: { type: 'string' },
+      layout: { type: 'string' },
+      node: { type: 'string' },
+      field: { type: 'string', multiple: true },
+      method: { type: 'string' },
+      monotonic: { type: 'boolean' },
+    },
+    run: (p, v, io) => genCommand(p, v, io),
+  },
+  inspect: {
+    help: inspectHelp,
+    options: {
+      scheme: { type: 'string' },
+      layout: { type: 'string' },
+      lenient: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    run: (p, v, io) => inspectCommand(p, v, io),
+  },
+  convert: {
+    help: convertHelp,
+    options: { to: { type: 'string' }, from: { type: 'string' } },
+    run: (p, v, io) => convertCommand(p, v, io),
+  },
+  layouts: {
+    help: layoutsHelp,
+    options: { json: { type: 'boolean' } },
+    run: (p, v, io) => {
+      if (p.length > 0) throw new UsageError(`layouts: unexpected argument "${p[0]}"`);
+      return layoutsCommand(v, io, Date.now());
+    },
+  },
+};
+
+/** Runs the CLI with `argv` (without the node and script paths); resolves to the exit code. */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help') {
+    io.stdout.write(mainHelp);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '-v' || name === '--version') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (name === 'help') {
+    const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
+    io.stdout.write(topic ? topic.help : mainHelp);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  try {
+    if (command === undefined) throw new UsageError(`unknown command "${name}"`);
+    const { values, positionals } = parseArgs({
+      args: [...rest],
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) {
+      io.stdout.write(command.help);
+      return 0;
+    }
+    return await command.run(positionals, values, io);
+  } catch (e) {
+    const cmd = command ? ` ${name}` : '';
+    if (e instanceof UsageError || isArgError(e)) {
+      io.stderr.write(
+        `idforge${cmd}: ${(e as Error).message}\nRun "idforge${cmd} --help" for usage.\n`,
+      );
+      return 2;
+    }
+    if (e instanceof IdforgeError) {
+      io.stderr.write(`idforge${cmd}: ${e.message} [${e.code}]\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+/** parseArgs' own errors and the core's argument guards are usage mistakes. */
+function isArgError(e: unknown): boolean {
+  if (e instanceof TypeError || e instanceof RangeError) return true;
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}

@@ -1,0 +1,80 @@
+// The dependency arrows of DESIGN.md, enforced on the sources: src/core imports nothing
+// outside itself (no package, no node: module), the CLI reaches the core only through its
+// public barrel, and only src/bin touches process-wide side effects.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+function imports(file: string): string[] {
+  const src = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const m of src.matchAll(/(?:^|\n)\s*(?:import|export)[^'";]*?from\s*['"]([^'"]+)['"]/g)) {
+    found.push(m[1]!);
+  }
+  for (const m of src.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) found.push(m[1]!);
+  for (const m of src.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
+  return found;
+}
+
+test('src/core imports only itself: no package and no node: module', () => {
+  const core = join(root, 'src/core');
+  for (const f of files(core)) {
+    for (const spec of imports(f)) {
+      assert.ok(spec.startsWith('.'), `${relative(root, f)} imports "${spec}"`);
+      const target = resolve(dirname(f), spec);
+      assert.ok(target.startsWith(core), `${relative(root, f)} reaches outside core: "${spec}"`);
+    }
+    const src = readFileSync(f, 'utf8');
+    assert.doesNotMatch(
+      src,
+      /\bprocess\.|\brequire\(/,
+      `${relative(root, f)} uses process/require`,
+    );
+  }
+});
+
+test('the CLI uses the core through its public barrel only', () => {
+  for (const f of files(join(root, 'src/cli'))) {
+    for (const spec of imports(f)) {
+      if (!spec.startsWith('.')) {
+        assert.ok(spec.startsWith('node:'), `${relative(root, f)} imports package "${spec}"`);
+        continue;
+      }
+      const target = resolve(dirname(f), spec);
+      if (target.includes(`${join(root, 'src/core')}`)) {
+        assert.equal(
+          target,
+          join(root, 'src/core/index.js'),
+          `${relative(root, f)} imports ${spec}`,
+        );
+      }
+    }
+  }
+});
+
+test('only the bin shim has process-wide side effects', () => {
+  for (const dir of ['src/cli', 'src/core']) {
+    for (const f of files(join(root, dir))) {
+      const src = readFileSync(f, 'utf8');
+      assert.doesNotMatch(src, /process\.(exit|on|exitCode|argv)/, relative(root, f));
+    }
+  }
+});
+
+test('the core barrel is the only re-exporter of its layer', () => {
+  for (const f of files(join(root, 'src/core'))) {
+    if (f.endsWith('src/core/index.ts')) continue;
+    assert.doesNotMatch(readFileSync(f, 'utf8'), /^export \* from/m, relative(root, f));
+  }
+});

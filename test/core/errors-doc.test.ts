@@ -1,0 +1,50 @@
+// Keeps docs/errors.md true to src/core/errors.ts (STYLE.md §5): every code documented once,
+// with its class, and no documented code that the code base does not define.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import * as errors from '../../src/core/errors.js';
+
+const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+const rows = doc
+  .split('\n')
+  .filter((l) => l.startsWith('| `IDF_'))
+  .map((l) => l.split('|').map((c) => c.trim()));
+
+test('every error code is documented exactly once, with its class and an HTTP status', () => {
+  const codes = Object.values(errors.ErrorCode);
+  const documented = rows.map((r) => r[1]!.replaceAll('`', ''));
+  assert.deepEqual([...documented].sort(), [...codes].sort());
+  for (const r of rows) {
+    assert.match(r[2]!, /^`\w+Error`$/, `class column of ${r[1]}`);
+    const cls = (errors as Record<string, unknown>)[r[2]!.replaceAll('`', '')];
+    assert.equal(typeof cls, 'function', `${r[2]} is exported by errors.ts`);
+    assert.match(r[6]!, /^[45]\d\d$/, `HTTP status of ${r[1]}`);
+    assert.ok(r[4]!.length > 20, `fix of ${r[1]} says how`);
+  }
+});
+
+test('each error class carries the code the table gives it', () => {
+  const samples: errors.IdforgeError[] = [
+    new errors.ClockRollbackError(30, 10),
+    new errors.HorizonExceededError('x', 0, 1, 2),
+    new errors.MonotonicOverflowError('ulid', 0),
+    new errors.InvalidIdError('ulid', 'length', 'too short', 'abc'),
+    new errors.InvalidLayoutError('x', 'bad'),
+  ];
+  for (const e of samples) {
+    const row = rows.find((r) => r[2] === `\`${e.name}\``);
+    assert.ok(row, `${e.name} is in the table`);
+    assert.equal(row[1], `\`${e.code}\``);
+    assert.ok(e instanceof errors.IdforgeError && e instanceof Error);
+  }
+});
+
+test('error messages name the numbers involved', () => {
+  const e = new errors.ClockRollbackError(30, 10);
+  assert.match(e.message, /30 ms/);
+  assert.match(e.message, /10 ms/);
+  assert.equal(e.driftMs, 30);
+  assert.equal(e.toleranceMs, 10);
+  assert.equal(e.name, 'ClockRollbackError');
+});
