@@ -1,0 +1,284 @@
+/**
+ * Crockford's base32 (https://www.crockford.com/base32.html), as ULID uses it: the alphabet
+ * `0123456789ABCDEFGHJKMNPQRSTVWXYZ`, encoded as a big-endian number, most significant digit
+ * first, so that text order is byte order. Tables are built once at load.
+ *
+ * Decoding is case-insensitive and comes in two tables:
+ * - strict (the default): I, L, O and U are invalid, as the reference parsers oklog/ulid
+ *   (`ParseStrict`) and ulid/javascript (`isValid`) reject them;
+ * - lenient: I and L read as 1, O as 0, as Crockford intended for human-typed input; U is
+ *   still invalid (Crockford reserves it as a check symbol).
+ *
+ * 128 bits take 26 digits (130 bits): the first digit carries only 3 bits, so it is at most
+ * '7'; a larger first digit is an overflow, never silently truncated.
+ */
+import { assertInteger, assertOutput, assertString, typeError } from '../assert.js';
+import { InvalidIdError } from '../errors.js';
+
+/** The 32 digits in value order. */
+export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** Marks an invalid character in the decode tables. */
+export const CROCKFORD_INVALID = 255;
+
+function decodeTable(lenient: boolean): Uint8Array {
+  const t = new Uint8Array(128).fill(CROCKFORD_INVALID);
+  for (let v = 0; v < 32; v++) {
+    const c = CROCKFORD_ALPHABET.charCodeAt(v);
+    t[c] = v;
+    t[c | 0x20] = v; // lower case: every digit letter is ASCII, so one bit flips the case
+  }
+  if (lenient) {
+    for (const [ch, v] of [
+      ['I', 1],
+      ['L', 1],
+      ['O', 0],
+    ] as const) {
+      t[ch.charCodeAt(0)] = v;
+      t[ch.toLowerCase().charCodeAt(0)] = v;
+    }
+  }
+  return t;
+}
+
+/** `CROCKFORD_STRICT[charCode]` is the digit's value, or 255 (I, L, O, U and non-digits). */
+export const CROCKFORD_STRICT: Uint8Array = decodeTable(false);
+/** As {@link CROCKFORD_STRICT}, but I/i and L/l read as 1 and O/o as 0. */
+export const CROCKFORD_LENIENT: Uint8Array = decodeTable(true);
+
+/**
+ * `CROCKFORD_PAIRS[v]` is the two-digit text of the 10-bit value `v`.
+ * REF: bench/peers (ulid: encoding 10 bits per lookup halves the concatenations).
+ */
+export const CROCKFORD_PAIRS: readonly string[] = Array.from(
+  { length: 1024 },
+  (_, v) => CROCKFORD_ALPHABET[v >> 5]! + CROCKFORD_ALPHABET[v & 31]!,
+);
+
+/** Returned by {@link decodeCrockford128Into} when the first digit is above '7'. */
+export const CROCKFORD_OVERFLOW = -2;
+
+/** The 8 digits of the 40 bits in `b[o..o+4]`. Trusts its arguments. */
+export function unsafeEncodeCrockford40(b: Uint8Array, o: number): string {
+  const b1 = b[o + 1]!;
+  const b2 = b[o + 2]!;
+  const b3 = b[o + 3]!;
+  const p = CROCKFORD_PAIRS;
+  return (
+    p[(b[o]! << 2) | (b1 >> 6)]! +
+    p[((b1 & 63) << 4) | (b2 >> 4)]! +
+    p[((b2 & 15) << 6) | (b3 >> 2)]! +
+    p[((b3 & 3) << 8) | b[o + 4]!]!
+  );
+}
+
+/**
+ * The 26 digits of the 16 bytes of `b` from `o`. Trusts its arguments.
+ *
+ *   byte 0      bytes 1..5   bytes 6..10  bytes 11..15
+ *   2 digits    8 digits     8 digits     8 digits      (first digit: top 3 bits, <= '7')
+ */
+export function unsafeEncodeCrockford128(b: Uint8Array, o: number): string {
+  return (
+    CROCKFORD_PAIRS[b[o]!]! +
+    unsafeEncodeCrockford40(b, o + 1) +
+    unsafeEncodeCrockford40(b, o + 6) +
+    unsafeEncodeCrockford40(b, o + 11)
+  );
+}
+
+/** Value of the digit at `i`, or 255. */
+function digit(text: string, i: number, table: Uint8Array): number {
+  const c = text.charCodeAt(i);
+  return c < 128 ? table[c]! : CROCKFORD_INVALID;
+}
+
+/** Writes the 5 bytes of 8 digits at `from` (all valid) into `out[o..o+4]`. */
+function decode40(text: string, from: number, table: Uint8Array, out: Uint8Array, o: number) {
+  const hi =
+    (digit(text, from, table) << 15) |
+    (digit(text, from + 1, table) << 10) |
+    (digit(text, from + 2, table) << 5) |
+    digit(text, from + 3, table);
+  const lo =
+    (digit(text, from + 4, table) << 15) |
+    (digit(text, from + 5, table) << 10) |
+    (digit(text, from + 6, table) << 5) |
+    digit(text, from + 7, table);
+  out[o] = hi >> 12;
+  out[o + 1] = hi >> 4;
+  out[o + 2] = (hi << 4) | (lo >> 16);
+  out[o + 3] = lo >> 8;
+  out[o + 4] = lo;
+}
+
+/**
+ * Checks the 26 digits of `text` from `from` against `table` ({@link CROCKFORD_STRICT} or
+ * {@link CROCKFORD_LENIENT}). Returns -1 when all are valid, the index of the first invalid
+ * character, or {@link CROCKFORD_OVERFLOW} when the first digit is above '7'. The caller
+ * guarantees `text` has 26 characters from `from`.
+ */
+export function scanCrockford128(text: string, from: number, table: Uint8Array): number {
+  let bad = 0;
+  for (let i = from; i < from + 26; i++) bad |= digit(text, i, table);
+  if (bad > 31) {
+    for (let i = from; i < from + 26; i++) if (digit(text, i, table) > 31) return i;
+  }
+  return digit(text, from, table) > 7 ? CROCKFORD_OVERFLOW : -1;
+}
+
+/**
+ * Decodes 26 digits of `text` from `from` into 16 bytes of `out` at `offset`. Returns as
+ * {@link scanCrockford128}; `out` is written only on success (-1).
+ */
+export function decodeCrockford128Into(
+  text: string,
+  from: number,
+  table: Uint8Array,
+  out: Uint8Array,
+  offset: number,
+): number {
+  const r = scanCrockford128(text, from, table);
+  if (r !== -1) return r;
+  out[offset] = (digit(text, from, table) << 5) | digit(text, from + 1, table);
+  decode40(text, from + 2, table, out, offset + 1);
+  decode40(text, from + 10, table, out, offset + 6);
+  decode40(text, from + 18, table, out, offset + 11);
+  return -1;
+}
+
+/** Number of digits for `n` bytes: `ceil(8n / 5)`. */
+function digitsFor(n: number): number {
+  return Math.ceil((8 * n) / 5);
+}
+
+/**
+ * Encodes `length` bytes of `bytes` from `offset` (all of it by default) as Crockford base32
+ * digits: the bytes read as one big-endian number, written in `ceil(8 * length / 5)` digits,
+ * upper case. 16 bytes give the 26-digit ULID form. Throws `TypeError`/`RangeError` on a
+ * wrong argument.
+ */
+export function encodeBase32Crockford(bytes: Uint8Array, offset = 0, length?: number): string {
+  if (!(bytes instanceof Uint8Array))
+    throw typeError('encodeBase32Crockford bytes', 'a Uint8Array', bytes);
+  assertInteger('encodeBase32Crockford offset', offset, 0, bytes.length);
+  if (length === undefined) length = bytes.length - offset;
+  assertInteger('encodeBase32Crockford length', length, 0, bytes.length - offset);
+  if (length === 16) return unsafeEncodeCrockford128(bytes, offset);
+  const digits = new Array<string>(digitsFor(length));
+  let acc = 0;
+  let bits = 0;
+  let d = digits.length;
+  for (let i = offset + length - 1; i >= offset; i--) {
+    acc |= bytes[i]! << bits;
+    bits += 8;
+    while (bits >= 5) {
+      digits[--d] = CROCKFORD_ALPHABET[acc & 31]!;
+      acc >>>= 5;
+      bits -= 5;
+    }
+  }
+  if (d > 0) digits[--d] = CROCKFORD_ALPHABET[acc & 31]!;
+  return digits.join('');
+}
+
+/** Options of the Crockford base32 decoders. */
+export interface CrockfordDecodeOptions {
+  /** Read I and L as 1 and O as 0 (U stays invalid). Default `false`: they are rejected. */
+  readonly lenient?: boolean;
+}
+
+/** The decode table `options` select. Throws `TypeError` on a malformed options object. */
+export function crockfordTable(
+  name: string,
+  options: CrockfordDecodeOptions | undefined,
+): Uint8Array {
+  if (options === undefined) return CROCKFORD_STRICT;
+  if (typeof options !== 'object' || options === null) {
+    throw typeError(`${name} options`, 'an object', options);
+  }
+  const lenient = options.lenient;
+  if (lenient === undefined || lenient === false) return CROCKFORD_STRICT;
+  if (lenient === true) return CROCKFORD_LENIENT;
+  throw typeError(`${name} options.lenient`, 'a boolean', lenient);
+}
+
+/** The message for an invalid digit at `i` of `text`. */
+export function crockfordDigitError(
+  scheme: string,
+  text: string,
+  i: number,
+  lenient: boolean,
+): InvalidIdError {
+  const ch = text[i]!;
+  const hint =
+    !lenient && 'ILOilo'.includes(ch)
+      ? ' (use { lenient: true } to read I, L as 1 and O as 0)'
+      : '';
+  return new InvalidIdError(
+    scheme,
+    'alphabet',
+    `${JSON.stringify(ch)} at position ${i} is not a Crockford base32 digit${hint}`,
+    text,
+    i,
+  );
+}
+
+/**
+ * Decodes Crockford base32 `text` (either case) into `out` at `offset` (a new array by
+ * default) and returns it. A text of `n` digits gives `floor(5n / 8)` bytes; `n` must be a
+ * length {@link encodeBase32Crockford} produces, and the unused high bits of the first digit
+ * must be zero.
+ *
+ * Throws {@link InvalidIdError} (scheme `base32-crockford`) with reason `length`,
+ * `alphabet` (with the position) or `overflow` (position 0); `TypeError`/`RangeError` on a
+ * wrong argument.
+ */
+export function decodeBase32Crockford(
+  text: string,
+  options?: CrockfordDecodeOptions,
+  out?: Uint8Array,
+  offset = 0,
+): Uint8Array {
+  assertString('decodeBase32Crockford text', text);
+  const table = crockfordTable('decodeBase32Crockford', options);
+  const n = Math.floor((5 * text.length) / 8);
+  if (out === undefined) out = new Uint8Array(n);
+  else assertOutput('decodeBase32Crockford out', out, offset, n);
+  if (digitsFor(n) !== text.length) {
+    throw new InvalidIdError(
+      'base32-crockford',
+      'length',
+      `${text.length} digits is not the encoding of a whole number of bytes`,
+      text,
+    );
+  }
+  for (let i = 0; i < text.length; i++) {
+    if (digit(text, i, table) > 31) {
+      throw crockfordDigitError('base32-crockford', text, i, table === CROCKFORD_LENIENT);
+    }
+  }
+  const spare = 5 * text.length - 8 * n; // unused high bits of the first digit
+  if (text.length > 0 && digit(text, 0, table) >> (5 - spare) !== 0) {
+    throw new InvalidIdError(
+      'base32-crockford',
+      'overflow',
+      `first digit ${JSON.stringify(text[0])} exceeds ${8 * n} bits`,
+      text,
+      0,
+    );
+  }
+  let acc = 0;
+  let bits = 0;
+  let o = offset + n;
+  for (let i = text.length - 1; i >= 0 && o > offset; i--) {
+    acc |= digit(text, i, table) << bits;
+    bits += 5;
+    if (bits >= 8) {
+      out[--o] = acc;
+      acc >>>= 8;
+      bits -= 8;
+    }
+  }
+  return out;
+}

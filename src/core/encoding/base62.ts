@@ -1,0 +1,211 @@
+/**
+ * Base62 as KSUID uses it (segmentio/ksuid `base62.go`): the alphabet `0-9A-Za-z` in ASCII
+ * order, so text order is numeric order, and a fixed width of 27 digits for 160 bits,
+ * left-padded with '0'. The largest 27-digit value that fits 160 bits is
+ * `aWgEPTl1tmebfsQzFP4bxwgy80V` (2^160 - 1); anything above is an overflow.
+ *
+ * Both directions work on five 32-bit words (as base62.go does, so the quadratic long
+ * division has 5 columns rather than 20) and three base62 digits per step (62^3 < 2^18, so
+ * every intermediate stays below 2^50, exact in a double). Tables are built once at load.
+ */
+import { assertOutput, assertString } from '../assert.js';
+import { InvalidIdError } from '../errors.js';
+
+/** The 62 digits in value order (ASCII order). */
+export const BASE62_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Bytes and digits of the fixed-width form. */
+export const BASE62_BYTES = 20;
+export const BASE62_DIGITS = 27;
+
+/** `BASE62_VALUE[charCode]` is the digit's value, or 255. */
+export const BASE62_VALUE: Uint8Array = (() => {
+  const t = new Uint8Array(128).fill(255);
+  for (let v = 0; v < 62; v++) t[BASE62_ALPHABET.charCodeAt(v)] = v;
+  return t;
+})();
+
+/** `BASE62_PAIRS[v]` is the two-digit text of `v` < 62^2. */
+const BASE62_PAIRS: readonly string[] = Array.from(
+  { length: 62 * 62 },
+  (_, v) => BASE62_ALPHABET[Math.floor(v / 62)]! + BASE62_ALPHABET[v % 62]!,
+);
+
+/** Returned by {@link decodeBase62Into} when the value exceeds 160 bits. */
+export const BASE62_OVERFLOW = -2;
+
+const STEP = 62 * 62 * 62; // digits per long-division step: 3
+const WORD = 4294967296;
+
+/**
+ * The 27 digits of the 160-bit number whose big-endian 32-bit words are `w0..w4` (each an
+ * integer in [0, 2^32)). Trusts its arguments.
+ *
+ * REF: bench/peers (ksuid: five words and three digits per division step, instead of the
+ * byte-at-a-time big-number division of the `ksuid` package).
+ */
+export function unsafeEncodeBase62Words(
+  w0: number,
+  w1: number,
+  w2: number,
+  w3: number,
+  w4: number,
+): string {
+  let s = '';
+  for (let step = 0; step < 9; step++) {
+    // One long division of w0..w4 by 62^3; quotients < 2^32, so `>>> 0` is floor.
+    let q = (w0 / STEP) >>> 0;
+    let r = w0 - q * STEP;
+    w0 = q;
+    let v = r * WORD + w1;
+    q = (v / STEP) >>> 0;
+    r = v - q * STEP;
+    w1 = q;
+    v = r * WORD + w2;
+    q = (v / STEP) >>> 0;
+    r = v - q * STEP;
+    w2 = q;
+    v = r * WORD + w3;
+    q = (v / STEP) >>> 0;
+    r = v - q * STEP;
+    w3 = q;
+    v = r * WORD + w4;
+    q = (v / STEP) >>> 0;
+    r = v - q * STEP;
+    w4 = q;
+    const hi = (r / 3844) | 0;
+    s = BASE62_ALPHABET[hi]! + BASE62_PAIRS[r - hi * 3844]! + s;
+  }
+  return s;
+}
+
+/** Reads the big-endian 32-bit word at `b[o..o+3]`. */
+function word(b: Uint8Array, o: number): number {
+  return ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
+}
+
+/** The 27 digits of the 20 bytes of `bytes` from `offset`. Trusts its arguments. */
+export function unsafeEncodeBase62(bytes: Uint8Array, offset: number): string {
+  return unsafeEncodeBase62Words(
+    word(bytes, offset),
+    word(bytes, offset + 4),
+    word(bytes, offset + 8),
+    word(bytes, offset + 12),
+    word(bytes, offset + 16),
+  );
+}
+
+/**
+ * Encodes the 20 bytes of `bytes` from `offset` as 27 base62 digits (fixed width). Throws
+ * `TypeError`/`RangeError` unless there are 20 bytes at `offset`.
+ */
+export function encodeBase62(bytes: Uint8Array, offset = 0): string {
+  assertOutput('encodeBase62 bytes', bytes, offset, BASE62_BYTES);
+  return unsafeEncodeBase62(bytes, offset);
+}
+
+function value(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c < 128 ? BASE62_VALUE[c]! : 255;
+}
+
+/**
+ * Decodes the 27 digits of `text` from `from` into 20 bytes of `out` at `offset`. Returns -1
+ * on success, the index of the first character that is not a base62 digit, or
+ * {@link BASE62_OVERFLOW} when the value exceeds 2^160 - 1; `out` is written only on success.
+ * The caller guarantees 27 characters from `from`.
+ */
+export function decodeBase62Into(
+  text: string,
+  from: number,
+  out: Uint8Array,
+  offset: number,
+): number {
+  let bad = 0;
+  for (let i = from; i < from + BASE62_DIGITS; i++) bad |= value(text, i);
+  if (bad > 63) {
+    for (let i = from; i < from + BASE62_DIGITS; i++) if (value(text, i) > 61) return i;
+  }
+  // Horner over 3-digit chunks: w = w * 62^3 + chunk, in five 32-bit words.
+  let w0 = 0;
+  let w1 = 0;
+  let w2 = 0;
+  let w3 = 0;
+  let w4 = 0;
+  let carry = 0;
+  for (let i = from; i < from + BASE62_DIGITS; i += 3) {
+    let v = w4 * STEP + value(text, i) * 3844 + value(text, i + 1) * 62 + value(text, i + 2);
+    w4 = v >>> 0; // v < 2^50: ToUint32 is v mod 2^32, exactly
+    v = w3 * STEP + (v - w4) / WORD;
+    w3 = v >>> 0;
+    v = w2 * STEP + (v - w3) / WORD;
+    w2 = v >>> 0;
+    v = w1 * STEP + (v - w2) / WORD;
+    w1 = v >>> 0;
+    v = w0 * STEP + (v - w1) / WORD;
+    w0 = v >>> 0;
+    carry |= (v - w0) / WORD;
+  }
+  if (carry !== 0) return BASE62_OVERFLOW;
+  writeWord(out, offset, w0);
+  writeWord(out, offset + 4, w1);
+  writeWord(out, offset + 8, w2);
+  writeWord(out, offset + 12, w3);
+  writeWord(out, offset + 16, w4);
+  return -1;
+}
+
+/** Writes `w` big-endian at `out[o..o+3]`. */
+export function writeWord(out: Uint8Array, o: number, w: number): void {
+  out[o] = w >>> 24;
+  out[o + 1] = w >>> 16;
+  out[o + 2] = w >>> 8;
+  out[o + 3] = w;
+}
+
+/**
+ * The error for a failed {@link decodeBase62Into} (`code` is its non -1 result): reason
+ * `overflow`, or `alphabet` with the position.
+ */
+export function base62Error(scheme: string, text: string, code: number): InvalidIdError {
+  if (code === BASE62_OVERFLOW) {
+    return new InvalidIdError(
+      scheme,
+      'overflow',
+      'value exceeds 160 bits (the largest is "aWgEPTl1tmebfsQzFP4bxwgy80V")',
+      text,
+    );
+  }
+  return new InvalidIdError(
+    scheme,
+    'alphabet',
+    `${JSON.stringify(text[code])} at position ${code} is not a base62 digit`,
+    text,
+    code,
+  );
+}
+
+/** The error for a text that is not 27 characters long. */
+export function base62LengthError(scheme: string, text: string): InvalidIdError {
+  return new InvalidIdError(
+    scheme,
+    'length',
+    `expected ${BASE62_DIGITS} characters, got ${text.length}`,
+    text,
+  );
+}
+
+/**
+ * Decodes 27 base62 digits into 20 bytes of `out` at `offset` (a new array by default) and
+ * returns it. Throws {@link InvalidIdError} (scheme `base62`) with reason `length`,
+ * `alphabet` (with the position) or `overflow`; `TypeError`/`RangeError` on a wrong argument.
+ */
+export function decodeBase62(text: string, out?: Uint8Array, offset = 0): Uint8Array {
+  assertString('decodeBase62 text', text);
+  if (out === undefined) out = new Uint8Array(BASE62_BYTES);
+  else assertOutput('decodeBase62 out', out, offset, BASE62_BYTES);
+  if (text.length !== BASE62_DIGITS) throw base62LengthError('base62', text);
+  const r = decodeBase62Into(text, 0, out, offset);
+  if (r !== -1) throw base62Error('base62', text, r);
+  return out;
+}
