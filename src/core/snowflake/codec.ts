@@ -1,0 +1,195 @@
+/**
+ * Compose and decompose Snowflake IDs of any {@link Layout}. `compose` and `decompose` are
+ * exact inverses: `compose(l, decompose(l, id)) === id` for every ID of the layout, and
+ * `decompose(l, compose(l, p))` gives back the tick and fields of `p`. All functions are pure
+ * and stateless.
+ */
+import { assertInteger, rangeError, typeError } from '../assert.js';
+import { InvalidIdError } from '../errors.js';
+import { isLayout, type Layout, type LayoutField } from './layout.js';
+import { LAYOUTS } from './presets.js';
+
+/** What {@link compose} takes: the time as a tick or unix ms, and every other field by name. */
+export interface SnowflakeParts {
+  /** The time field's raw value. Give exactly one of `tick` and `unixMs`. */
+  readonly tick?: number;
+  /** Unix ms; the tick is floor((unixMs - epochMs) / unitMs). */
+  readonly unixMs?: number;
+  /** Every field except time (the sequence included), by name. */
+  readonly fields: Readonly<Record<string, number>>;
+}
+
+/** What {@link decompose} returns. */
+export interface DecomposedSnowflake {
+  readonly id: bigint;
+  /** The time field's raw value. */
+  readonly tick: number;
+  /** Start of the tick in unix ms: epochMs + tick × unitMs. */
+  readonly unixMs: number;
+  /** Every field except time, by name, most significant first. */
+  readonly fields: Record<string, number>;
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+
+function checkLayout(name: string, layout: unknown): Layout {
+  if (!isLayout(layout))
+    throw typeError(name, 'a Layout from defineLayout() or getLayout()', layout);
+  return layout;
+}
+
+function tickOf(layout: Layout, parts: SnowflakeParts): number {
+  const { tick, unixMs } = parts;
+  if ((tick === undefined) === (unixMs === undefined)) {
+    throw typeError('compose parts', 'exactly one of tick and unixMs', parts);
+  }
+  if (tick !== undefined) return assertInteger('compose tick', tick, 0, layout.maxTick);
+  const last = layout.horizonMs - 1;
+  const ms = assertInteger('compose unixMs', unixMs, layout.epochMs, last);
+  return Math.floor((ms - layout.epochMs) / layout.unitMs);
+}
+
+/**
+ * The ID of `layout` holding `parts`. Throws `RangeError` when a value is out of its field's
+ * range or a field name is not a non-time field of the layout, `TypeError` when a field is
+ * missing or not a number, or when not exactly one of `tick` and `unixMs` is given. Values
+ * are never masked.
+ */
+export function compose(layout: Layout, parts: SnowflakeParts): bigint {
+  checkLayout('compose layout', layout);
+  if (typeof parts !== 'object' || parts === null)
+    throw typeError('compose parts', 'an object', parts);
+  const tick = tickOf(layout, parts);
+  const fields = parts.fields;
+  if (typeof fields !== 'object' || fields === null) {
+    throw typeError('compose fields', 'an object of field values', fields);
+  }
+  for (const key of Object.keys(fields)) {
+    const f = layout.fields.find((x) => x.name === key);
+    if (f === undefined || f.role === 'time') {
+      throw rangeError(
+        'compose fields',
+        `only the non-time fields of layout "${layout.name}" (${names(layout)})`,
+        key,
+      );
+    }
+  }
+  let id = BigInt(tick) << layout.timeField.shiftBig;
+  for (const f of layout.fields) {
+    if (f.role === 'time') continue;
+    const v = assertInteger(`compose field "${f.name}"`, fields[f.name], 0, f.mask);
+    id |= BigInt(v) << f.shiftBig;
+  }
+  return id;
+}
+
+function names(layout: Layout): string {
+  return layout.fields
+    .filter((f) => f.role !== 'time')
+    .map((f) => f.name)
+    .join(', ');
+}
+
+/** `id` as a bigint of `layout`, parsing text; InvalidIdError when out of the layout's range. */
+function idOf(layout: Layout, id: bigint | string): bigint {
+  if (typeof id === 'string') return parseSnowflake(id, layout);
+  if (typeof id !== 'bigint') throw typeError('snowflake id', 'a bigint or a decimal string', id);
+  if (id < 0n || id > layout.maxId) {
+    throw new InvalidIdError(
+      'snowflake',
+      'range',
+      `${id} is outside [0, 2^${layout.totalBits}-1] of layout "${layout.name}"`,
+      id.toString(),
+    );
+  }
+  return id;
+}
+
+function fieldValue(id: bigint, f: LayoutField): number {
+  return Number((id >> f.shiftBig) & f.maskBig);
+}
+
+/**
+ * The tick, time and fields of `id` in `layout`. A string is parsed as by
+ * {@link parseSnowflake}. Throws {@link InvalidIdError} ('alphabet', 'format', 'length' or
+ * 'range') when the ID is not one of the layout, `TypeError` for other types.
+ */
+export function decompose(layout: Layout, id: bigint | string): DecomposedSnowflake {
+  checkLayout('decompose layout', layout);
+  const value = idOf(layout, id);
+  const tick = fieldValue(value, layout.timeField);
+  const fields: Record<string, number> = {};
+  for (const f of layout.fields) if (f.role !== 'time') fields[f.name] = fieldValue(value, f);
+  return { id: value, tick, unixMs: layout.epochMs + tick * layout.unitMs, fields };
+}
+
+/**
+ * Parses the decimal text of a Snowflake: ASCII digits only, no sign, no spaces, no leading
+ * zero (one ID has one text form). Throws {@link InvalidIdError} with reason 'length' (empty),
+ * 'alphabet' (with the position of the first non-digit), 'format' (leading zero, position 0)
+ * or 'range': above 2^64-1, or with `layout`, above 2^totalBits-1 (2^63-1 at most for a layout
+ * reserving the sign bit). `TypeError` when `text` is not a string.
+ */
+export function parseSnowflake(text: string, layout?: Layout): bigint {
+  if (typeof text !== 'string') throw typeError('snowflake text', 'a string', text);
+  if (layout !== undefined) checkLayout('parseSnowflake layout', layout);
+  if (text.length === 0) throw new InvalidIdError('snowflake', 'length', 'empty string', text, 0);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) {
+      throw new InvalidIdError(
+        'snowflake',
+        'alphabet',
+        `character ${JSON.stringify(text[i])} at position ${i} is not a decimal digit`,
+        text,
+        i,
+      );
+    }
+  }
+  if (text.length > 1 && text.charCodeAt(0) === 48) {
+    throw new InvalidIdError('snowflake', 'format', 'leading zero', text, 0);
+  }
+  const max = layout === undefined ? U64_MAX : layout.maxId;
+  const value = text.length > 20 ? max + 1n : BigInt(text);
+  if (value > max) {
+    const what =
+      layout === undefined
+        ? 'above 2^64-1'
+        : `above 2^${layout.totalBits}-1, the largest ID of layout "${layout.name}"` +
+          (layout.signBit ? ' (it reserves the sign bit)' : '');
+    throw new InvalidIdError('snowflake', 'range', `${text} is ${what}`, text);
+  }
+  return value;
+}
+
+/**
+ * The raw value of the field `name` of `id` (for the time field, the tick). Throws
+ * `RangeError` when the layout has no such field, {@link InvalidIdError} as {@link decompose}.
+ */
+export function fieldOf(layout: Layout, id: bigint | string, name: string): number {
+  checkLayout('fieldOf layout', layout);
+  const f = layout.fields.find((x) => x.name === name);
+  if (f === undefined) {
+    throw rangeError(
+      'fieldOf name',
+      `a field of layout "${layout.name}" (${layout.fields.map((x) => x.name).join(', ')})`,
+      name,
+    );
+  }
+  return fieldValue(idOf(layout, id), f);
+}
+
+/** The logical shard of an ID: by default Instagram's 13-bit `shard` field. */
+export function shardOf(
+  id: bigint | string,
+  layout: Layout = LAYOUTS.instagram!,
+  field = 'shard',
+): number {
+  return fieldOf(layout, id, field);
+}
+
+/** The start of the ID's tick in unix ms. Throws as {@link decompose}. */
+export function snowflakeTimestamp(layout: Layout, id: bigint | string): number {
+  checkLayout('snowflakeTimestamp layout', layout);
+  return layout.epochMs + fieldValue(idOf(layout, id), layout.timeField) * layout.unitMs;
+}
