@@ -25,24 +25,32 @@ export const BASE62_VALUE: Uint8Array = (() => {
   return t;
 })();
 
-/** `BASE62_PAIRS[v]` is the two-digit text of `v` < 62^2. */
-const BASE62_PAIRS: readonly string[] = Array.from(
-  { length: 62 * 62 },
-  (_, v) => BASE62_ALPHABET[Math.floor(v / 62)]! + BASE62_ALPHABET[v % 62]!,
-);
-
 /** Returned by {@link decodeBase62Into} when the value exceeds 160 bits. */
 export const BASE62_OVERFLOW = -2;
 
 const STEP = 62 * 62 * 62; // digits per long-division step: 3
 const WORD = 4294967296;
 
+/** `BASE62_CODE[v]` is the character code of digit `v`. */
+const BASE62_CODE: Uint8Array = Uint8Array.from(BASE62_ALPHABET, (c) => c.charCodeAt(0));
+
+/** `BASE62_PAIR_CODES[v]` packs the two character codes of `v` < 62^2 as `hi << 8 | lo`. */
+const BASE62_PAIR_CODES: Uint16Array = Uint16Array.from(
+  { length: 62 * 62 },
+  (_, v) => (BASE62_CODE[Math.floor(v / 62)]! << 8) | BASE62_CODE[v % 62]!,
+);
+
+/** Remainders of the long division, most significant first (scratch, not reentrant). */
+const REM = new Float64Array(9);
+const fromCharCode = String.fromCharCode;
+
 /**
  * The 27 digits of the 160-bit number whose big-endian 32-bit words are `w0..w4` (each an
  * integer in [0, 2^32)). Trusts its arguments.
  *
  * REF: bench/peers (ksuid: five words and three digits per division step, instead of the
- * byte-at-a-time big-number division of the `ksuid` package).
+ * `ksuid` package's byte-at-a-time division; `Math.floor` beats `>>> 0` on quotients above
+ * 2^31; one 27-argument `String.fromCharCode` is about twice as fast as 18 concatenations).
  */
 export function unsafeEncodeBase62Words(
   w0: number,
@@ -51,32 +59,63 @@ export function unsafeEncodeBase62Words(
   w3: number,
   w4: number,
 ): string {
-  let s = '';
-  for (let step = 0; step < 9; step++) {
-    // One long division of w0..w4 by 62^3; quotients < 2^32, so `>>> 0` is floor.
-    let q = (w0 / STEP) >>> 0;
+  for (let step = 8; step >= 0; step--) {
+    // One long division of w0..w4 by 62^3; every dividend is below 2^50, exact in a double.
+    let q = Math.floor(w0 / STEP);
     let r = w0 - q * STEP;
     w0 = q;
     let v = r * WORD + w1;
-    q = (v / STEP) >>> 0;
+    q = Math.floor(v / STEP);
     r = v - q * STEP;
     w1 = q;
     v = r * WORD + w2;
-    q = (v / STEP) >>> 0;
+    q = Math.floor(v / STEP);
     r = v - q * STEP;
     w2 = q;
     v = r * WORD + w3;
-    q = (v / STEP) >>> 0;
+    q = Math.floor(v / STEP);
     r = v - q * STEP;
     w3 = q;
     v = r * WORD + w4;
-    q = (v / STEP) >>> 0;
-    r = v - q * STEP;
+    q = Math.floor(v / STEP);
+    REM[step] = v - q * STEP;
     w4 = q;
-    const hi = (r / 3844) | 0;
-    s = BASE62_ALPHABET[hi]! + BASE62_PAIRS[r - hi * 3844]! + s;
   }
-  return s;
+  const c = BASE62_CODE;
+  const p = BASE62_PAIR_CODES;
+  const r0 = REM[0]!;
+  const r1 = REM[1]!;
+  const r2 = REM[2]!;
+  const r3 = REM[3]!;
+  const r4 = REM[4]!;
+  const r5 = REM[5]!;
+  const r6 = REM[6]!;
+  const r7 = REM[7]!;
+  const r8 = REM[8]!;
+  const h0 = Math.floor(r0 / 3844);
+  const h1 = Math.floor(r1 / 3844);
+  const h2 = Math.floor(r2 / 3844);
+  const h3 = Math.floor(r3 / 3844);
+  const h4 = Math.floor(r4 / 3844);
+  const h5 = Math.floor(r5 / 3844);
+  const h6 = Math.floor(r6 / 3844);
+  const h7 = Math.floor(r7 / 3844);
+  const h8 = Math.floor(r8 / 3844);
+  const p0 = p[r0 - h0 * 3844]!;
+  const p1 = p[r1 - h1 * 3844]!;
+  const p2 = p[r2 - h2 * 3844]!;
+  const p3 = p[r3 - h3 * 3844]!;
+  const p4 = p[r4 - h4 * 3844]!;
+  const p5 = p[r5 - h5 * 3844]!;
+  const p6 = p[r6 - h6 * 3844]!;
+  const p7 = p[r7 - h7 * 3844]!;
+  const p8 = p[r8 - h8 * 3844]!;
+  // biome-ignore format: three digits per line of the division
+  return fromCharCode(
+    c[h0]!, p0 >> 8, p0 & 255, c[h1]!, p1 >> 8, p1 & 255, c[h2]!, p2 >> 8, p2 & 255,
+    c[h3]!, p3 >> 8, p3 & 255, c[h4]!, p4 >> 8, p4 & 255, c[h5]!, p5 >> 8, p5 & 255,
+    c[h6]!, p6 >> 8, p6 & 255, c[h7]!, p7 >> 8, p7 & 255, c[h8]!, p8 >> 8, p8 & 255,
+  );
 }
 
 /** Reads the big-endian 32-bit word at `b[o..o+3]`. */
