@@ -38,13 +38,9 @@ export const TICKS_PER_MS = 10_000;
 /** `HEX[b]`: the two lower-case hex digits of byte `b` (alias of the shared table). */
 export const HEX: readonly string[] = BYTE_TO_HEX;
 
-/**
- * `HEX_VARIANT_10[x]` for x in [0, 63]: the two hex digits of byte 8 with RFC 9562's variant
- * bits `10` set above the six bits `x` ("80" ... "bf").
- */
-export const HEX_VARIANT_10: readonly string[] = Array.from(
-  { length: 64 },
-  (_, x) => BYTE_TO_HEX[0x80 | x]!,
+/** `HEX_DIGIT_CODE[n]`: the character code of the lower-case hex digit of nibble `n`. */
+export const HEX_DIGIT_CODE: Uint8Array = Uint8Array.from('0123456789abcdef', (ch) =>
+  ch.charCodeAt(0),
 );
 
 /** Value of the hex digit at `text[i]`, or 255 when it is not one. */

