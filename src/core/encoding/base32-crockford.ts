@@ -203,25 +203,27 @@ export function crockfordTable(
   throw typeError(`${name} options.lenient`, 'a boolean', lenient);
 }
 
-/** The message for an invalid digit at `i` of `text`. */
-export function crockfordDigitError(
+/**
+ * The error for a failed scan or decode result `code` (a position, or
+ * {@link CROCKFORD_OVERFLOW}) of `text`: reason `alphabet` or `overflow`, with the position.
+ */
+export function crockfordError(
   scheme: string,
   text: string,
-  i: number,
-  lenient: boolean,
+  code: number,
+  table: Uint8Array,
 ): InvalidIdError {
-  const ch = text[i]!;
+  if (code === CROCKFORD_OVERFLOW) {
+    const detail = `first character ${JSON.stringify(text[0])} is above "7": more than 128 bits`;
+    return new InvalidIdError(scheme, 'overflow', detail, text, 0);
+  }
+  const ch = text[code]!;
   const hint =
-    !lenient && 'ILOilo'.includes(ch)
+    table !== CROCKFORD_LENIENT && 'ILOilo'.includes(ch)
       ? ' (use { lenient: true } to read I, L as 1 and O as 0)'
       : '';
-  return new InvalidIdError(
-    scheme,
-    'alphabet',
-    `${JSON.stringify(ch)} at position ${i} is not a Crockford base32 digit${hint}`,
-    text,
-    i,
-  );
+  const detail = `${JSON.stringify(ch)} at position ${code} is not a Crockford base32 digit`;
+  return new InvalidIdError(scheme, 'alphabet', detail + hint, text, code);
 }
 
 /**
@@ -255,7 +257,7 @@ export function decodeBase32Crockford(
   }
   for (let i = 0; i < text.length; i++) {
     if (digit(text, i, table) > 31) {
-      throw crockfordDigitError('base32-crockford', text, i, table === CROCKFORD_LENIENT);
+      throw crockfordError('base32-crockford', text, i, table);
     }
   }
   const spare = 5 * text.length - 8 * n; // unused high bits of the first digit

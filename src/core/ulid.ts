@@ -1,0 +1,303 @@
+/**
+ * ULID (https://github.com/ulid/spec): a 48-bit unix-millisecond timestamp and 80 bits of
+ * randomness, written as 26 Crockford base32 digits that sort in time order.
+ *
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                      32_bit_uint_time_high                    |
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |     16_bit_uint_time_low      |       16_bit_uint_random      |
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                       32_bit_uint_random                      |
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                       32_bit_uint_random                      |
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *
+ *   01AN4Z07BY      79KA1307SR9X4MV3      text: 10 time digits, 16 random digits;
+ *  |----------|    |----------------|     the first digit is at most '7' (2 spare bits)
+ */
+import { assertInteger, assertOutput, assertString, typeError } from './assert.js';
+import { type Clock, defaultClock } from './clock.js';
+import {
+  CROCKFORD_PAIRS,
+  type CrockfordDecodeOptions,
+  crockfordError,
+  crockfordTable,
+  decodeCrockford128Into,
+  scanCrockford128,
+  unsafeEncodeCrockford40,
+  unsafeEncodeCrockford128,
+} from './encoding/base32-crockford.js';
+import { InvalidIdError, MonotonicOverflowError } from './errors.js';
+import { defaultPool, RandomPool, type RandomSource } from './random.js';
+import { parseUuidBytes, unsafeFormatUuid } from './uuid/format.js';
+
+/** The largest ULID timestamp: 2^48 - 1 ms (year 10889). */
+export const ULID_MAX_TIME = 281474976710655;
+/** The largest ULID, `7ZZZZZZZZZZZZZZZZZZZZZZZZZ`. */
+export const ULID_MAX = '7ZZZZZZZZZZZZZZZZZZZZZZZZZ';
+
+/** Decoding options: strict by default; `lenient: true` reads I, L as 1 and O as 0. */
+export type UlidDecodeOptions = CrockfordDecodeOptions;
+
+/** Options of {@link UlidGenerator}; all validated at construction. */
+export interface UlidGeneratorOptions {
+  /** Add 1 to the last randomness within a millisecond (see the class). Default false. */
+  readonly monotonic?: boolean;
+  /** Time source. Default {@link defaultClock}. */
+  readonly clock?: Clock;
+  /** Randomness, drawn through a private {@link RandomPool}. Default the shared pool. */
+  readonly random?: RandomSource;
+}
+
+const MAX40 = 1099511627775; // 2^40 - 1
+
+/**
+ * Generates ULIDs. Holds state (the last timestamp, its cached text prefix and, in monotonic
+ * mode, the last randomness); one instance is not meant to be shared by code that needs
+ * independent sequences, but any number of callers may share one (JavaScript is single
+ * threaded, so each call sees the previous one's state).
+ *
+ * Monotonic mode follows the spec and the reference implementation (ulid/javascript
+ * `monotonicFactory`): when the clock reads the same millisecond as the last ID, or an
+ * earlier one, the last millisecond is reused and the 80-bit randomness incremented by 1.
+ * When it is already 2^80 - 1 the call throws {@link MonotonicOverflowError} and the state
+ * is unchanged: the increment never carries into the timestamp.
+ */
+export class UlidGenerator {
+  /** Whether this generator increments within a millisecond (see the class). */
+  readonly monotonic: boolean;
+  readonly #clock: Clock;
+  readonly #pool: RandomPool;
+  /** Last timestamp used, in unix ms (NaN before the first ID: unequal to any reading). */
+  #ms: number;
+  /** Its 10-digit text. */
+  #prefix: string;
+  /** Monotonic mode: the last randomness as two 40-bit integers, most significant first. */
+  #hi: number;
+  #lo: number;
+
+  /** Throws `TypeError` on a malformed option. */
+  constructor(options: UlidGeneratorOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw typeError('UlidGenerator options', 'an object', options);
+    }
+    const { monotonic = false, clock, random } = options;
+    if (typeof monotonic !== 'boolean') {
+      throw typeError('UlidGenerator options.monotonic', 'a boolean', monotonic);
+    }
+    if (clock !== undefined && typeof clock?.now !== 'function') {
+      throw typeError('UlidGenerator options.clock', 'a Clock', clock);
+    }
+    if (random !== undefined && typeof random?.fill !== 'function') {
+      throw typeError('UlidGenerator options.random', 'a RandomSource', random);
+    }
+    this.monotonic = monotonic;
+    this.#clock = clock ?? defaultClock();
+    this.#pool = random === undefined ? defaultPool() : new RandomPool(random);
+    this.#ms = Number.NaN;
+    this.#prefix = '';
+    this.#hi = 0;
+    this.#lo = 0;
+  }
+
+  /**
+   * The next ULID, upper case. Throws `RangeError` when the clock reads a time outside
+   * [0, 2^48 - 1] ms, {@link MonotonicOverflowError} as described on the class.
+   */
+  next(): string {
+    const ms = this.#clock.now();
+    if (this.monotonic) {
+      this.#step(ms);
+      return this.#prefix + encode40(this.#hi) + encode40(this.#lo);
+    }
+    if (ms !== this.#ms) this.#setTime(ms);
+    const pool = this.#pool;
+    const o = pool.take(10);
+    // REF: bench/peers (ulid: cached time prefix + pooled bytes + 10-bit pair table).
+    return (
+      this.#prefix +
+      unsafeEncodeCrockford40(pool.bytes, o) +
+      unsafeEncodeCrockford40(pool.bytes, o + 5)
+    );
+  }
+
+  /**
+   * The next ULID's 16 bytes, written into `out` at `offset` (a new array by default) and
+   * returned. Shares state with {@link next}. Throws as {@link next}, and `TypeError`/
+   * `RangeError` when `out` has no room for 16 bytes at `offset`.
+   */
+  nextBytes(out?: Uint8Array, offset = 0): Uint8Array {
+    if (out === undefined) out = new Uint8Array(16);
+    else assertOutput('UlidGenerator.nextBytes out', out, offset, 16);
+    const ms = this.#clock.now();
+    if (this.monotonic) this.#step(ms);
+    else if (ms !== this.#ms) this.#setTime(ms);
+    writeUint(out, offset, 6, this.#ms);
+    if (this.monotonic) {
+      writeUint(out, offset + 6, 5, this.#hi);
+      writeUint(out, offset + 11, 5, this.#lo);
+    } else {
+      const o = this.#pool.take(10);
+      for (let i = 0; i < 10; i++) out[offset + 6 + i] = this.#pool.bytes[o + i]!;
+    }
+    return out;
+  }
+
+  /** Validates and caches a new timestamp. */
+  #setTime(ms: number): void {
+    assertInteger('ULID clock time (unix ms)', ms, 0, ULID_MAX_TIME);
+    this.#ms = ms;
+    this.#prefix = timePrefix(ms);
+  }
+
+  /** Monotonic state transition for a clock reading of `ms`. */
+  #step(ms: number): void {
+    if (ms <= this.#ms) {
+      // Same millisecond, or the clock is behind: keep the last one and add 1.
+      if (this.#lo < MAX40) this.#lo++;
+      else if (this.#hi < MAX40) {
+        this.#lo = 0;
+        this.#hi++;
+      } else throw new MonotonicOverflowError('ulid', this.#ms);
+      return;
+    }
+    this.#setTime(ms); // also rejects NaN, which fails `ms <= this.#ms`
+    const pool = this.#pool;
+    const o = pool.take(10);
+    this.#hi = readUint40(pool.bytes, o);
+    this.#lo = readUint40(pool.bytes, o + 5);
+  }
+}
+
+/** The 10 time digits of `ms` (an integer in [0, 2^48)). */
+function timePrefix(ms: number): string {
+  let s = '';
+  for (let i = 0; i < 10; i++) {
+    const d = ms % 32;
+    s = CROCKFORD_PAIRS[d]![1]! + s;
+    ms = (ms - d) / 32;
+  }
+  return s;
+}
+
+/** The 8 digits of a 40-bit integer. */
+function encode40(x: number): string {
+  const a = Math.floor(x / 1048576);
+  const b = x - a * 1048576;
+  const p = CROCKFORD_PAIRS;
+  return p[a >> 10]! + p[a & 1023]! + p[b >> 10]! + p[b & 1023]!;
+}
+
+function readUint40(b: Uint8Array, o: number): number {
+  return (
+    b[o]! * 4294967296 +
+    (((b[o + 1]! << 24) | (b[o + 2]! << 16) | (b[o + 3]! << 8) | b[o + 4]!) >>> 0)
+  );
+}
+
+/** Writes the unsigned integer `x` (< 2^53) big-endian in `n` bytes at `out[o..]`. */
+function writeUint(out: Uint8Array, o: number, n: number, x: number): void {
+  const hi = Math.floor(x / 4294967296);
+  const lo = x >>> 0;
+  for (let i = n - 5; i >= 0; i--) out[o + n - 5 - i] = hi >>> (8 * i);
+  out[o + n - 4] = lo >>> 24;
+  out[o + n - 3] = lo >>> 16;
+  out[o + n - 2] = lo >>> 8;
+  out[o + n - 1] = lo;
+}
+
+let shared: UlidGenerator | undefined;
+let sharedMonotonic: UlidGenerator | undefined;
+
+/** A new ULID from the default clock and random pool (not monotonic). */
+export function ulid(): string {
+  if (shared === undefined) shared = new UlidGenerator();
+  return shared.next();
+}
+
+/** A new ULID's 16 bytes, into `out` at `offset` (a new array by default). */
+export function ulidBytes(out?: Uint8Array, offset = 0): Uint8Array {
+  if (shared === undefined) shared = new UlidGenerator();
+  return shared.nextBytes(out, offset);
+}
+
+/**
+ * A new ULID from one module-level monotonic generator: strictly increasing across every
+ * call in this process (module instance). Throws {@link MonotonicOverflowError} after 2^80
+ * minus the first randomness IDs within one millisecond.
+ */
+export function monotonicUlid(): string {
+  if (sharedMonotonic === undefined) sharedMonotonic = new UlidGenerator({ monotonic: true });
+  return sharedMonotonic.next();
+}
+
+/**
+ * Decodes a ULID (either case) into its 16 bytes, written into `out` at `offset` (a new
+ * array by default) and returned. Strict by default (I, L, O, U rejected); with
+ * `{ lenient: true }` I and L read as 1, O as 0.
+ *
+ * Throws {@link InvalidIdError} (scheme `ulid`) with reason `length`, `alphabet` (with the
+ * position) or `overflow` (first character above '7', position 0); `TypeError`/`RangeError`
+ * on a wrong argument.
+ */
+export function decodeUlid(
+  text: string,
+  options?: UlidDecodeOptions,
+  out?: Uint8Array,
+  offset = 0,
+): Uint8Array {
+  assertString('decodeUlid text', text);
+  const table = crockfordTable('decodeUlid', options);
+  if (out === undefined) out = new Uint8Array(16);
+  else assertOutput('decodeUlid out', out, offset, 16);
+  if (text.length !== 26) {
+    throw new InvalidIdError('ulid', 'length', `expected 26 characters, got ${text.length}`, text);
+  }
+  const r = decodeCrockford128Into(text, 0, table, out, offset);
+  if (r !== -1) throw crockfordError('ulid', text, r, table);
+  return out;
+}
+
+/**
+ * The 26-character upper-case ULID text of the 16 bytes of `bytes` from `offset`. Every 16
+ * bytes are a valid ULID. Throws `TypeError`/`RangeError` unless there are 16 bytes there.
+ */
+export function encodeUlid(bytes: Uint8Array, offset = 0): string {
+  assertOutput('encodeUlid bytes', bytes, offset, 16);
+  return unsafeEncodeCrockford128(bytes, offset);
+}
+
+const scratch = new Uint8Array(16);
+
+/**
+ * The timestamp (unix ms) of a ULID, given as text (validated in full, as {@link decodeUlid})
+ * or as its 16 bytes. Throws as {@link decodeUlid}.
+ */
+export function ulidTimestamp(input: string | Uint8Array, options?: UlidDecodeOptions): number {
+  let b: Uint8Array;
+  if (typeof input === 'string') b = decodeUlid(input, options, scratch, 0);
+  else if (input instanceof Uint8Array && input.length === 16) b = input;
+  else throw typeError('ulidTimestamp input', 'a ULID string or a Uint8Array(16)', input);
+  return (
+    ((b[0]! << 8) | b[1]!) * 4294967296 +
+    (((b[2]! << 24) | (b[3]! << 16) | (b[4]! << 8) | b[5]!) >>> 0)
+  );
+}
+
+/** Whether `text` is a valid ULID string (never throws, except on malformed `options`). */
+export function isUlid(text: unknown, options?: UlidDecodeOptions): boolean {
+  const table = crockfordTable('isUlid', options);
+  return typeof text === 'string' && text.length === 26 && scanCrockford128(text, 0, table) === -1;
+}
+
+/** The same 128 bits as a lower-case UUID (any version and variant). Throws as decodeUlid. */
+export function ulidToUuid(text: string, options?: UlidDecodeOptions): string {
+  return unsafeFormatUuid(decodeUlid(text, options, scratch, 0), 0);
+}
+
+/** The same 128 bits as a ULID. Throws InvalidIdError (scheme `uuid`) on a malformed UUID. */
+export function uuidToUlid(text: string): string {
+  return unsafeEncodeCrockford128(parseUuidBytes(text, scratch, 0), 0);
+}
