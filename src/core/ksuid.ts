@@ -1,0 +1,220 @@
+/**
+ * KSUID (segmentio/ksuid, the reference implementation): 160 bits, a 32-bit timestamp in
+ * seconds since the KSUID epoch (1,400,000,000 s = 2014-05-13T16:53:20Z) followed by a
+ * 128-bit random payload, written as 27 base62 digits that sort in time order.
+ *
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |            32_bit_uint_timestamp (s since KSUID epoch)        |
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                  128_bit_payload (4 words)                    |
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *
+ * Text: 27 digits of `0-9A-Za-z`, left-padded with '0'; Nil is 27 '0', Max is
+ * `aWgEPTl1tmebfsQzFP4bxwgy80V` (2^160 - 1).
+ */
+import { assertBytes, assertInteger, assertOutput, assertString, typeError } from './assert.js';
+import { type Clock, defaultClock } from './clock.js';
+import {
+  BASE62_DIGITS,
+  base62Error,
+  base62LengthError,
+  decodeBase62Into,
+  unsafeEncodeBase62,
+  unsafeEncodeBase62Words,
+  writeWord,
+} from './encoding/base62.js';
+import { defaultPool, RandomPool, type RandomSource } from './random.js';
+
+/** The KSUID epoch in unix seconds (2014-05-13T16:53:20Z). */
+export const KSUID_EPOCH_SECONDS = 1400000000;
+/** The smallest KSUID (all zero bits). */
+export const KSUID_NIL = '000000000000000000000000000';
+/** The largest KSUID (2^160 - 1). */
+export const KSUID_MAX = 'aWgEPTl1tmebfsQzFP4bxwgy80V';
+/** The last unix second a KSUID can hold: epoch + 2^32 - 1 (year 2150). */
+export const KSUID_MAX_UNIX_SECONDS = KSUID_EPOCH_SECONDS + 4294967295;
+
+/** Options of {@link KsuidGenerator}; validated at construction. */
+export interface KsuidGeneratorOptions {
+  /** Time source. Default {@link defaultClock}. */
+  readonly clock?: Clock;
+  /** Randomness, drawn through a private {@link RandomPool}. Default the shared pool. */
+  readonly random?: RandomSource;
+}
+
+/** The parts of a KSUID. */
+export interface KsuidParts {
+  /** The 20 bytes. */
+  readonly bytes: Uint8Array;
+  /** Seconds since the KSUID epoch (the raw 32-bit field). */
+  readonly timestamp: number;
+  /** The timestamp as unix milliseconds. */
+  readonly unixMs: number;
+  /** The 16-byte payload (a copy, not a view of `bytes`). */
+  readonly payload: Uint8Array;
+}
+
+/** Reads the big-endian 32-bit word at `b[o..o+3]`. */
+function word(b: Uint8Array, o: number): number {
+  return ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
+}
+
+/**
+ * Generates KSUIDs: timestamp from the clock (whole seconds), payload from the random pool.
+ * Holds state (the last second and its timestamp field); safe to share within a thread.
+ * IDs within one second are not ordered (as in the reference implementation).
+ */
+export class KsuidGenerator {
+  readonly #clock: Clock;
+  readonly #pool: RandomPool;
+  /** Last unix second read (NaN before the first ID) and its KSUID timestamp field. */
+  #second: number;
+  #timestamp: number;
+
+  /** Throws `TypeError` on a malformed option. */
+  constructor(options: KsuidGeneratorOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw typeError('KsuidGenerator options', 'an object', options);
+    }
+    const { clock, random } = options;
+    if (clock !== undefined && typeof clock?.now !== 'function') {
+      throw typeError('KsuidGenerator options.clock', 'a Clock', clock);
+    }
+    if (random !== undefined && typeof random?.fill !== 'function') {
+      throw typeError('KsuidGenerator options.random', 'a RandomSource', random);
+    }
+    this.#clock = clock ?? defaultClock();
+    this.#pool = random === undefined ? defaultPool() : new RandomPool(random);
+    this.#second = Number.NaN;
+    this.#timestamp = 0;
+  }
+
+  /**
+   * The next KSUID. Throws `RangeError` when the clock reads a time before the KSUID epoch or
+   * after its last second ({@link KSUID_MAX_UNIX_SECONDS}).
+   */
+  next(): string {
+    const ts = this.#now();
+    const pool = this.#pool;
+    const b = pool.bytes;
+    const o = pool.take(16);
+    // REF: bench/peers (ksuid: payload words straight from the pool, no 20-byte copy).
+    return unsafeEncodeBase62Words(ts, word(b, o), word(b, o + 4), word(b, o + 8), word(b, o + 12));
+  }
+
+  /**
+   * The next KSUID's 20 bytes, written into `out` at `offset` (a new array by default) and
+   * returned. Throws as {@link next}, and `TypeError`/`RangeError` when `out` has no room.
+   */
+  nextBytes(out?: Uint8Array, offset = 0): Uint8Array {
+    if (out === undefined) out = new Uint8Array(20);
+    else assertOutput('KsuidGenerator.nextBytes out', out, offset, 20);
+    writeWord(out, offset, this.#now());
+    const pool = this.#pool;
+    const o = pool.take(16);
+    for (let i = 0; i < 16; i++) out[offset + 4 + i] = pool.bytes[o + i]!;
+    return out;
+  }
+
+  /** The timestamp field for the clock's current second, validated once per second. */
+  #now(): number {
+    const second = Math.floor(this.#clock.now() / 1000);
+    if (second !== this.#second) {
+      assertInteger(
+        'KSUID clock time (unix seconds)',
+        second,
+        KSUID_EPOCH_SECONDS,
+        KSUID_MAX_UNIX_SECONDS,
+      );
+      this.#second = second;
+      this.#timestamp = second - KSUID_EPOCH_SECONDS;
+    }
+    return this.#timestamp;
+  }
+}
+
+let shared: KsuidGenerator | undefined;
+
+/** A new KSUID from the default clock and random pool. Throws as {@link KsuidGenerator.next}. */
+export function ksuid(): string {
+  if (shared === undefined) shared = new KsuidGenerator();
+  return shared.next();
+}
+
+/** A new KSUID's 20 bytes, into `out` at `offset` (a new array by default). */
+export function ksuidBytes(out?: Uint8Array, offset = 0): Uint8Array {
+  if (shared === undefined) shared = new KsuidGenerator();
+  return shared.nextBytes(out, offset);
+}
+
+/**
+ * Decodes a KSUID into its 20 bytes, written into `out` at `offset` (a new array by default)
+ * and returned. Base62 is case-sensitive. Throws {@link InvalidIdError} (scheme `ksuid`) with
+ * reason `length`, `alphabet` (with the position) or `overflow` (above {@link KSUID_MAX});
+ * `TypeError`/`RangeError` on a wrong argument.
+ */
+export function decodeKsuid(text: string, out?: Uint8Array, offset = 0): Uint8Array {
+  assertString('decodeKsuid text', text);
+  if (out === undefined) out = new Uint8Array(20);
+  else assertOutput('decodeKsuid out', out, offset, 20);
+  if (text.length !== BASE62_DIGITS) throw base62LengthError('ksuid', text);
+  const r = decodeBase62Into(text, 0, out, offset);
+  if (r !== -1) throw base62Error('ksuid', text, r);
+  return out;
+}
+
+/** Decodes a KSUID into its parts. Throws as {@link decodeKsuid}. */
+export function parseKsuid(text: string): KsuidParts {
+  const bytes = decodeKsuid(text);
+  const timestamp = word(bytes, 0);
+  return {
+    bytes,
+    timestamp,
+    unixMs: (timestamp + KSUID_EPOCH_SECONDS) * 1000,
+    payload: bytes.slice(4),
+  };
+}
+
+/**
+ * The 27-character text of the 20 bytes of `bytes` from `offset` (every 20 bytes are a valid
+ * KSUID). Throws `TypeError`/`RangeError` unless there are 20 bytes there.
+ */
+export function formatKsuid(bytes: Uint8Array, offset = 0): string {
+  assertOutput('formatKsuid bytes', bytes, offset, 20);
+  return unsafeEncodeBase62(bytes, offset);
+}
+
+/**
+ * The KSUID of a unix time in whole seconds and a 16-byte payload. Throws `RangeError` when
+ * `unixSeconds` is not an integer in [{@link KSUID_EPOCH_SECONDS},
+ * {@link KSUID_MAX_UNIX_SECONDS}], `TypeError`/`RangeError` when `payload` is not 16 bytes.
+ */
+export function ksuidFromParts(unixSeconds: number, payload: Uint8Array): string {
+  assertInteger(
+    'ksuidFromParts unixSeconds',
+    unixSeconds,
+    KSUID_EPOCH_SECONDS,
+    KSUID_MAX_UNIX_SECONDS,
+  );
+  assertBytes('ksuidFromParts payload', payload, 16);
+  return unsafeEncodeBase62Words(
+    unixSeconds - KSUID_EPOCH_SECONDS,
+    word(payload, 0),
+    word(payload, 4),
+    word(payload, 8),
+    word(payload, 12),
+  );
+}
+
+const scratch = new Uint8Array(20);
+
+/** Whether `text` is a valid KSUID string. Never throws. */
+export function isKsuid(text: unknown): boolean {
+  return (
+    typeof text === 'string' &&
+    text.length === BASE62_DIGITS &&
+    decodeBase62Into(text, 0, scratch, 0) === -1
+  );
+}
