@@ -103,26 +103,16 @@ export function isLayout(value: unknown): value is Layout {
   return typeof value === 'object' && value !== null && created.has(value);
 }
 
-/** `epoch` as unix ms, or undefined when it is not a valid time. */
+/** `epoch` as unix ms, or undefined when it is not a valid time (e.g. February 30th). */
 function parseEpoch(epoch: string): number | undefined {
   const m = ISO.exec(epoch);
-  if (m === null) return undefined;
-  const [y, mo, d, h = 0, mi = 0, s = 0, ms = 0] = m.slice(1, 8).map((x) => Number(x ?? 0));
-  const date = new Date(0);
-  date.setUTCFullYear(y!, mo! - 1, d!);
-  date.setUTCHours(h, mi, s, ms);
-  const exact =
-    date.getUTCFullYear() === y &&
-    date.getUTCMonth() === mo! - 1 &&
-    date.getUTCDate() === d &&
-    date.getUTCHours() === h &&
-    date.getUTCMinutes() === mi &&
-    date.getUTCSeconds() === s;
-  const offH = Number(m[10] ?? 0);
-  const offM = Number(m[11] ?? 0);
-  if (!exact || offH > 23 || offM > 59) return undefined;
-  const offset = (m[9] === '-' ? -1 : 1) * (offH * 60 + offM) * 60_000;
-  return date.getTime() - offset;
+  const ms = m === null ? Number.NaN : Date.parse(epoch);
+  if (m === null || Number.isNaN(ms)) return undefined;
+  // Date.parse rolls invalid days and 24:00 over: the wall time must read back unchanged.
+  const sign = m[9] === '-' ? -1 : 1;
+  const offset = sign * (Number(m[10] ?? 0) * 60 + Number(m[11] ?? 0)) * 60_000;
+  const wall = `${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}`;
+  return new Date(ms + offset).toISOString().slice(0, 19) === wall ? ms : undefined;
 }
 
 function epochOf(name: string, epoch: unknown): number {
@@ -202,9 +192,9 @@ function roleField(layout: string, fields: readonly LayoutField[], role: FieldRo
  * Throws {@link InvalidLayoutError} (with `field` naming the culprit: a field name, 'epoch',
  * 'unitMs' or 'bits') when: the fields plus the reserved sign bit exceed 64 bits; a width is
  * not an integer in [1, 53]; a name is empty, malformed or repeated; there is not exactly one
- * time and one sequence field; the epoch is not a valid time; unitMs is not a positive
- * integer; or the horizon lies beyond the last instant a Date holds. Throws `TypeError` when
- * the spec or a part of it has the wrong type. Pure.
+ * time and one sequence field, or the sequence sits above the time; the epoch is not a valid
+ * time; unitMs is not a positive integer; or the horizon lies beyond the last instant a Date
+ * holds. Throws `TypeError` when the spec or a part of it has the wrong type. Pure.
  */
 export function defineLayout(spec: LayoutSpec): Layout {
   if (typeof spec !== 'object' || spec === null) throw typeError('layout spec', 'an object', spec);
@@ -246,6 +236,14 @@ export function defineLayout(spec: LayoutSpec): Layout {
   });
   const timeField = roleField(name, fields, 'time');
   const sequenceField = roleField(name, fields, 'sequence');
+  if (sequenceField.shift > timeField.shift) {
+    throw new InvalidLayoutError(
+      name,
+      `the sequence field "${sequenceField.name}" sits above the time field: it must be less ` +
+        'significant, or the IDs of one node would not increase with time',
+      sequenceField.name,
+    );
+  }
   const horizonMs = epochMs + 2 ** timeField.bits * unitMs;
   if (horizonMs > MAX_DATE_MS) {
     throw new InvalidLayoutError(
@@ -293,10 +291,9 @@ export function layoutYearsLeft(layout: Layout, nowMs: number): number {
   return (layout.horizonMs - nowMs) / (365.25 * 86_400_000);
 }
 
-function pad(text: string, width: number, align: 'left' | 'center' | 'right'): string {
+function pad(text: string, width: number, align: 'left' | 'center'): string {
   const gap = width - text.length;
   if (align === 'left') return text + ' '.repeat(gap);
-  if (align === 'right') return ' '.repeat(gap) + text;
   const left = Math.floor(gap / 2);
   return ' '.repeat(left) + text + ' '.repeat(gap - left);
 }
@@ -322,7 +319,6 @@ export function describeLayout(layout: Layout): string {
     border += `${'-'.repeat(width)}+`;
     body += `${pad(c.label, width, 'center')}|`;
   }
-  const tick = layout.unitMs === 1 ? '1 ms' : `${layout.unitMs} ms`;
-  const head = `${layout.name}: epoch ${new Date(layout.epochMs).toISOString()}, tick ${tick}`;
+  const head = `${layout.name}: epoch ${new Date(layout.epochMs).toISOString()}, tick ${layout.unitMs} ms`;
   return [head, ruler.trimEnd(), border, body, border].join('\n');
 }
