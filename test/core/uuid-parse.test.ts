@@ -17,7 +17,8 @@ const HYPHENS = [8, 13, 18, 23];
 
 function rejects(fn: () => unknown, reason: InvalidIdReason, position?: number): void {
   assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof InvalidIdError, `expected InvalidIdError, got ${String(e)}`);
+    if (!(e instanceof InvalidIdError))
+      throw new Error(`expected InvalidIdError, got ${String(e)}`);
     assert.equal(e.code, 'IDF_INVALID_ID');
     assert.equal(e.reason, reason, e.message);
     if (position !== undefined) assert.equal(e.position, position, e.message);

@@ -102,7 +102,8 @@ function withinLast(state: UuidV7State, ms: number): boolean {
   return ms <= state.ms && ms >= state.ms - UUIDV7_ROLLBACK_ALLOWANCE_MS;
 }
 
-function seedCounter(state: UuidV7State, ms: number, random: RandomPool): UuidV7State {
+/** Seeds 11 + 30 + 32 random bits: rand_a's top bit stays 0 as the rollover guard. */
+function seed(state: UuidV7State, ms: number, random: RandomPool): UuidV7State {
   state.ms = ms;
   state.randA = u32(random) >>> 21;
   state.randBHi = u32(random) >>> 2;
@@ -113,12 +114,12 @@ function seedCounter(state: UuidV7State, ms: number, random: RandomPool): UuidV7
 /** RFC 9562 §6.2 Method 1 with a 42-bit counter in rand_a and the top of rand_b. */
 export const stepV7Counter: UuidV7Step = (state, now, random) => {
   const ms = Math.floor(now);
-  if (!withinLast(state, ms)) return seedCounter(state, checkMs(ms), random);
+  if (!withinLast(state, ms)) return seed(state, checkMs(ms), random);
   if (state.randBHi < MAX_30) state.randBHi++;
   else if (state.randA < MAX_12) {
     state.randBHi = 0;
     state.randA++;
-  } else return seedCounter(state, checkMs(state.ms + 1), random);
+  } else return seed(state, checkMs(state.ms + 1), random);
   state.randBLo = u32(random);
   return state;
 };
@@ -146,18 +147,10 @@ export const stepV7Fraction: UuidV7Step = (state, now, random) => {
   return seedFraction(state, checkMs(state.ms + 1), 0, random);
 };
 
-function seedRandom(state: UuidV7State, ms: number, random: RandomPool): UuidV7State {
-  state.ms = ms;
-  state.randA = u32(random) >>> 21;
-  state.randBHi = u32(random) >>> 2;
-  state.randBLo = u32(random);
-  return state;
-}
-
 /** RFC 9562 §6.2 Method 2: the 74 bits after the version are a randomly stepped counter. */
 export const stepV7Random: UuidV7Step = (state, now, random) => {
   const ms = Math.floor(now);
-  if (!withinLast(state, ms)) return seedRandom(state, checkMs(ms), random);
+  if (!withinLast(state, ms)) return seed(state, checkMs(ms), random);
   const lo = state.randBLo + 1 + u32(random);
   if (lo < TWO_32) state.randBLo = lo;
   else if (state.randBHi < MAX_30) {
@@ -167,7 +160,7 @@ export const stepV7Random: UuidV7Step = (state, now, random) => {
     state.randA++;
     state.randBHi = 0;
     state.randBLo = lo - TWO_32;
-  } else return seedRandom(state, checkMs(state.ms + 1), random);
+  } else return seed(state, checkMs(state.ms + 1), random);
   return state;
 };
 
@@ -222,7 +215,7 @@ export interface UuidV7Options {
   readonly random?: RandomSource;
 }
 
-const METHODS: readonly UuidV7Method[] = ['counter', 'fraction', 'random'];
+const METHODS = Object.keys(STEPS) as UuidV7Method[];
 
 /**
  * A UUIDv7 generator: every ID it returns is strictly greater (as text and as bytes) than
@@ -286,21 +279,13 @@ export class UuidV7Generator {
       this.#rebuildHead(s);
     }
     const d = HEX_DIGIT_CODE;
+    // biome-ignore format: deliberately unrolled, four digits a line
     return (
       this.#head +
       String.fromCharCode(
-        d[(b >>> 12) & 15]!,
-        d[(b >>> 8) & 15]!,
-        d[(b >>> 4) & 15]!,
-        d[b & 15]!,
-        d[c >>> 28]!,
-        d[(c >>> 24) & 15]!,
-        d[(c >>> 20) & 15]!,
-        d[(c >>> 16) & 15]!,
-        d[(c >>> 12) & 15]!,
-        d[(c >>> 8) & 15]!,
-        d[(c >>> 4) & 15]!,
-        d[c & 15]!,
+        d[(b >>> 12) & 15]!, d[(b >>> 8) & 15]!, d[(b >>> 4) & 15]!, d[b & 15]!,
+        d[c >>> 28]!, d[(c >>> 24) & 15]!, d[(c >>> 20) & 15]!, d[(c >>> 16) & 15]!,
+        d[(c >>> 12) & 15]!, d[(c >>> 8) & 15]!, d[(c >>> 4) & 15]!, d[c & 15]!,
       )
     );
   }
@@ -327,19 +312,12 @@ export class UuidV7Generator {
     const a = s.randA;
     const b = s.randBHi;
     const d = HEX_DIGIT_CODE;
+    // biome-ignore format: deliberately unrolled, "7aaa-" then "Nbbb-"
     this.#head =
       this.#groups +
       String.fromCharCode(
-        0x37,
-        d[a >>> 8]!,
-        d[(a >>> 4) & 15]!,
-        d[a & 15]!,
-        0x2d,
-        d[8 | (b >>> 28)]!,
-        d[(b >>> 24) & 15]!,
-        d[(b >>> 20) & 15]!,
-        d[(b >>> 16) & 15]!,
-        0x2d,
+        0x37, d[a >>> 8]!, d[(a >>> 4) & 15]!, d[a & 15]!, 0x2d,
+        d[8 | (b >>> 28)]!, d[(b >>> 24) & 15]!, d[(b >>> 20) & 15]!, d[(b >>> 16) & 15]!, 0x2d,
       );
     this.#headMs = s.ms;
     this.#headA = a;
@@ -350,8 +328,9 @@ export class UuidV7Generator {
 let shared: UuidV7Generator | undefined;
 
 /**
- * A new UUIDv7 (method `counter`) from the process-wide generator: strictly increasing
- * within the process. Throws only {@link HorizonExceededError} (after the year 10889).
+ * A new UUIDv7 (method `counter`) from the one process-wide generator, so strictly
+ * increasing across all callers. Throws only {@link HorizonExceededError} (after the year
+ * 10889).
  */
 export function uuidv7(): string {
   if (shared === undefined) shared = new UuidV7Generator();
