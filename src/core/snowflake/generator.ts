@@ -255,6 +255,8 @@ export class SnowflakeGenerator {
     assertInteger('batch count', count, 0, MAX_BATCH);
     const out: bigint[] = [];
     const step = this.#step;
+    // REF: bench/peers (2c): one clock read per run instead of per ID; the rest of the run
+    // stays in the tick just read, which is always safe (same tick, higher sequence).
     while (out.length < count) {
       out.push(this.next());
       const run = Math.min(this.#maxSequence - this.#sequence, count - out.length);
