@@ -124,12 +124,12 @@ export const stepV7Counter: UuidV7Step = (state, now, random) => {
   return state;
 };
 
-function seedFraction(state: UuidV7State, ms: number, frac: number, random: RandomPool) {
-  state.ms = ms;
-  state.randA = frac;
-  state.randBHi = u32(random) >>> 3;
-  state.randBLo = u32(random);
-  return state;
+function seedFraction(s: UuidV7State, ms: number, frac: number, r: RandomPool): UuidV7State {
+  s.ms = ms;
+  s.randA = frac;
+  s.randBHi = u32(r) >>> 3;
+  s.randBLo = u32(r);
+  return s;
 }
 
 /** RFC 9562 §6.2 Method 3 (12 bits of sub-ms time), then a 30-bit counter (Method 1). */
