@@ -20,13 +20,15 @@
 import { assertInteger, assertOutput, assertString, typeError } from './assert.js';
 import { type Clock, defaultClock } from './clock.js';
 import {
-  CROCKFORD_PAIRS,
   type CrockfordDecodeOptions,
   crockfordError,
   crockfordTable,
+  crockfordTimeCodes,
   decodeCrockford128Into,
+  high20,
+  low20,
   scanCrockford128,
-  unsafeEncodeCrockford40,
+  unsafeCrockfordText,
   unsafeEncodeCrockford128,
 } from './encoding/base32-crockford.js';
 import { InvalidIdError, MonotonicOverflowError } from './errors.js';
@@ -51,7 +53,7 @@ export interface UlidGeneratorOptions {
   readonly random?: RandomSource;
 }
 
-const MAX40 = 1099511627775; // 2^40 - 1
+const MAX20 = 0xfffff;
 
 /**
  * Generates ULIDs. Holds state (the last timestamp, its cached text prefix and, in monotonic
@@ -72,11 +74,13 @@ export class UlidGenerator {
   readonly #pool: RandomPool;
   /** Last timestamp used, in unix ms (NaN before the first ID: unequal to any reading). */
   #ms: number;
-  /** Its 10-digit text. */
-  #prefix: string;
-  /** Monotonic mode: the last randomness as two 40-bit integers, most significant first. */
-  #hi: number;
-  #lo: number;
+  /** The character codes of its 10 digits, cached per millisecond. */
+  readonly #time: Uint8Array;
+  /** Monotonic mode: the last randomness as four 20-bit integers, most significant first. */
+  #r0: number;
+  #r1: number;
+  #r2: number;
+  #r3: number;
 
   /** Throws `TypeError` on a malformed option. */
   constructor(options: UlidGeneratorOptions = {}) {
@@ -97,9 +101,11 @@ export class UlidGenerator {
     this.#clock = clock ?? defaultClock();
     this.#pool = random === undefined ? defaultPool() : new RandomPool(random);
     this.#ms = Number.NaN;
-    this.#prefix = '';
-    this.#hi = 0;
-    this.#lo = 0;
+    this.#time = new Uint8Array(10);
+    this.#r0 = 0;
+    this.#r1 = 0;
+    this.#r2 = 0;
+    this.#r3 = 0;
   }
 
   /**
@@ -110,16 +116,19 @@ export class UlidGenerator {
     const ms = this.#clock.now();
     if (this.monotonic) {
       this.#step(ms);
-      return this.#prefix + encode40(this.#hi) + encode40(this.#lo);
+      return unsafeCrockfordText(this.#time, this.#r0, this.#r1, this.#r2, this.#r3);
     }
     if (ms !== this.#ms) this.#setTime(ms);
     const pool = this.#pool;
+    const b = pool.bytes;
     const o = pool.take(10);
-    // REF: bench/peers (ulid: cached time prefix + pooled bytes + 10-bit pair table).
-    return (
-      this.#prefix +
-      unsafeEncodeCrockford40(pool.bytes, o) +
-      unsafeEncodeCrockford40(pool.bytes, o + 5)
+    // REF: bench/peers (ulid: cached time digits, pooled bytes, one fromCharCode).
+    return unsafeCrockfordText(
+      this.#time,
+      high20(b, o),
+      low20(b, o),
+      high20(b, o + 5),
+      low20(b, o + 5),
     );
   }
 
@@ -136,8 +145,8 @@ export class UlidGenerator {
     else if (ms !== this.#ms) this.#setTime(ms);
     writeUint(out, offset, 6, this.#ms);
     if (this.monotonic) {
-      writeUint(out, offset + 6, 5, this.#hi);
-      writeUint(out, offset + 11, 5, this.#lo);
+      writeUint(out, offset + 6, 5, this.#r0 * 1048576 + this.#r1);
+      writeUint(out, offset + 11, 5, this.#r2 * 1048576 + this.#r3);
     } else {
       const o = this.#pool.take(10);
       for (let i = 0; i < 10; i++) out[offset + 6 + i] = this.#pool.bytes[o + i]!;
@@ -149,55 +158,39 @@ export class UlidGenerator {
   #setTime(ms: number): void {
     assertInteger('ULID clock time (unix ms)', ms, 0, ULID_MAX_TIME);
     this.#ms = ms;
-    this.#prefix = timePrefix(ms);
+    crockfordTimeCodes(ms, this.#time);
   }
 
   /** Monotonic state transition for a clock reading of `ms`. */
   #step(ms: number): void {
-    if (ms <= this.#ms) {
-      // Same millisecond, or the clock is behind: keep the last one and add 1.
-      if (this.#lo < MAX40) this.#lo++;
-      else if (this.#hi < MAX40) {
-        this.#lo = 0;
-        this.#hi++;
+    if (!(ms <= this.#ms)) {
+      this.#setTime(ms); // also rejects NaN
+      const pool = this.#pool;
+      const b = pool.bytes;
+      const o = pool.take(10);
+      this.#r0 = high20(b, o);
+      this.#r1 = low20(b, o);
+      this.#r2 = high20(b, o + 5);
+      this.#r3 = low20(b, o + 5);
+    } else if (this.#r3 < MAX20) {
+      this.#r3++; // same millisecond, or the clock is behind: keep the last one, add 1
+    } else {
+      // Carry: find the lowest limb below its maximum; if none, fail before any change.
+      if (this.#r2 < MAX20) this.#r2++;
+      else if (this.#r1 < MAX20) {
+        this.#r1++;
+        this.#r2 = 0;
+      } else if (this.#r0 < MAX20) {
+        this.#r0++;
+        this.#r1 = 0;
+        this.#r2 = 0;
       } else throw new MonotonicOverflowError('ulid', this.#ms);
-      return;
+      this.#r3 = 0;
     }
-    this.#setTime(ms); // also rejects NaN, which fails `ms <= this.#ms`
-    const pool = this.#pool;
-    const o = pool.take(10);
-    this.#hi = readUint40(pool.bytes, o);
-    this.#lo = readUint40(pool.bytes, o + 5);
   }
 }
 
-/** The 10 time digits of `ms` (an integer in [0, 2^48)). */
-function timePrefix(ms: number): string {
-  let s = '';
-  for (let i = 0; i < 10; i++) {
-    const d = ms % 32;
-    s = CROCKFORD_PAIRS[d]![1]! + s;
-    ms = (ms - d) / 32;
-  }
-  return s;
-}
-
-/** The 8 digits of a 40-bit integer. */
-function encode40(x: number): string {
-  const a = Math.floor(x / 1048576);
-  const b = x - a * 1048576;
-  const p = CROCKFORD_PAIRS;
-  return p[a >> 10]! + p[a & 1023]! + p[b >> 10]! + p[b & 1023]!;
-}
-
-function readUint40(b: Uint8Array, o: number): number {
-  return (
-    b[o]! * 4294967296 +
-    (((b[o + 1]! << 24) | (b[o + 2]! << 16) | (b[o + 3]! << 8) | b[o + 4]!) >>> 0)
-  );
-}
-
-/** Writes the unsigned integer `x` (< 2^53) big-endian in `n` bytes at `out[o..]`. */
+/** Writes the unsigned integer `x` (< 2^53) big-endian in `n` (5 or 6) bytes at `out[o..]`. */
 function writeUint(out: Uint8Array, o: number, n: number, x: number): void {
   const hi = Math.floor(x / 4294967296);
   const lo = x >>> 0;
