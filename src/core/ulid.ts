@@ -17,7 +17,7 @@
  *   01AN4Z07BY      79KA1307SR9X4MV3      text: 10 time digits, 16 random digits;
  *  |----------|    |----------------|     the first digit is at most '7' (2 spare bits)
  */
-import { assertInteger, assertOutput, assertString, typeError } from './assert.js';
+import { assertBytes, assertInteger, assertOutput, assertString, typeError } from './assert.js';
 import { type Clock, defaultClock } from './clock.js';
 import {
   type CrockfordDecodeOptions,
@@ -271,7 +271,7 @@ const scratch = new Uint8Array(16);
 export function ulidTimestamp(input: string | Uint8Array, options?: UlidDecodeOptions): number {
   let b: Uint8Array;
   if (typeof input === 'string') b = decodeUlid(input, options, scratch, 0);
-  else if (input instanceof Uint8Array && input.length === 16) b = input;
+  else if (input instanceof Uint8Array) b = assertBytes('ulidTimestamp input', input, 16);
   else throw typeError('ulidTimestamp input', 'a ULID string or a Uint8Array(16)', input);
   return (
     ((b[0]! << 8) | b[1]!) * 4294967296 +

@@ -224,7 +224,7 @@ test('misuse: wrong argument types and options throw TypeError/RangeError', () =
   assert.throws(() => decodeUlid(strictBase, undefined, new Uint8Array(16), 1), RangeError);
   assert.throws(() => encodeUlid(new Uint8Array(15)), RangeError);
   assert.throws(() => encodeUlid([1, 2] as never), TypeError);
-  assert.throws(() => ulidTimestamp(new Uint8Array(10)), TypeError);
+  assert.throws(() => ulidTimestamp(new Uint8Array(10)), RangeError);
   assert.throws(() => ulidTimestamp(5 as never), TypeError);
   assert.equal(isUlid(42), false);
   assert.equal(isUlid(null), false);

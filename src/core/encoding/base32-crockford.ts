@@ -171,11 +171,6 @@ export function decodeCrockford128Into(
   return -1;
 }
 
-/** Number of digits for `n` bytes: `ceil(8n / 5)`. */
-function digitsFor(n: number): number {
-  return Math.ceil((8 * n) / 5);
-}
-
 /**
  * Encodes `length` bytes of `bytes` from `offset` (all of it by default) as Crockford base32
  * digits: the bytes read as one big-endian number, written in `ceil(8 * length / 5)` digits,
@@ -189,7 +184,7 @@ export function encodeBase32Crockford(bytes: Uint8Array, offset = 0, length?: nu
   if (length === undefined) length = bytes.length - offset;
   assertInteger('encodeBase32Crockford length', length, 0, bytes.length - offset);
   if (length === 16) return unsafeEncodeCrockford128(bytes, offset);
-  const digits = new Array<string>(digitsFor(length));
+  const digits = new Array<string>(Math.ceil((8 * length) / 5));
   let acc = 0;
   let bits = 0;
   let d = digits.length;
@@ -271,28 +266,17 @@ export function decodeBase32Crockford(
   const n = Math.floor((5 * text.length) / 8);
   if (out === undefined) out = new Uint8Array(n);
   else assertOutput('decodeBase32Crockford out', out, offset, n);
-  if (digitsFor(n) !== text.length) {
-    throw new InvalidIdError(
-      'base32-crockford',
-      'length',
-      `${text.length} digits is not the encoding of a whole number of bytes`,
-      text,
-    );
+  if (Math.ceil((8 * n) / 5) !== text.length) {
+    const detail = `${text.length} digits is not the encoding of a whole number of bytes`;
+    throw new InvalidIdError('base32-crockford', 'length', detail, text);
   }
   for (let i = 0; i < text.length; i++) {
-    if (digit(text, i, table) > 31) {
-      throw crockfordError('base32-crockford', text, i, table);
-    }
+    if (digit(text, i, table) > 31) throw crockfordError('base32-crockford', text, i, table);
   }
   const spare = 5 * text.length - 8 * n; // unused high bits of the first digit
   if (text.length > 0 && digit(text, 0, table) >> (5 - spare) !== 0) {
-    throw new InvalidIdError(
-      'base32-crockford',
-      'overflow',
-      `first digit ${JSON.stringify(text[0])} exceeds ${8 * n} bits`,
-      text,
-      0,
-    );
+    const detail = `first digit ${JSON.stringify(text[0])} exceeds ${8 * n} bits`;
+    throw new InvalidIdError('base32-crockford', 'overflow', detail, text, 0);
   }
   let acc = 0;
   let bits = 0;
