@@ -88,7 +88,7 @@ test('decode rejects a length no byte count encodes to, naming the reason', () =
   for (const len of [1, 3, 6, 25, 27]) {
     assert.throws(
       () => decodeBase32Crockford('0'.repeat(len)),
-      (e) => e instanceof InvalidIdError && e.reason === 'length',
+      (e: unknown) => e instanceof InvalidIdError && e.reason === 'length',
       `length ${len}`,
     );
   }
@@ -99,7 +99,7 @@ test('decode rejects set spare bits as overflow at position 0', () => {
   assert.deepEqual(decodeBase32Crockford('7Z'), Uint8Array.of(255));
   assert.throws(
     () => decodeBase32Crockford('8Z'),
-    (e) => e instanceof InvalidIdError && e.reason === 'overflow' && e.position === 0,
+    (e: unknown) => e instanceof InvalidIdError && e.reason === 'overflow' && e.position === 0,
   );
   const out = new Uint8Array(16);
   assert.equal(
@@ -111,7 +111,7 @@ test('decode rejects set spare bits as overflow at position 0', () => {
 test('decode: strict names the invalid character and its position; lenient reads I L O', () => {
   assert.throws(
     () => decodeBase32Crockford('0L'),
-    (e) =>
+    (e: unknown) =>
       e instanceof InvalidIdError &&
       e.scheme === 'base32-crockford' &&
       e.reason === 'alphabet' &&
@@ -122,7 +122,7 @@ test('decode: strict names the invalid character and its position; lenient reads
   assert.deepEqual(decodeBase32Crockford('oi', { lenient: true }), Uint8Array.of(1));
   assert.throws(
     () => decodeBase32Crockford('0U', { lenient: true }),
-    (e) => e instanceof InvalidIdError && e.position === 1,
+    (e: unknown) => e instanceof InvalidIdError && e.position === 1,
   );
 });
 

@@ -90,7 +90,7 @@ test('decode errors: length, alphabet with position (every position), overflow',
   for (const len of [0, 26, 28]) {
     assert.throws(
       () => decodeBase62('0'.repeat(len)),
-      (e) => e instanceof InvalidIdError && e.reason === 'length',
+      (e: unknown) => e instanceof InvalidIdError && e.reason === 'length',
     );
   }
   for (let i = 0; i < 27; i++) {
@@ -98,7 +98,7 @@ test('decode errors: length, alphabet with position (every position), overflow',
       const text = `${'1'.repeat(i)}${bad}${'1'.repeat(26 - i)}`;
       assert.throws(
         () => decodeBase62(text),
-        (e) =>
+        (e: unknown) =>
           e instanceof InvalidIdError &&
           e.scheme === 'base62' &&
           e.reason === 'alphabet' &&
@@ -109,7 +109,7 @@ test('decode errors: length, alphabet with position (every position), overflow',
   }
   assert.throws(
     () => decodeBase62('aWgEPTl1tmebfsQzFP4bxwgy80W'),
-    (e) => e instanceof InvalidIdError && e.reason === 'overflow',
+    (e: unknown) => e instanceof InvalidIdError && e.reason === 'overflow',
   );
 });
 
