@@ -1,0 +1,117 @@
+/**
+ * Section 1: time per ID, measured with mitata. Every result is passed through
+ * `do_not_optimize` so V8 cannot drop the call as dead code.
+ *
+ * Full mode registers one mitata group per scheme and prints mitata's own report; quick mode
+ * calls mitata's `measure` with a short CPU-time budget and prints one line per case.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { BenchOptions } from './env.js';
+import { progress } from './env.js';
+import { ns } from './report.js';
+
+/**
+ * mitata collects garbage before each benchmark only when `gc` is a global at the time it is
+ * loaded, so expose it (as `--expose-gc` would) and only then import mitata: otherwise each
+ * benchmark pays for the garbage its predecessors left.
+ */
+function exposeGc(): void {
+  if (typeof globalThis.gc === 'function') return;
+  setFlagsFromString('--expose-gc');
+  globalThis.gc = runInNewContext('gc') as typeof globalThis.gc;
+}
+exposeGc();
+const { bench, do_not_optimize, group, measure, run, summary } = await import('mitata');
+
+/** One generator call to time. */
+export interface SpeedCase {
+  /** Unique across all groups: results are looked up by it. */
+  readonly name: string;
+  readonly fn: () => unknown;
+}
+
+/** The cases of one scheme, idforge's first. */
+export interface SpeedGroup {
+  readonly title: string;
+  readonly cases: readonly SpeedCase[];
+}
+
+/** Average nanoseconds per call, by case name. */
+export type SpeedResults = ReadonlyMap<string, number>;
+
+function assertUniqueNames(groups: readonly SpeedGroup[]): void {
+  const seen = new Set<string>();
+  for (const c of groups.flatMap((g) => g.cases)) {
+    if (seen.has(c.name)) throw new Error(`bench case name used twice: ${c.name}`);
+    seen.add(c.name);
+  }
+}
+
+/** Checks every case once before timing: a throwing generator fails the run loudly. */
+function smokeTest(groups: readonly SpeedGroup[]): void {
+  for (const c of groups.flatMap((g) => g.cases)) {
+    const value = c.fn();
+    if (value === undefined || value === null) {
+      throw new Error(`bench case ${c.name} returned ${String(value)}`);
+    }
+  }
+}
+
+/** Times every case; returns the average ns per call of each. */
+export async function measureSpeed(
+  groups: readonly SpeedGroup[],
+  options: BenchOptions,
+): Promise<SpeedResults> {
+  assertUniqueNames(groups);
+  smokeTest(groups);
+  const cases = groups.flatMap((g) => g.cases);
+  return options.quick ? measureQuick(cases, options) : measureWithMitata(groups, cases);
+}
+
+async function measureWithMitata(
+  groups: readonly SpeedGroup[],
+  cases: readonly SpeedCase[],
+): Promise<SpeedResults> {
+  progress(`speed: ${cases.length} benchmarks, about 1 s each (mitata's report follows)`);
+  for (const g of groups) {
+    group(g.title, () => {
+      summary(() => {
+        for (const c of g.cases) {
+          const f = c.fn;
+          bench(c.name, () => do_not_optimize(f()));
+        }
+      });
+    });
+  }
+  const { benchmarks } = await run({ throw: true });
+  if (benchmarks.length !== cases.length) {
+    throw new Error(`mitata returned ${benchmarks.length} results for ${cases.length} benchmarks`);
+  }
+  const results = new Map<string, number>();
+  benchmarks.forEach((trial, i) => {
+    const name = cases[i]?.name;
+    const stats = trial.runs[0]?.stats;
+    if (trial.alias !== name || stats === undefined) {
+      throw new Error(`mitata result ${i} is ${trial.alias}, expected ${String(name)}`);
+    }
+    results.set(name, stats.avg);
+  });
+  return results;
+}
+
+async function measureQuick(
+  cases: readonly SpeedCase[],
+  options: BenchOptions,
+): Promise<SpeedResults> {
+  const results = new Map<string, number>();
+  for (const c of cases) {
+    const f = c.fn;
+    const stats = await measure(() => do_not_optimize(f()), {
+      min_cpu_time: options.quickCpuTimeNs,
+    });
+    results.set(c.name, stats.avg);
+    progress(`speed (quick): ${c.name.padEnd(44)} ${ns(stats.avg).padStart(7)} ns/op`);
+  }
+  return results;
+}
