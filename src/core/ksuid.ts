@@ -23,7 +23,7 @@ import {
   decodeBase62Into,
   unsafeEncodeBase62,
   unsafeEncodeBase62Words,
-  writeWord,
+  writeBase62Word,
 } from './encoding/base62.js';
 import { defaultPool, RandomPool, type RandomSource } from './random.js';
 
@@ -111,7 +111,7 @@ export class KsuidGenerator {
   nextBytes(out?: Uint8Array, offset = 0): Uint8Array {
     if (out === undefined) out = new Uint8Array(20);
     else assertOutput('KsuidGenerator.nextBytes out', out, offset, 20);
-    writeWord(out, offset, this.#now());
+    writeBase62Word(out, offset, this.#now());
     const pool = this.#pool;
     const o = pool.take(16);
     for (let i = 0; i < 16; i++) out[offset + 4 + i] = pool.bytes[o + i]!;

@@ -22,11 +22,11 @@ import { type Clock, defaultClock } from './clock.js';
 import {
   type CrockfordDecodeOptions,
   crockfordError,
+  crockfordHigh20,
+  crockfordLow20,
   crockfordTable,
   crockfordTimeCodes,
   decodeCrockford128Into,
-  high20,
-  low20,
   scanCrockford128,
   unsafeCrockfordText,
   unsafeEncodeCrockford128,
@@ -125,10 +125,10 @@ export class UlidGenerator {
     // REF: bench/peers (ulid: cached time digits, pooled bytes, one fromCharCode).
     return unsafeCrockfordText(
       this.#time,
-      high20(b, o),
-      low20(b, o),
-      high20(b, o + 5),
-      low20(b, o + 5),
+      crockfordHigh20(b, o),
+      crockfordLow20(b, o),
+      crockfordHigh20(b, o + 5),
+      crockfordLow20(b, o + 5),
     );
   }
 
@@ -168,10 +168,10 @@ export class UlidGenerator {
       const pool = this.#pool;
       const b = pool.bytes;
       const o = pool.take(10);
-      this.#r0 = high20(b, o);
-      this.#r1 = low20(b, o);
-      this.#r2 = high20(b, o + 5);
-      this.#r3 = low20(b, o + 5);
+      this.#r0 = crockfordHigh20(b, o);
+      this.#r1 = crockfordLow20(b, o);
+      this.#r2 = crockfordHigh20(b, o + 5);
+      this.#r3 = crockfordLow20(b, o + 5);
     } else if (this.#r3 < MAX20) {
       this.#r3++; // same millisecond, or the clock is behind: keep the last one, add 1
     } else {

@@ -86,12 +86,12 @@ export function unsafeCrockfordText(
 }
 
 /** The high 20 of the 40 bits in `b[o..o+4]`. */
-export function high20(b: Uint8Array, o: number): number {
+export function crockfordHigh20(b: Uint8Array, o: number): number {
   return (b[o]! << 12) | (b[o + 1]! << 4) | (b[o + 2]! >> 4);
 }
 
 /** The low 20 of the 40 bits in `b[o..o+4]`. */
-export function low20(b: Uint8Array, o: number): number {
+export function crockfordLow20(b: Uint8Array, o: number): number {
   return ((b[o + 2]! & 15) << 16) | (b[o + 3]! << 8) | b[o + 4]!;
 }
 
@@ -106,10 +106,10 @@ export function unsafeEncodeCrockford128(b: Uint8Array, o: number): string {
   crockfordTimeCodes(((b[o]! << 8) | b[o + 1]!) * 4294967296 + lo, timeCodes);
   return unsafeCrockfordText(
     timeCodes,
-    high20(b, o + 6),
-    low20(b, o + 6),
-    high20(b, o + 11),
-    low20(b, o + 11),
+    crockfordHigh20(b, o + 6),
+    crockfordLow20(b, o + 6),
+    crockfordHigh20(b, o + 11),
+    crockfordLow20(b, o + 11),
   );
 }
 

@@ -186,16 +186,16 @@ export function decodeBase62Into(
     carry |= (v - w0) / WORD;
   }
   if (carry !== 0) return BASE62_OVERFLOW;
-  writeWord(out, offset, w0);
-  writeWord(out, offset + 4, w1);
-  writeWord(out, offset + 8, w2);
-  writeWord(out, offset + 12, w3);
-  writeWord(out, offset + 16, w4);
+  writeBase62Word(out, offset, w0);
+  writeBase62Word(out, offset + 4, w1);
+  writeBase62Word(out, offset + 8, w2);
+  writeBase62Word(out, offset + 12, w3);
+  writeBase62Word(out, offset + 16, w4);
   return -1;
 }
 
 /** Writes `w` big-endian at `out[o..o+3]`. */
-export function writeWord(out: Uint8Array, o: number, w: number): void {
+export function writeBase62Word(out: Uint8Array, o: number, w: number): void {
   out[o] = w >>> 24;
   out[o + 1] = w >>> 16;
   out[o + 2] = w >>> 8;
