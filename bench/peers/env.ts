@@ -8,6 +8,8 @@ import { availableParallelism, cpus, loadavg, platform, release, totalmem } from
 /** Durations of every step, in milliseconds; `--quick` shortens them for smoke tests. */
 export interface BenchOptions {
   readonly quick: boolean;
+  /** Rounds of section 1; the summary takes each case's median. */
+  readonly speedRounds: number;
   /** Per-benchmark CPU time in quick mode (mitata's own default is used otherwise). */
   readonly quickCpuTimeNs: number;
   /** Each section-2 task first runs another instance of its generator this long. */
@@ -30,6 +32,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
   const quick = argv.includes('--quick') || env.BENCH_QUICK === '1';
   return {
     quick,
+    speedRounds: quick ? 1 : 3,
     quickCpuTimeNs: 30e6,
     warmUpMs: quick ? 50 : 300,
     duplicateLoopMs: quick ? 200 : 2000,

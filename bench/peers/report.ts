@@ -108,3 +108,22 @@ export function summaryTable(
   ];
   return { text: table(headers, rows), verdicts };
 }
+
+/** The median of a non-empty list. */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Every round of every case, and the median the summary uses. */
+export function roundsTable(results: ReadonlyMap<string, readonly number[]>): string {
+  const rounds = Math.max(...[...results.values()].map((r) => r.length));
+  const rows = [...results].map(([name, xs]) => [
+    name,
+    ...Array.from({ length: rounds }, (_, i) => ns(xs[i] ?? Number.NaN)),
+    ns(median(xs)),
+  ]);
+  const headers = Array.from({ length: rounds }, (_, i) => `round ${i + 1}`);
+  return table(['case (ns/op)', ...headers, 'median'], rows);
+}

@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { BenchOptions } from './env.js';
 import { progress } from './env.js';
-import { ns } from './report.js';
+import { median, ns } from './report.js';
 
 /**
  * mitata collects garbage before each benchmark only when `gc` is a global at the time it is
@@ -37,8 +37,15 @@ export interface SpeedGroup {
   readonly cases: readonly SpeedCase[];
 }
 
-/** Average nanoseconds per call, by case name. */
-export type SpeedResults = ReadonlyMap<string, number>;
+/** Average nanoseconds per call of every round, by case name, in registration order. */
+export type SpeedResults = ReadonlyMap<string, readonly number[]>;
+
+/** The median of each case's rounds: what the summary compares. */
+export function medians(results: SpeedResults): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [name, rounds] of results) out.set(name, median(rounds));
+  return out;
+}
 
 function assertUniqueNames(groups: readonly SpeedGroup[]): void {
   const seen = new Set<string>();
@@ -58,7 +65,10 @@ function smokeTest(groups: readonly SpeedGroup[]): void {
   }
 }
 
-/** Times every case; returns the average ns per call of each. */
+/**
+ * Times every case, `options.speedRounds` times over (rounds interleave the cases, so a burst
+ * of other load on the machine hits one round of each, not every round of one case).
+ */
 export async function measureSpeed(
   groups: readonly SpeedGroup[],
   options: BenchOptions,
@@ -66,14 +76,25 @@ export async function measureSpeed(
   assertUniqueNames(groups);
   smokeTest(groups);
   const cases = groups.flatMap((g) => g.cases);
-  return options.quick ? measureQuick(cases, options) : measureWithMitata(groups, cases);
+  const results = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+  for (let round = 1; round <= options.speedRounds; round++) {
+    const averages = options.quick
+      ? await measureQuick(cases, options)
+      : await measureWithMitata(groups, cases, round, options.speedRounds);
+    for (const [name, avg] of averages) results.get(name)?.push(avg);
+  }
+  return results;
 }
 
+/** One round through mitata; the first prints mitata's report, the others only progress. */
 async function measureWithMitata(
   groups: readonly SpeedGroup[],
   cases: readonly SpeedCase[],
-): Promise<SpeedResults> {
-  progress(`speed: ${cases.length} benchmarks, about 1 s each (mitata's report follows)`);
+  round: number,
+  rounds: number,
+): Promise<Map<string, number>> {
+  const what = round === 1 ? "mitata's report follows" : "mitata's report not repeated";
+  progress(`speed round ${round}/${rounds}: ${cases.length} benchmarks, ~1 s each (${what})`);
   for (const g of groups) {
     group(g.title, () => {
       summary(() => {
@@ -84,7 +105,7 @@ async function measureWithMitata(
       });
     });
   }
-  const { benchmarks } = await run({ throw: true });
+  const { benchmarks } = await run({ throw: true, format: round === 1 ? 'mitata' : 'quiet' });
   if (benchmarks.length !== cases.length) {
     throw new Error(`mitata returned ${benchmarks.length} results for ${cases.length} benchmarks`);
   }
@@ -103,7 +124,7 @@ async function measureWithMitata(
 async function measureQuick(
   cases: readonly SpeedCase[],
   options: BenchOptions,
-): Promise<SpeedResults> {
+): Promise<Map<string, number>> {
   const results = new Map<string, number>();
   for (const c of cases) {
     const f = c.fn;
