@@ -1,0 +1,21 @@
+import { Readable } from 'node:stream';
+import { run } from '../../src/cli/main.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  lines: string[];
+}
+
+/** Runs the CLI in-process with `argv` and optional standard input; captures its output. */
+export async function cli(argv: string[], stdin = ''): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(argv, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    stdin: Readable.from([stdin]),
+  });
+  return { code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== '') };
+}
