@@ -22,6 +22,20 @@ export const ErrorCode = {
   INVALID_ID: 'IDF_INVALID_ID',
   /** A Snowflake layout definition is inconsistent. */
   INVALID_LAYOUT: 'IDF_INVALID_LAYOUT',
+  /** A coordination or sequence store could not be reached or answered with an error. */
+  STORE_UNAVAILABLE: 'IDF_STORE_UNAVAILABLE',
+  /** Every worker ID in the requested range is held by a live lease. */
+  NO_FREE_WORKER: 'IDF_NO_FREE_WORKER',
+  /** The node's lease deadline passed or its lease was taken: it stopped issuing (fenced). */
+  LEASE_LOST: 'IDF_LEASE_LOST',
+  /** The node is not ready to issue: no lease yet, or its clock is not yet past the mark. */
+  NOT_READY: 'IDF_NOT_READY',
+  /** The clock is behind the stored high-water mark of the worker ID by more than tolerated. */
+  BEHIND_MARK: 'IDF_BEHIND_MARK',
+  /** The node's clock differs from the live fleet's by more than the configured bound. */
+  CLOCK_SKEW: 'IDF_CLOCK_SKEW',
+  /** Two live instances claim the same worker ID. */
+  DUPLICATE_WORKER: 'IDF_DUPLICATE_WORKER',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -3,7 +3,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import * as errors from '../../src/core/errors.js';
+import * as errorsBase from '../../src/core/errors.js';
+import * as errorsCoord from '../../src/core/errors-coord.js';
+
+const errors = { ...errorsBase, ...errorsCoord };
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const rows = doc
@@ -25,18 +28,25 @@ test('every error code is documented exactly once, with its class and an HTTP st
 });
 
 test('each error class carries the code the table gives it', () => {
-  const samples: errors.IdforgeError[] = [
+  const samples: errorsBase.IdforgeError[] = [
     new errors.ClockRollbackError(30, 10),
     new errors.HorizonExceededError('x', 0, 1, 2),
     new errors.MonotonicOverflowError('ulid', 0),
     new errors.InvalidIdError('ulid', 'length', 'too short', 'abc'),
     new errors.InvalidLayoutError('x', 'bad'),
+    new errors.StoreUnavailableError('redis', 'redis://127.0.0.1:6379', 'renew'),
+    new errors.NoFreeWorkerError('sqlite', 0, 7, 1000),
+    new errors.LeaseLostError(3, 'etcd', 'deadline'),
+    new errors.NotReadyError('no lease'),
+    new errors.BehindMarkError(3, 2000, 1000, 500),
+    new errors.ClockSkewError(1500, 1000, 'worker 2'),
+    new errors.DuplicateWorkerError(3, ['a', 'b']),
   ];
   for (const e of samples) {
     const row = rows.find((r) => r[2] === `\`${e.name}\``);
     assert.ok(row, `${e.name} is in the table`);
     assert.equal(row[1], `\`${e.code}\``);
-    assert.ok(e instanceof errors.IdforgeError && e instanceof Error);
+    assert.ok(e instanceof errorsBase.IdforgeError && e instanceof Error);
   }
 });
 

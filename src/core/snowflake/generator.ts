@@ -23,6 +23,13 @@ export interface SnowflakeGeneratorOptions {
   readonly warnYears?: number;
   /** Receives that warning. Default `console.warn`. */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Called before the first ID of each new tick with the tick's start in unix ms; throwing
+   * refuses the tick (the error reaches the caller, the state is untouched). The coordination
+   * layer fences a node with it (lease deadline, high-water mark reservation). It is not
+   * called for further IDs within a tick already admitted. Default: none.
+   */
+  readonly admit?: (tickStartMs: number) => void;
 }
 
 /** Counters of a {@link SnowflakeGenerator}. */
@@ -37,7 +44,9 @@ export interface SnowflakeStats {
   readonly lastTick: number;
 }
 
-const OPTIONS = new Set('layout node fields clock toleranceMs warnYears onWarning'.split(' '));
+const OPTIONS = new Set(
+  'layout node fields clock toleranceMs warnYears onWarning admit'.split(' '),
+);
 /** Largest `batch` count. */
 const MAX_BATCH = 2 ** 24;
 /** Rollback waits within one call before giving up (each waits the whole remaining drift). */
@@ -131,6 +140,7 @@ export class SnowflakeGenerator {
   readonly #clock: Clock;
   readonly #nodeFields: Readonly<Record<string, number>>;
   readonly #toleranceMs: number;
+  readonly #admit: ((tickStartMs: number) => void) | undefined;
   readonly #epochMs: number;
   readonly #unitMs: number;
   readonly #maxTick: number;
@@ -174,6 +184,10 @@ export class SnowflakeGenerator {
       options.toleranceMs ?? 10,
       0,
     );
+    if (options.admit !== undefined && typeof options.admit !== 'function') {
+      throw typeError('SnowflakeGenerator admit', 'a function', options.admit);
+    }
+    this.#admit = options.admit;
     this.#epochMs = layout.epochMs;
     this.#unitMs = layout.unitMs;
     this.#maxTick = layout.maxTick;
@@ -282,6 +296,7 @@ export class SnowflakeGenerator {
       const tick = Math.floor((now - this.#epochMs) / this.#unitMs);
       if (tick < 0 || tick > this.#maxTick) throw this.#horizon(now);
       if (tick > this.#lastTick) {
+        this.#admit?.(this.#epochMs + tick * this.#unitMs);
         this.#lastTick = tick;
         this.#sequence = 0;
         this.#lastId = (BigInt(tick) << this.#timeShift) | this.#nodeBits;

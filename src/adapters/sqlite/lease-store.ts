@@ -1,0 +1,232 @@
+/**
+ * {@link LeaseStore} on SQLite (better-sqlite3): the embedded default. One database file is
+ * shared safely by every process on one host: each change runs in a `BEGIN IMMEDIATE`
+ * transaction (one writer at a time, others wait up to `busyTimeoutMs`), in WAL mode. Expiry
+ * is measured on the host's wall clock, which every process of the host shares.
+ *
+ * Not for several hosts: a SQLite file on a network file system does not lock reliably.
+ */
+import type Database from 'better-sqlite3';
+import type {
+  Lease,
+  LeaseRecord,
+  LeaseRequest,
+  LeaseStore,
+  RenewReport,
+  RenewResult,
+} from '../../coord/ports.js';
+import { StoreUnavailableError } from '../../core/index.js';
+import { SQLITE_LEASE_SCHEMA } from './schema.js';
+
+interface LeaseRow {
+  worker_id: number;
+  instance_id: string;
+  host: string;
+  pid: number;
+  started_at_ms: number;
+  expires_at_ms: number;
+  last_issued_ms: number | null;
+  clock_ms: number | null;
+  store_clock_ms: number | null;
+  mark_ms: number | null;
+}
+
+/** Adapts an open better-sqlite3 database; see {@link openSqlite} in ../open.ts. */
+export class SqliteLeaseStore implements LeaseStore {
+  readonly backend = 'sqlite';
+  readonly address: string;
+  readonly #db: Database.Database;
+  readonly #now: () => number;
+
+  /** `now` is the store's clock (default `Date.now`); tests inject one to expire leases. */
+  constructor(db: Database.Database, address: string, now: () => number = Date.now) {
+    this.#db = db;
+    this.address = address;
+    this.#now = now;
+  }
+
+  #run<T>(operation: string, fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(fn());
+    } catch (error) {
+      return Promise.reject(new StoreUnavailableError('sqlite', this.address, operation, error));
+    }
+  }
+
+  migrate(): Promise<void> {
+    return this.#run('migrate', () => {
+      this.#db.exec(SQLITE_LEASE_SCHEMA);
+    });
+  }
+
+  acquire(request: LeaseRequest): Promise<Lease | null> {
+    return this.#run('acquire', () =>
+      this.#db
+        .transaction((): Lease | null => {
+          const now = this.#now();
+          const db = this.#db;
+          db.prepare('DELETE FROM idforge_leases WHERE expires_at_ms <= ?').run(now);
+          const held = new Set(
+            db
+              .prepare(
+                'SELECT worker_id FROM idforge_leases WHERE worker_id BETWEEN ? AND ? ORDER BY worker_id',
+              )
+              .pluck()
+              .all(request.min, request.max) as number[],
+          );
+          let workerId = -1;
+          for (let id = request.min; id <= request.max; id++) {
+            if (!held.has(id)) {
+              workerId = id;
+              break;
+            }
+          }
+          if (workerId < 0) return null;
+          const o = request.owner;
+          db.prepare(
+            `INSERT INTO idforge_leases (worker_id, instance_id, host, pid, started_at_ms,
+               expires_at_ms, last_issued_ms, clock_ms, store_clock_ms)
+             VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+          ).run(
+            workerId,
+            o.instanceId,
+            o.host,
+            o.pid,
+            o.startedAtMs,
+            now + request.ttlMs,
+            request.clockMs,
+            now,
+          );
+          const previous = db
+            .prepare('SELECT mark_ms FROM idforge_marks WHERE worker_id = ?')
+            .pluck()
+            .get(workerId) as number | undefined;
+          const markMs = Math.max(previous ?? Number.NEGATIVE_INFINITY, request.reserveMarkMs);
+          db.prepare(
+            `INSERT INTO idforge_marks (worker_id, mark_ms) VALUES (?, ?)
+             ON CONFLICT (worker_id) DO UPDATE SET mark_ms = max(mark_ms, excluded.mark_ms)`,
+          ).run(workerId, markMs);
+          this.#claim(workerId, o.instanceId, now + request.ttlMs, now);
+          return { workerId, instanceId: o.instanceId, previousMarkMs: previous ?? null, markMs };
+        })
+        .immediate(),
+    );
+  }
+
+  #claim(workerId: number, instanceId: string, expiresAtMs: number, now: number): void {
+    const db = this.#db;
+    db.prepare('DELETE FROM idforge_claims WHERE expires_at_ms <= ?').run(now);
+    db.prepare(
+      `INSERT INTO idforge_claims (worker_id, instance_id, expires_at_ms) VALUES (?, ?, ?)
+       ON CONFLICT (worker_id, instance_id) DO UPDATE SET expires_at_ms = excluded.expires_at_ms`,
+    ).run(workerId, instanceId, expiresAtMs);
+  }
+
+  renew(lease: Lease, report: RenewReport): Promise<RenewResult> {
+    return this.#run('renew', () =>
+      this.#db
+        .transaction((): RenewResult => {
+          const now = this.#now();
+          const db = this.#db;
+          const changed = db
+            .prepare(
+              `UPDATE idforge_leases SET expires_at_ms = ?, last_issued_ms = ?, clock_ms = ?,
+                 store_clock_ms = ?
+               WHERE worker_id = ? AND instance_id = ? AND expires_at_ms > ?`,
+            )
+            .run(
+              now + report.ttlMs,
+              report.lastIssuedMs,
+              report.clockMs,
+              now,
+              lease.workerId,
+              lease.instanceId,
+              now,
+            ).changes;
+          const held = changed === 1;
+          if (held) {
+            db.prepare(
+              'UPDATE idforge_marks SET mark_ms = max(mark_ms, ?) WHERE worker_id = ?',
+            ).run(report.reserveMarkMs, lease.workerId);
+            this.#claim(lease.workerId, lease.instanceId, now + report.ttlMs, now);
+          } else {
+            db.prepare('DELETE FROM idforge_claims WHERE expires_at_ms <= ?').run(now);
+          }
+          const claimants = db
+            .prepare(
+              'SELECT instance_id FROM idforge_claims WHERE worker_id = ? ORDER BY instance_id',
+            )
+            .pluck()
+            .all(lease.workerId) as string[];
+          return { held, claimants };
+        })
+        .immediate(),
+    );
+  }
+
+  release(lease: Lease, finalMarkMs: number | null): Promise<void> {
+    return this.#run('release', () =>
+      this.#db
+        .transaction(() => {
+          const db = this.#db;
+          const deleted = db
+            .prepare('DELETE FROM idforge_leases WHERE worker_id = ? AND instance_id = ?')
+            .run(lease.workerId, lease.instanceId).changes;
+          db.prepare('DELETE FROM idforge_claims WHERE worker_id = ? AND instance_id = ?').run(
+            lease.workerId,
+            lease.instanceId,
+          );
+          if (deleted === 1 && finalMarkMs !== null) {
+            db.prepare('UPDATE idforge_marks SET mark_ms = ? WHERE worker_id = ?').run(
+              finalMarkMs,
+              lease.workerId,
+            );
+          }
+        })
+        .immediate(),
+    );
+  }
+
+  list(): Promise<LeaseRecord[]> {
+    return this.#run('list', () => {
+      const rows = this.#db
+        .prepare(
+          `SELECT l.*, m.mark_ms FROM idforge_leases l
+           LEFT JOIN idforge_marks m ON m.worker_id = l.worker_id
+           WHERE l.expires_at_ms > ? ORDER BY l.worker_id`,
+        )
+        .all(this.#now()) as LeaseRow[];
+      return rows.map((r) => ({
+        workerId: r.worker_id,
+        instanceId: r.instance_id,
+        host: r.host,
+        pid: r.pid,
+        startedAtMs: r.started_at_ms,
+        expiresAtMs: r.expires_at_ms,
+        markMs: r.mark_ms,
+        lastIssuedMs: r.last_issued_ms,
+        clockMs: r.clock_ms,
+        storeClockMs: r.store_clock_ms,
+      }));
+    });
+  }
+
+  readMark(workerId: number): Promise<number | null> {
+    return this.#run('readMark', () => {
+      const v = this.#db
+        .prepare('SELECT mark_ms FROM idforge_marks WHERE worker_id = ?')
+        .pluck()
+        .get(workerId) as number | undefined;
+      return v ?? null;
+    });
+  }
+
+  serverTimeMs(): Promise<number | null> {
+    return Promise.resolve(this.#now());
+  }
+
+  close(): Promise<void> {
+    this.#db.close();
+    return Promise.resolve();
+  }
+}

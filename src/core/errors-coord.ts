@@ -1,0 +1,168 @@
+/**
+ * Operational errors of the coordination layer (worker-ID leases, clock high-water marks) and
+ * of the stores behind it. Part of the one catalogue: the codes are in `errors.ts`, every one
+ * documented in `docs/errors.md`. Kept in the core so that any caller (service, client, CLI)
+ * can recognise them without importing a driver.
+ */
+import { ErrorCode, IdforgeError } from './errors.js';
+
+/**
+ * A store (SQLite, PostgreSQL, MariaDB, Redis, etcd, a file) could not be reached or failed
+ * an operation. `backend` and `address` (credentials removed) say which; `cause` is the
+ * driver's error. Nothing was issued on the strength of the failed call.
+ */
+export class StoreUnavailableError extends IdforgeError {
+  readonly backend: string;
+  readonly address: string;
+  /** What idforge was doing: 'connect', 'acquire', 'renew', ... */
+  readonly operation: string;
+
+  constructor(backend: string, address: string, operation: string, cause?: unknown) {
+    const why = cause instanceof Error ? `: ${cause.message}` : '';
+    super(
+      ErrorCode.STORE_UNAVAILABLE,
+      `${backend} store at ${address} failed during ${operation}${why}. Check that the server ` +
+        'is running and reachable at that address (and that `idforge migrate --store URL` has ' +
+        'been run); idforge retries by itself while it can still issue safely.',
+      { cause },
+    );
+    this.backend = backend;
+    this.address = address;
+    this.operation = operation;
+  }
+}
+
+/** Every worker ID in the range is held by a live lease, and the wait for one ran out. */
+export class NoFreeWorkerError extends IdforgeError {
+  readonly backend: string;
+  readonly min: number;
+  readonly max: number;
+  readonly waitedMs: number;
+
+  constructor(backend: string, min: number, max: number, waitedMs: number) {
+    super(
+      ErrorCode.NO_FREE_WORKER,
+      `no free worker ID in ${min}..${max} on the ${backend} store after waiting ${waitedMs} ms: ` +
+        `all ${max - min + 1} are held by live leases. Stop a node, widen the range, or wait ` +
+        'for the lease of a crashed node to expire (its TTL); `idforge leases --store URL` ' +
+        'lists the holders.',
+    );
+    this.backend = backend;
+    this.min = min;
+    this.max = max;
+    this.waitedMs = waitedMs;
+  }
+}
+
+/**
+ * The node stopped issuing because it can no longer prove it holds its worker ID: its local
+ * lease deadline passed without a successful renewal (the store is slow or down, or the
+ * process was paused), or the store says another instance holds the ID now. It resumes by
+ * itself once it holds a valid lease again (possibly under another worker ID).
+ */
+export class LeaseLostError extends IdforgeError {
+  readonly workerId: number;
+  readonly backend: string;
+  /** 'deadline' (no renewal in time) or 'taken' (the store has another holder). */
+  readonly reason: 'deadline' | 'taken';
+
+  constructor(workerId: number, backend: string, reason: 'deadline' | 'taken') {
+    const what =
+      reason === 'deadline'
+        ? 'its lease deadline passed without a successful renewal'
+        : 'the store reports that another instance holds it now';
+    super(
+      ErrorCode.LEASE_LOST,
+      `worker ID ${workerId} is fenced: ${what} (${backend} store). No ID is issued until the ` +
+        'node holds a valid lease again; check the store and the process (paused, overloaded). ' +
+        'Retry after node.whenReady().',
+    );
+    this.workerId = workerId;
+    this.backend = backend;
+    this.reason = reason;
+  }
+}
+
+/**
+ * The node cannot issue yet: it holds no lease, its clock has not passed the worker ID's
+ * stored high-water mark, or the mark reservation ahead of the clock is not yet persisted.
+ * Temporary: wait with `node.whenReady()`.
+ */
+export class NotReadyError extends IdforgeError {
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(
+      ErrorCode.NOT_READY,
+      `the Snowflake node is not ready to issue: ${reason}. Wait with node.whenReady(); if it ` +
+        'persists, check the store.',
+    );
+    this.reason = reason;
+  }
+}
+
+/**
+ * The clock is behind the worker ID's stored high-water mark by more than the tolerance the
+ * node waits out: issuing now could repeat IDs issued before a restart.
+ */
+export class BehindMarkError extends IdforgeError {
+  readonly workerId: number;
+  readonly markMs: number;
+  readonly nowMs: number;
+  readonly gapMs: number;
+  readonly toleranceMs: number;
+
+  constructor(workerId: number, markMs: number, nowMs: number, toleranceMs: number) {
+    const gapMs = markMs - nowMs;
+    super(
+      ErrorCode.BEHIND_MARK,
+      `the clock (${new Date(nowMs).toISOString()}) is ${gapMs} ms behind the high-water mark ` +
+        `${new Date(markMs).toISOString()} of worker ID ${workerId}, more than the tolerance of ` +
+        `${toleranceMs} ms: IDs up to the mark may already exist. Fix the clock (NTP) and ` +
+        'restart, or raise markToleranceMs to wait that long.',
+    );
+    this.workerId = workerId;
+    this.markMs = markMs;
+    this.nowMs = nowMs;
+    this.gapMs = gapMs;
+    this.toleranceMs = toleranceMs;
+  }
+}
+
+/** The node's clock differs from a live peer's by more than the configured bound. */
+export class ClockSkewError extends IdforgeError {
+  /** This node's clock minus the peer's, in ms (positive: this node is ahead). */
+  readonly skewMs: number;
+  readonly boundMs: number;
+  /** The peer compared with: its worker ID and instance ID. */
+  readonly peer: string;
+
+  constructor(skewMs: number, boundMs: number, peer: string) {
+    super(
+      ErrorCode.CLOCK_SKEW,
+      `this node's clock is ${Math.abs(Math.round(skewMs))} ms ${skewMs > 0 ? 'ahead of' : 'behind'} ` +
+        `live node ${peer}, more than the bound of ${boundMs} ms; refusing to start. Fix time ` +
+        'synchronisation (NTP) on the host that is off, or raise maxSkewMs.',
+    );
+    this.skewMs = skewMs;
+    this.boundMs = boundMs;
+    this.peer = peer;
+  }
+}
+
+/** Two live instances claim the same worker ID: both stop issuing. */
+export class DuplicateWorkerError extends IdforgeError {
+  readonly workerId: number;
+  readonly instances: readonly string[];
+
+  constructor(workerId: number, instances: readonly string[]) {
+    super(
+      ErrorCode.DUPLICATE_WORKER,
+      `worker ID ${workerId} is claimed by ${instances.length} live instances ` +
+        `(${instances.join(', ')}): their IDs may collide, so this node stopped issuing. Find ` +
+        'who wrote the lease store by hand or shares the wrong configuration, and restart them.',
+    );
+    this.workerId = workerId;
+    this.instances = instances;
+  }
+}

@@ -1,0 +1,169 @@
+// The LeaseStore contract (src/coord/ports.ts), run on every adapter against its real server:
+// each adapter's test file calls leaseStoreContract() with a function that opens a fresh,
+// empty store (its own SQLite file, PostgreSQL schema, Redis or etcd key prefix).
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Lease, LeaseOwner, LeaseRequest, LeaseStore } from '../../src/coord/ports.js';
+
+export interface ContractOptions {
+  /** Opens a fresh store with an empty namespace, migrated. */
+  readonly open: () => Promise<LeaseStore>;
+  /** Shortest TTL the backend honours, in ms (etcd: 2000). */
+  readonly shortTtlMs: number;
+  /** Reason to skip, when the server is absent and services are not required. */
+  readonly skip?: string | false;
+}
+
+export function owner(): LeaseOwner {
+  return { instanceId: randomUUID(), host: hostname(), pid: process.pid, startedAtMs: Date.now() };
+}
+
+export function request(o: LeaseOwner, min: number, max: number, ttlMs = 30_000): LeaseRequest {
+  return { min, max, ttlMs, owner: o, clockMs: Date.now(), reserveMarkMs: Date.now() + 3000 };
+}
+
+export function report(ttlMs: number, reserveMarkMs: number) {
+  return { ttlMs, reserveMarkMs, clockMs: Date.now(), lastIssuedMs: Date.now() - 1 };
+}
+
+async function withStore(open: () => Promise<LeaseStore>, fn: (s: LeaseStore) => Promise<void>) {
+  const store = await open();
+  try {
+    await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export function leaseStoreContract(name: string, options: ContractOptions): void {
+  const { open, shortTtlMs } = options;
+  describe(`LeaseStore contract: ${name}`, { skip: options.skip ?? false }, () => {
+    test('migrate is idempotent', () =>
+      withStore(open, async (s) => {
+        await s.migrate();
+        await s.migrate();
+        assert.deepEqual(await s.list(), []);
+      }));
+
+    test('acquire grants the lowest free worker ID, distinct per owner, null when full', () =>
+      withStore(open, async (s) => {
+        const a = await s.acquire(request(owner(), 3, 5));
+        const b = await s.acquire(request(owner(), 3, 5));
+        const c = await s.acquire(request(owner(), 3, 5));
+        assert.deepEqual([a?.workerId, b?.workerId, c?.workerId], [3, 4, 5]);
+        assert.equal(await s.acquire(request(owner(), 3, 5)), null);
+        assert.equal(await s.acquire(request(owner(), 4, 4)), null, 'a specific held ID');
+        const d = await s.acquire(request(owner(), 6, 6));
+        assert.equal(d?.workerId, 6, 'a specific free ID');
+      }));
+
+    test('concurrent acquires from one range never share an ID', () =>
+      withStore(open, async (s) => {
+        const got = await Promise.all(
+          Array.from({ length: 10 }, () => s.acquire(request(owner(), 0, 7))),
+        );
+        const ids = got.filter((l): l is Lease => l !== null).map((l) => l.workerId);
+        assert.equal(ids.length, 8);
+        assert.deepEqual(
+          [...ids].sort((x, y) => x - y),
+          [0, 1, 2, 3, 4, 5, 6, 7],
+        );
+        assert.equal(got.filter((l) => l === null).length, 2);
+      }));
+
+    test('list reports each live lease with its owner, expiry and mark', () =>
+      withStore(open, async (s) => {
+        const o = owner();
+        const before = Date.now();
+        const l = await s.acquire(request(o, 9, 9, 30_000));
+        assert.ok(l);
+        const [r, ...rest] = await s.list();
+        assert.equal(rest.length, 0);
+        assert.ok(r);
+        assert.equal(r.workerId, 9);
+        assert.equal(r.instanceId, o.instanceId);
+        assert.equal(r.host, o.host);
+        assert.equal(r.pid, o.pid);
+        assert.equal(r.startedAtMs, o.startedAtMs);
+        assert.ok(Math.abs(r.expiresAtMs - (before + 30_000)) < 5000, `expiry ${r.expiresAtMs}`);
+        assert.equal(r.markMs, l.markMs);
+      }));
+
+    test('the mark: raised by grants and renewals, never lowered by them, set at release', () =>
+      withStore(open, async (s) => {
+        assert.equal(await s.readMark(1), null);
+        const t = Date.now();
+        const o = owner();
+        const l = await s.acquire({ ...request(o, 1, 1), reserveMarkMs: t + 5000 });
+        assert.ok(l);
+        assert.equal(l.previousMarkMs, null);
+        assert.equal(l.markMs, t + 5000);
+        assert.equal(await s.readMark(1), t + 5000);
+        const r1 = await s.renew(l, report(30_000, t + 9000));
+        assert.equal(r1.held, true);
+        assert.deepEqual(r1.claimants, [o.instanceId]);
+        assert.equal(await s.readMark(1), t + 9000);
+        await s.renew(l, report(30_000, t + 2000));
+        assert.equal(await s.readMark(1), t + 9000, 'a renewal never lowers the mark');
+        await s.release(l, t + 1234);
+        assert.equal(await s.readMark(1), t + 1234, 'the holder sets it exactly at release');
+        const l2 = await s.acquire({ ...request(owner(), 1, 1), reserveMarkMs: t });
+        assert.ok(l2);
+        assert.equal(l2.previousMarkMs, t + 1234);
+        assert.equal(l2.markMs, t + 1234, 'a grant never lowers the mark');
+      }));
+
+    test('renew and release by a non-holder change nothing', () =>
+      withStore(open, async (s) => {
+        const l = await s.acquire(request(owner(), 2, 2));
+        assert.ok(l);
+        const fake: Lease = { ...l, instanceId: randomUUID() };
+        const r = await s.renew(fake, report(30_000, Date.now() + 60_000));
+        assert.equal(r.held, false);
+        assert.deepEqual(r.claimants, [l.instanceId]);
+        assert.equal(await s.readMark(2), l.markMs, 'a non-holder cannot raise the mark');
+        await s.release(fake, 0);
+        assert.equal(await s.readMark(2), l.markMs, 'nor set it at release');
+        assert.equal((await s.list()).length, 1);
+        await s.release(l, null);
+        await s.release(l, null);
+        assert.deepEqual(await s.list(), [], 'release is idempotent');
+        assert.equal(await s.readMark(2), l.markMs, 'release without a final mark keeps it');
+      }));
+
+    test('an expired lease is free again and its holder can no longer renew it', () =>
+      withStore(open, async (s) => {
+        const old = await s.acquire(request(owner(), 0, 0, shortTtlMs));
+        assert.ok(old);
+        assert.equal(await s.acquire(request(owner(), 0, 0)), null);
+        await sleep(shortTtlMs + 1500);
+        assert.deepEqual(await s.list(), []);
+        const o = owner();
+        const next = await s.acquire(request(o, 0, 0));
+        assert.equal(next?.workerId, 0);
+        const r = await s.renew(old, report(30_000, Date.now()));
+        assert.equal(r.held, false);
+        assert.deepEqual(r.claimants, [o.instanceId]);
+      }));
+
+    test('a renewal extends the lease past its first TTL', () =>
+      withStore(open, async (s) => {
+        const l = await s.acquire(request(owner(), 0, 0, shortTtlMs));
+        assert.ok(l);
+        for (let i = 0; i < 3; i++) {
+          await sleep(shortTtlMs / 2);
+          assert.equal((await s.renew(l, report(shortTtlMs, Date.now()))).held, true);
+        }
+        assert.equal(await s.acquire(request(owner(), 0, 0)), null);
+      }));
+
+    test('serverTimeMs is near this host clock, or null', () =>
+      withStore(open, async (s) => {
+        const t = await s.serverTimeMs();
+        if (t !== null) assert.ok(Math.abs(t - Date.now()) < 2000, `server time ${t}`);
+      }));
+  });
+}
