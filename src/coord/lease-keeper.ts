@@ -1,0 +1,260 @@
+/**
+ * Holds one worker-ID lease: acquires it, renews it in the background (with the mark
+ * reservation in the same write), and keeps the two local bounds the issue path checks:
+ *
+ *   deadlineMs  the lease is certainly still ours before this (node clock): the time the last
+ *               successful renewal was SENT + ttl - guard. The store measures expiry from when
+ *               it RECEIVED the request, so the store's expiry is later than the deadline.
+ *   reservedMs  the mark persisted ahead of the clock: no ID may be issued in a tick that
+ *               starts at or after it.
+ *
+ * Renewal failures are retried quickly; the node keeps issuing until a bound is reached.
+ * Timers are unref'd and stop on close() or the AbortSignal.
+ */
+import { type Clock, NoFreeWorkerError, StoreUnavailableError } from '../core/index.js';
+import type { Lease, LeaseOwner, LeaseStore } from './ports.js';
+
+/** Counters for metrics. */
+export interface LeaseCounters {
+  acquired: number;
+  refusals: number;
+  renewals: number;
+  renewalFailures: number;
+  lost: number;
+  duplicates: number;
+}
+
+/** What the keeper tells its node. */
+export interface LeaseEvents {
+  /** The lease was lost: taken by another instance, with `duplicate` when ours had not expired. */
+  onLost(lease: Lease, duplicate: readonly string[] | null): void;
+  /** A renewal saw more than one live claimant on our worker ID (or saw it resolved: null). */
+  onDuplicate(claimants: readonly string[] | null): void;
+  /** Tick start of the last ID issued, for the lease record. */
+  lastIssuedMs(): number | null;
+  log(level: 'info' | 'warn' | 'error', message: string): void;
+}
+
+/** Settings of a {@link LeaseKeeper}, validated by the node. */
+export interface LeaseKeeperSettings {
+  readonly store: LeaseStore;
+  readonly clock: Clock;
+  readonly owner: LeaseOwner;
+  readonly min: number;
+  readonly max: number;
+  readonly ttlMs: number;
+  readonly guardMs: number;
+  /** How far ahead of the clock the mark is reserved (capped at the lease deadline). */
+  readonly windowMs: number;
+  readonly renewEveryMs: number;
+  readonly retryMs: number;
+}
+
+// Awaited by a caller: not unref'd (only the background loop's timers are).
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class LeaseKeeper {
+  readonly counters: LeaseCounters = {
+    acquired: 0,
+    refusals: 0,
+    renewals: 0,
+    renewalFailures: 0,
+    lost: 0,
+    duplicates: 0,
+  };
+  readonly #s: LeaseKeeperSettings;
+  readonly #events: LeaseEvents;
+  #lease: Lease | null = null;
+  #deadlineMs = Number.NEGATIVE_INFINITY;
+  #reservedMs = Number.NEGATIVE_INFINITY;
+  #lastRenewSentMs = Number.NEGATIVE_INFINITY;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
+  #busy: Promise<void> | null = null;
+  #failingSince: number | null = null;
+  #duplicate = false;
+
+  constructor(settings: LeaseKeeperSettings, events: LeaseEvents) {
+    this.#s = settings;
+    this.#events = events;
+  }
+
+  get lease(): Lease | null {
+    return this.#lease;
+  }
+
+  get deadlineMs(): number {
+    return this.#deadlineMs;
+  }
+
+  get reservedMs(): number {
+    return this.#reservedMs;
+  }
+
+  /** The reservation a write sent at `sentMs` asks for: now + window, capped at the deadline. */
+  #reservation(sentMs: number): number {
+    const s = this.#s;
+    return Math.min(sentMs + s.windowMs, sentMs + s.ttlMs - s.guardMs);
+  }
+
+  /**
+   * Acquires a worker ID, retrying every `retryMs` while the range is full, for at most
+   * `waitMs`. Rejects with {@link NoFreeWorkerError} when the wait runs out, or
+   * `StoreUnavailableError` at once when the store fails.
+   */
+  async acquire(waitMs: number): Promise<Lease> {
+    const s = this.#s;
+    const started = s.clock.now();
+    for (;;) {
+      const sent = s.clock.now();
+      const lease = await s.store.acquire({
+        min: s.min,
+        max: s.max,
+        ttlMs: s.ttlMs,
+        owner: s.owner,
+        clockMs: sent,
+        // Nothing is reserved ahead at the grant: the node reserves with its first renewal,
+        // once it has decided to issue, so a node refused at start leaves the mark as it was.
+        reserveMarkMs: 0,
+      });
+      if (lease !== null) {
+        this.counters.acquired++;
+        this.#lease = lease;
+        this.#deadlineMs = sent + s.ttlMs - s.guardMs;
+        this.#reservedMs = lease.markMs;
+        this.#lastRenewSentMs = sent;
+        this.#failingSince = null;
+        this.#duplicate = false;
+        return lease;
+      }
+      this.counters.refusals++;
+      const waited = s.clock.now() - started;
+      if (waited >= waitMs) throw new NoFreeWorkerError(s.store.backend, s.min, s.max, waited);
+      await sleep(Math.min(s.retryMs, waitMs - waited));
+    }
+  }
+
+  /** Renews now (one store round trip); resolves whether the lease is still held. */
+  async renewNow(): Promise<boolean> {
+    while (this.#busy !== null) await this.#busy;
+    const lease = this.#lease;
+    if (lease === null) return false;
+    let done!: () => void;
+    this.#busy = new Promise((r) => {
+      done = r;
+    });
+    try {
+      return await this.#renew(lease);
+    } finally {
+      this.#busy = null;
+      done();
+    }
+  }
+
+  async #renew(lease: Lease): Promise<boolean> {
+    const s = this.#s;
+    const sent = s.clock.now();
+    const reserve = this.#reservation(sent);
+    let result: Awaited<ReturnType<LeaseStore['renew']>>;
+    try {
+      result = await s.store.renew(lease, {
+        ttlMs: s.ttlMs,
+        reserveMarkMs: reserve,
+        clockMs: sent,
+        lastIssuedMs: this.#events.lastIssuedMs(),
+      });
+    } catch (error) {
+      this.counters.renewalFailures++;
+      if (this.#failingSince === null) {
+        this.#failingSince = sent;
+        const why = error instanceof StoreUnavailableError ? error.message : String(error);
+        this.#events.log(
+          'warn',
+          `lease renewal of worker ID ${lease.workerId} failed; issuing continues until ` +
+            `${new Date(Math.min(this.#deadlineMs, this.#reservedMs)).toISOString()}: ${why}`,
+        );
+      }
+      return this.#lease === lease;
+    }
+    if (this.#lease !== lease) return false;
+    if (this.#failingSince !== null) {
+      this.#events.log(
+        'info',
+        `lease renewal of worker ID ${lease.workerId} recovered after ${sent - this.#failingSince} ms`,
+      );
+      this.#failingSince = null;
+    }
+    const others = result.claimants.filter((c) => c !== lease.instanceId);
+    if (!result.held) {
+      // Ours had not expired by our own bound, yet another instance holds it: a duplicate.
+      const duplicate = sent < this.#deadlineMs && others.length > 0 ? result.claimants : null;
+      if (duplicate !== null) this.counters.duplicates++;
+      this.counters.lost++;
+      this.#lease = null;
+      this.#deadlineMs = Number.NEGATIVE_INFINITY;
+      this.#reservedMs = Number.NEGATIVE_INFINITY;
+      this.#events.onLost(lease, duplicate);
+      return false;
+    }
+    this.counters.renewals++;
+    this.#deadlineMs = sent + s.ttlMs - s.guardMs;
+    this.#reservedMs = Math.max(this.#reservedMs, reserve);
+    this.#lastRenewSentMs = sent;
+    if (others.length > 0 && !this.#duplicate) this.counters.duplicates++;
+    this.#duplicate = others.length > 0;
+    this.#events.onDuplicate(others.length > 0 ? result.claimants : null);
+    return true;
+  }
+
+  /** Starts the background loop: renews every renewEveryMs, or sooner when a bound nears. */
+  start(): void {
+    this.#schedule(0);
+  }
+
+  #schedule(ms: number): void {
+    if (this.#stopped) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#tick(), Math.max(0, ms));
+    this.#timer.unref?.();
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#stopped) return;
+    const s = this.#s;
+    if (this.#lease === null) return; // the node re-acquires; it restarts the loop
+    const now = s.clock.now();
+    const due =
+      now - this.#lastRenewSentMs >= s.renewEveryMs ||
+      this.#reservedMs - now < s.windowMs / 2 ||
+      this.#failingSince !== null;
+    if (due) await this.renewNow().catch(() => undefined);
+    if (this.#lease === null) return;
+    const next = this.#failingSince !== null ? s.retryMs : this.#nextDueIn();
+    this.#schedule(next);
+  }
+
+  #nextDueIn(): number {
+    const s = this.#s;
+    const now = s.clock.now();
+    const byPeriod = this.#lastRenewSentMs + s.renewEveryMs - now;
+    const byReservation = this.#reservedMs - s.windowMs / 2 - now;
+    return Math.max(1, Math.min(byPeriod, byReservation));
+  }
+
+  /** Stops the loop and releases the lease (setting the exact final mark). Idempotent. */
+  async close(finalMarkMs: number | null): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    while (this.#busy !== null) await this.#busy;
+    const lease = this.#lease;
+    this.#lease = null;
+    this.#deadlineMs = Number.NEGATIVE_INFINITY;
+    this.#reservedMs = Number.NEGATIVE_INFINITY;
+    if (lease !== null) await this.#s.store.release(lease, finalMarkMs);
+  }
+
+  /** Re-opens the loop after a loss so that {@link acquire} and {@link start} work again. */
+  reset(): void {
+    this.#stopped = false;
+  }
+}

@@ -1,0 +1,182 @@
+/** Options of a Snowflake node, validated once at construction (STYLE.md §13). */
+import {
+  type Clock,
+  getLayout,
+  isLayout,
+  type Layout,
+  rangeError,
+  typeError,
+} from '../core/index.js';
+import type { LeaseOwner, LeaseStore } from './ports.js';
+
+/** Where a node logs. Default: standard error. */
+export interface NodeLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Options of `createSnowflakeNode`. Times in ms. */
+export interface SnowflakeNodeOptions {
+  /** The lease store (see `openLeaseStore`). Required. */
+  readonly store: LeaseStore;
+  /** A layout or a preset name. Default 'default'. */
+  readonly layout?: Layout | string;
+  /**
+   * The node field that carries the leased worker ID. Default: the layout's only node field
+   * not given in `fields` (default: node; twitter-2010 with fields {datacenter}: worker).
+   */
+  readonly workerField?: string;
+  /** Fixed values of the other node fields (twitter-2010: { datacenter: 1 }). */
+  readonly fields?: Readonly<Record<string, number>>;
+  /** A specific worker ID, or an inclusive range [min, max]. Default: the whole field. */
+  readonly workerIds?: number | readonly [number, number];
+  /** Lease duration. Default 10000. */
+  readonly ttlMs?: number;
+  /** Renewal period. Default ttlMs / 3. */
+  readonly renewEveryMs?: number;
+  /** The node stops issuing this long before its lease could expire. Default max(ttlMs / 5, 2 ticks). */
+  readonly guardMs?: number;
+  /** How far ahead of the clock the mark is reserved. Default ttlMs (capped at the lease deadline). */
+  readonly markWindowMs?: number;
+  /** A clock behind the stored mark by up to this is waited out; more fails. Default 5000. */
+  readonly markToleranceMs?: number;
+  /** Refuse to start when the clock differs from a live peer's by more. Default 1000; Infinity skips. */
+  readonly maxSkewMs?: number;
+  /** Wait this long for a free worker ID at start. Default 0 (fail at once when full). */
+  readonly acquireTimeoutMs?: number;
+  /** Default wait of whenReady() and batchAsync(). Default 5000. */
+  readonly readyTimeoutMs?: number;
+  /** Retry interval after a failed renewal or acquisition. Default 250. */
+  readonly retryMs?: number;
+  /** Backward clock steps the generator waits out. Default 10. */
+  readonly toleranceMs?: number;
+  /** Warn when the layout has fewer years left. Default 10. */
+  readonly warnYears?: number;
+  /** The node's clock. Default the wall-anchored monotonic clock. */
+  readonly clock?: Clock;
+  readonly logger?: NodeLogger;
+  /** Closes the node (releasing its lease) when aborted. */
+  readonly signal?: AbortSignal;
+  /** Overrides of the lease owner record (tests). */
+  readonly owner?: Partial<Pick<LeaseOwner, 'instanceId' | 'host' | 'pid'>>;
+}
+
+/** The validated settings. */
+export interface NodeSettings {
+  readonly store: LeaseStore;
+  readonly layout: Layout;
+  readonly workerField: string;
+  readonly fields: Readonly<Record<string, number>>;
+  readonly min: number;
+  readonly max: number;
+  readonly ttlMs: number;
+  readonly renewEveryMs: number;
+  readonly guardMs: number;
+  readonly markWindowMs: number;
+  readonly markToleranceMs: number;
+  readonly maxSkewMs: number;
+  readonly acquireTimeoutMs: number;
+  readonly readyTimeoutMs: number;
+  readonly retryMs: number;
+  readonly toleranceMs: number;
+  readonly warnYears: number;
+  readonly clock: Clock | undefined;
+  readonly logger: NodeLogger;
+  readonly signal: AbortSignal | undefined;
+  readonly owner: Partial<Pick<LeaseOwner, 'instanceId' | 'host' | 'pid'>>;
+}
+
+const stderrLogger: NodeLogger = {
+  info: (m) => console.error(m),
+  warn: (m) => console.error(m),
+  error: (m) => console.error(m),
+};
+
+function num(name: string, value: unknown, fallback: number, min: number, max = Infinity): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || Number.isNaN(v) || v < min || v > max) {
+    throw rangeError(`createSnowflakeNode ${name}`, `a number in [${min}, ${max}]`, v);
+  }
+  return v;
+}
+
+function workerFieldOf(layout: Layout, options: SnowflakeNodeOptions): string {
+  const fixed = Object.keys(options.fields ?? {});
+  const names = layout.nodeFields.map((f) => f.name);
+  if (options.workerField !== undefined) {
+    if (!names.includes(options.workerField) || fixed.includes(options.workerField)) {
+      throw rangeError(
+        'createSnowflakeNode workerField',
+        `a node field of layout "${layout.name}" (${names.join(', ')}) not also in fields`,
+        options.workerField,
+      );
+    }
+    return options.workerField;
+  }
+  const free = names.filter((n) => !fixed.includes(n));
+  if (free.length !== 1) {
+    throw new TypeError(
+      `createSnowflakeNode: expected exactly one node field of layout "${layout.name}" left ` +
+        `for the worker ID (fields fixes ${fixed.join(', ') || 'none'} of ${names.join(', ')}), ` +
+        `got ${free.length}: set workerField and give the others in fields`,
+    );
+  }
+  return free[0]!;
+}
+
+/** Validates and fills in defaults; throws TypeError/RangeError naming the option. */
+export function resolveNodeOptions(options: SnowflakeNodeOptions): NodeSettings {
+  if (typeof options !== 'object' || options === null) {
+    throw typeError('createSnowflakeNode options', 'an object', options);
+  }
+  const store = options.store;
+  if (typeof store?.acquire !== 'function' || typeof store.renew !== 'function') {
+    throw typeError('createSnowflakeNode store', 'a LeaseStore (see openLeaseStore)', store);
+  }
+  const l = options.layout ?? 'default';
+  const layout = typeof l === 'string' ? getLayout(l) : l;
+  if (!isLayout(layout))
+    throw typeError('createSnowflakeNode layout', 'a Layout or a preset name', l);
+  const workerField = workerFieldOf(layout, options);
+  const fieldMax = layout.nodeFields.find((f) => f.name === workerField)!.mask;
+  const ids = options.workerIds ?? [0, fieldMax];
+  const [min, max] = typeof ids === 'number' ? [ids, ids] : ids;
+  num('workerIds min', min, 0, 0, fieldMax);
+  num('workerIds max', max, 0, min ?? 0, fieldMax);
+  if (!Number.isInteger(min) || !Number.isInteger(max)) {
+    throw rangeError('createSnowflakeNode workerIds', 'integers', ids);
+  }
+  const ttlMs = num('ttlMs', options.ttlMs, 10_000, 100);
+  const guardMs = num('guardMs', options.guardMs, Math.max(ttlMs / 5, 2 * layout.unitMs), 0);
+  if (guardMs < 2 * layout.unitMs || guardMs * 2 >= ttlMs) {
+    throw rangeError(
+      'createSnowflakeNode guardMs',
+      `at least two ticks (${2 * layout.unitMs} ms) and under half of ttlMs (${ttlMs})`,
+      guardMs,
+    );
+  }
+  return {
+    store,
+    layout,
+    workerField,
+    fields: { ...(options.fields ?? {}) },
+    min: min!,
+    max: max!,
+    ttlMs,
+    renewEveryMs: num('renewEveryMs', options.renewEveryMs, ttlMs / 3, 10, ttlMs - guardMs),
+    guardMs,
+    markWindowMs: num('markWindowMs', options.markWindowMs, ttlMs, 2 * layout.unitMs),
+    markToleranceMs: num('markToleranceMs', options.markToleranceMs, 5000, 0),
+    maxSkewMs: num('maxSkewMs', options.maxSkewMs, 1000, 0),
+    acquireTimeoutMs: num('acquireTimeoutMs', options.acquireTimeoutMs, 0, 0),
+    readyTimeoutMs: num('readyTimeoutMs', options.readyTimeoutMs, 5000, 0),
+    retryMs: num('retryMs', options.retryMs, 250, 1),
+    toleranceMs: num('toleranceMs', options.toleranceMs, 10, 0),
+    warnYears: num('warnYears', options.warnYears, 10, 0),
+    clock: options.clock,
+    logger: options.logger ?? stderrLogger,
+    signal: options.signal,
+    owner: options.owner ?? {},
+  };
+}

@@ -1,0 +1,405 @@
+/**
+ * A Snowflake node: the core generator, a worker-ID lease and the clock high-water mark.
+ *
+ *   createSnowflakeNode()  acquire a free worker ID ─▶ fleet clock check ─▶ wait until the
+ *                          clock is past the ID's mark (or fail) ─▶ ready
+ *   node.next()            synchronous; each new tick is admitted only if it ends before the
+ *                          lease deadline and starts before the persisted mark reservation
+ *   background             renew lease + reservation together; on loss stop, re-acquire
+ *   node.close()           release the lease and set the exact final mark
+ */
+import { hostname } from 'node:os';
+import {
+  type Clock,
+  DuplicateWorkerError,
+  defaultClock,
+  type IdforgeError,
+  type Layout,
+  LeaseLostError,
+  NotReadyError,
+  SnowflakeGenerator,
+} from '../core/index.js';
+import { checkSkew, measureSkew } from './fleet-check.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import {
+  type NodeSettings,
+  resolveNodeOptions,
+  type SnowflakeNodeOptions,
+} from './node-options.js';
+import type { Lease } from './ports.js';
+import { ceilToTick, markAfterTick, waitForMark } from './watermark.js';
+
+export type { NodeLogger, SnowflakeNodeOptions } from './node-options.js';
+
+/** What {@link SnowflakeNode.readiness} reports (for health checks). */
+export interface NodeReadiness {
+  readonly ready: boolean;
+  readonly leaseHeld: boolean;
+  readonly pastMark: boolean;
+  readonly workerId: number | null;
+  /** Why it is not ready; '' when ready. */
+  readonly reason: string;
+  /** Lease deadline and mark reservation (node clock, unix ms); null without a lease. */
+  readonly deadlineMs: number | null;
+  readonly reservedMs: number | null;
+  readonly markMs: number | null;
+}
+
+/** Counters for metrics. */
+export interface NodeMetrics {
+  readonly workerId: number | null;
+  readonly issued: number;
+  readonly leasesAcquired: number;
+  readonly acquireRefusals: number;
+  readonly renewals: number;
+  readonly renewalFailures: number;
+  readonly leasesLost: number;
+  readonly duplicatesDetected: number;
+  /** New ticks refused: fenced (deadline, duplicate) or not ready (mark). */
+  readonly fencedRefusals: number;
+  readonly exhaustionWaits: number;
+  readonly rollbackWaits: number;
+}
+
+// Awaited by a caller: not unref'd (only the background loop's timers are).
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const backgroundSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+
+/**
+ * Acquires a worker ID from `options.store` and returns a node that issues Snowflake IDs
+ * under it. Rejects with `StoreUnavailableError` (store down: backend and address named),
+ * `NoFreeWorkerError` (range full after `acquireTimeoutMs`), `ClockSkewError` (the fleet
+ * check) or `BehindMarkError` (the clock is behind the worker ID's mark by more than
+ * `markToleranceMs`); in the last two cases the lease is released again.
+ */
+export async function createSnowflakeNode(options: SnowflakeNodeOptions): Promise<SnowflakeNode> {
+  const node = new SnowflakeNode(resolveNodeOptions(options));
+  await node._start();
+  return node;
+}
+
+/**
+ * Issues IDs under a leased worker ID; see {@link createSnowflakeNode}. Holds state and
+ * background timers (unref'd); call close() on shutdown. One instance per process and
+ * worker ID; synchronous issue path, safe within one JavaScript thread.
+ */
+export class SnowflakeNode {
+  readonly #s: NodeSettings;
+  readonly #keeper: LeaseKeeper;
+  readonly #layout: Layout;
+  readonly #clock: Clock;
+  #gen: SnowflakeGenerator | null = null;
+  #floorMs = Number.NEGATIVE_INFINITY;
+  #duplicate: readonly string[] | null = null;
+  #lastError: IdforgeError | null = null;
+  #closed = false;
+  #reacquiring = false;
+  #issuedBefore = 0;
+  #fencedRefusals = 0;
+
+  /** @internal Use {@link createSnowflakeNode}. */
+  constructor(settings: NodeSettings) {
+    this.#s = settings;
+    this.#layout = settings.layout;
+    this.#clock = settings.clock ?? defaultClock();
+    const o = settings.owner;
+    this.#keeper = new LeaseKeeper(
+      {
+        store: settings.store,
+        clock: this.#clock,
+        owner: {
+          instanceId: o.instanceId ?? globalThis.crypto.randomUUID(),
+          host: o.host ?? hostname(),
+          pid: o.pid ?? process.pid,
+          startedAtMs: Date.now(),
+        },
+        min: settings.min,
+        max: settings.max,
+        ttlMs: settings.ttlMs,
+        guardMs: settings.guardMs,
+        windowMs: settings.markWindowMs,
+        renewEveryMs: settings.renewEveryMs,
+        retryMs: settings.retryMs,
+      },
+      {
+        onLost: (lease, duplicate) => this.#onLost(lease, duplicate),
+        onDuplicate: (claimants) => this.#onDuplicate(claimants),
+        lastIssuedMs: () => this.#lastIssuedMs(),
+        log: (level, message) => settings.logger[level](`idforge: ${message}`),
+      },
+    );
+    settings.signal?.addEventListener('abort', () => void this.close(), { once: true });
+  }
+
+  /** @internal */
+  async _start(): Promise<void> {
+    const s = this.#s;
+    // The fleet check runs before acquiring, so a refused node leaves no trace in the store.
+    if (s.maxSkewMs !== Number.POSITIVE_INFINITY) {
+      const skews = await measureSkew(s.store, this.#clock, {
+        selfInstanceId: '',
+        observeMs: s.renewEveryMs + 500,
+      });
+      checkSkew(skews, s.maxSkewMs);
+    }
+    const lease = await this.#keeper.acquire(s.acquireTimeoutMs);
+    try {
+      await this.#activate(lease);
+    } catch (error) {
+      await this.#keeper.close(null).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Waits out the mark (bounded), then builds the generator for the leased worker ID. */
+  async #activate(lease: Lease): Promise<void> {
+    const s = this.#s;
+    this.#keeper.start();
+    const wait = waitForMark(
+      this.#layout,
+      lease.workerId,
+      lease.previousMarkMs,
+      this.#clock.now(),
+      s.markToleranceMs,
+    );
+    this.#floorMs =
+      lease.previousMarkMs === null
+        ? Number.NEGATIVE_INFINITY
+        : ceilToTick(this.#layout, lease.previousMarkMs);
+    const where = `${s.store.backend} store ${s.store.address}`;
+    if (wait > 0) {
+      s.logger.warn(
+        `idforge: worker ID ${lease.workerId}: the clock is ${wait} ms behind its high-water ` +
+          'mark; waiting before issuing',
+      );
+      await sleep(wait);
+    }
+    // The grant reserved nothing ahead (a node refused here must not push the mark up for the
+    // next holder): reserve now, before the first ID.
+    if (!(await this.#keeper.renewNow())) throw new NotReadyError('the lease was lost at start');
+    this.#gen = new SnowflakeGenerator({
+      layout: this.#layout,
+      fields: { ...s.fields, [s.workerField]: lease.workerId },
+      clock: this.#clock,
+      toleranceMs: s.toleranceMs,
+      warnYears: s.warnYears,
+      onWarning: (m) => s.logger.warn(m),
+      admit: (tickStartMs) => this.#admit(tickStartMs),
+    });
+    this.#lastError = null;
+    s.logger.info(
+      `idforge: worker ID ${lease.workerId} (${s.workerField} of layout "${this.#layout.name}") ` +
+        `leased from ${where} as instance ${lease.instanceId}, range ${s.min}..${s.max}`,
+    );
+  }
+
+  #admit(tickStartMs: number): void {
+    const k = this.#keeper;
+    const lease = k.lease;
+    if (lease === null) throw this.#refuse(new NotReadyError('no lease is held'));
+    if (this.#duplicate !== null) {
+      throw this.#refuse(new DuplicateWorkerError(lease.workerId, this.#duplicate));
+    }
+    if (tickStartMs + this.#layout.unitMs > k.deadlineMs) {
+      throw this.#refuse(new LeaseLostError(lease.workerId, this.#s.store.backend, 'deadline'));
+    }
+    if (tickStartMs >= k.reservedMs) {
+      throw this.#refuse(
+        new NotReadyError(
+          `the high-water mark reservation (${new Date(k.reservedMs).toISOString()}) is not ` +
+            'yet persisted past the clock: the store is slow',
+        ),
+      );
+    }
+    if (tickStartMs < this.#floorMs) {
+      throw this.#refuse(new NotReadyError('the clock is not yet past the high-water mark'));
+    }
+  }
+
+  #refuse(error: IdforgeError): IdforgeError {
+    this.#fencedRefusals++;
+    return error;
+  }
+
+  #lastIssuedMs(): number | null {
+    const tick = this.#gen?.stats.lastTick ?? -1;
+    return tick < 0 ? null : this.#layout.epochMs + tick * this.#layout.unitMs;
+  }
+
+  #retire(): void {
+    if (this.#gen !== null) this.#issuedBefore += this.#gen.stats.issued;
+    this.#gen = null;
+  }
+
+  #onLost(lease: Lease, duplicate: readonly string[] | null): void {
+    this.#retire();
+    if (duplicate !== null) {
+      this.#lastError = new DuplicateWorkerError(lease.workerId, duplicate);
+      this.#s.logger.error(`idforge: DUPLICATE WORKER ID: ${this.#lastError.message}`);
+    } else {
+      this.#lastError = new LeaseLostError(lease.workerId, this.#s.store.backend, 'taken');
+      this.#s.logger.error(`idforge: ${this.#lastError.message}`);
+    }
+    void this.#reacquire();
+  }
+
+  #onDuplicate(claimants: readonly string[] | null): void {
+    const lease = this.#keeper.lease;
+    if (claimants !== null && lease !== null && this.#duplicate === null) {
+      const e = new DuplicateWorkerError(lease.workerId, claimants);
+      this.#s.logger.error(`idforge: DUPLICATE WORKER ID: ${e.message}`);
+      this.#lastError = e;
+    } else if (claimants === null && this.#duplicate !== null) {
+      this.#s.logger.warn('idforge: the other claim on our worker ID has expired; resuming');
+      this.#lastError = null;
+    }
+    this.#duplicate = claimants;
+  }
+
+  async #reacquire(): Promise<void> {
+    if (this.#reacquiring) return;
+    this.#reacquiring = true;
+    try {
+      while (!this.#closed) {
+        try {
+          this.#keeper.reset();
+          const lease = await this.#keeper.acquire(this.#s.ttlMs);
+          if (this.#closed) break;
+          await this.#activate(lease);
+          return;
+        } catch (error) {
+          this.#lastError = error as IdforgeError;
+          await this.#keeper.close(null).catch(() => undefined);
+          await backgroundSleep(this.#s.retryMs);
+        }
+      }
+    } finally {
+      this.#reacquiring = false;
+    }
+  }
+
+  /** The leased worker ID, or null while none is held. */
+  get workerId(): number | null {
+    return this.#gen === null ? null : (this.#keeper.lease?.workerId ?? null);
+  }
+
+  get layout(): Layout {
+    return this.#layout;
+  }
+
+  /** Whether a next() now would be admitted, and why not. Cheap: no I/O. */
+  get readiness(): NodeReadiness {
+    const k = this.#keeper;
+    const lease = k.lease;
+    const now = this.#clock.now();
+    const tickStart = ceilToTick(this.#layout, now + 1) - this.#layout.unitMs;
+    const held =
+      lease !== null && this.#gen !== null && tickStart + this.#layout.unitMs <= k.deadlineMs;
+    const pastMark = tickStart >= this.#floorMs && tickStart < k.reservedMs;
+    let reason = '';
+    if (this.#closed) reason = 'closed';
+    else if (this.#duplicate !== null) reason = 'duplicate worker ID claim';
+    else if (lease === null || this.#gen === null) {
+      reason = this.#lastError?.message ?? 'acquiring a lease';
+    } else if (!held) reason = 'lease deadline passed without renewal';
+    else if (!pastMark) reason = 'mark reservation not persisted past the clock';
+    return {
+      ready: reason === '',
+      leaseHeld: held,
+      pastMark,
+      workerId: lease?.workerId ?? null,
+      reason,
+      deadlineMs: lease === null ? null : k.deadlineMs,
+      reservedMs: lease === null ? null : k.reservedMs,
+      markMs: lease === null ? null : lease.previousMarkMs,
+    };
+  }
+
+  /** The next ID. Throws `NotReadyError`, `LeaseLostError`, `DuplicateWorkerError`, or as the generator. */
+  next(): bigint {
+    const g = this.#gen;
+    if (g === null) throw this.#notReady();
+    return g.next();
+  }
+
+  /** {@link next} as a decimal string. */
+  nextString(): string {
+    return this.next().toString();
+  }
+
+  /** `count` IDs in increasing order; throws as {@link next}. */
+  batch(count: number): bigint[] {
+    const g = this.#gen;
+    if (g === null) throw this.#notReady();
+    return g.batch(count);
+  }
+
+  /** {@link batch}, waiting up to `waitMs` (default readyTimeoutMs) for readiness first. */
+  async batchAsync(count: number, waitMs = this.#s.readyTimeoutMs): Promise<bigint[]> {
+    const until = this.#clock.now() + waitMs;
+    for (;;) {
+      try {
+        return this.batch(count);
+      } catch (error) {
+        const left = until - this.#clock.now();
+        if (!isTransient(error) || left <= 0) throw error;
+        await this.whenReady(left);
+      }
+    }
+  }
+
+  /**
+   * Resolves once the node can issue; rejects after `timeoutMs` with the reason (the last
+   * error, or `NotReadyError`), or at once when closed.
+   */
+  async whenReady(timeoutMs = this.#s.readyTimeoutMs): Promise<void> {
+    const until = this.#clock.now() + timeoutMs;
+    for (;;) {
+      const r = this.readiness;
+      if (r.ready) return;
+      if (this.#closed || this.#clock.now() >= until) {
+        throw this.#lastError ?? new NotReadyError(r.reason);
+      }
+      await sleep(5);
+    }
+  }
+
+  #notReady(): IdforgeError {
+    if (this.#closed) return new NotReadyError('the node is closed');
+    return this.#lastError ?? new NotReadyError('no lease is held');
+  }
+
+  /** Counters for metrics (a snapshot). */
+  get metrics(): NodeMetrics {
+    const c = this.#keeper.counters;
+    const g = this.#gen?.stats;
+    return {
+      workerId: this.workerId,
+      issued: this.#issuedBefore + (g?.issued ?? 0),
+      leasesAcquired: c.acquired,
+      acquireRefusals: c.refusals,
+      renewals: c.renewals,
+      renewalFailures: c.renewalFailures,
+      leasesLost: c.lost,
+      duplicatesDetected: c.duplicates,
+      fencedRefusals: this.#fencedRefusals,
+      exhaustionWaits: g?.exhaustionWaits ?? 0,
+      rollbackWaits: g?.rollbackWaits ?? 0,
+    };
+  }
+
+  /** Stops issuing, releases the lease and records the exact final mark. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const last = this.#lastIssuedMs();
+    this.#retire();
+    await this.#keeper.close(last === null ? null : markAfterTick(this.#layout, last));
+  }
+}
+
+/** Errors after which waiting can help. */
+function isTransient(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'IDF_NOT_READY' || code === 'IDF_LEASE_LOST';
+}

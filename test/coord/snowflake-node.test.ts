@@ -1,0 +1,286 @@
+// The Snowflake node on the embedded SQLite store: leases, marks, fencing, duplicates and the
+// fleet clock check, with clocks injected as offsets from the real one.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { openLeaseStore } from '../../src/adapters/open.js';
+import { createSnowflakeNode, type NodeLogger } from '../../src/coord/index.js';
+import type { LeaseStore } from '../../src/coord/ports.js';
+import {
+  BehindMarkError,
+  blockingSleep,
+  type Clock,
+  ClockSkewError,
+  decompose,
+  getLayout,
+  IdforgeError,
+} from '../../src/core/index.js';
+import { faultyStore } from '../helpers/fault-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idforge-node-'));
+let n = 0;
+const layout = getLayout('default');
+
+function freshUrl(): string {
+  return `sqlite:${join(dir, `node-${n++}.db`)}`;
+}
+
+function offsetClock(offsetMs: () => number): Clock {
+  return {
+    now: () => Math.floor(Date.now() + offsetMs()),
+    nowPrecise: () => Date.now() + offsetMs(),
+    sleep: blockingSleep,
+  };
+}
+
+function memoryLogger(): NodeLogger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+  };
+}
+
+const quiet = { logger: memoryLogger(), maxSkewMs: Number.POSITIVE_INFINITY };
+
+function workerOf(id: bigint): number {
+  return decompose(layout, id).fields.node!;
+}
+
+describe('SnowflakeNode on SQLite', () => {
+  test('nodes sharing a store get distinct worker IDs and log them', async () => {
+    const url = freshUrl();
+    const stores: LeaseStore[] = [];
+    const nodes = [];
+    for (let i = 0; i < 3; i++) {
+      const store = await openLeaseStore(url);
+      stores.push(store);
+      const logger = memoryLogger();
+      nodes.push(await createSnowflakeNode({ store, workerIds: [5, 9], logger }));
+      assert.match(logger.lines.join('\n'), new RegExp(`worker ID ${5 + i} \\(node`));
+    }
+    assert.deepEqual(
+      nodes.map((x) => x.workerId),
+      [5, 6, 7],
+    );
+    for (const node of nodes) {
+      const ids = node.batch(5000);
+      assert.ok(ids.every((id) => workerOf(id) === node.workerId));
+    }
+    assert.equal((await stores[0]!.list()).length, 3);
+    for (const node of nodes) await node.close();
+    assert.deepEqual(await stores[0]!.list(), []);
+    for (const s of stores) await s.close();
+  });
+
+  test('close records the exact mark; a restart continues above every ID issued', async () => {
+    const url = freshUrl();
+    const store = await openLeaseStore(url);
+    const a = await createSnowflakeNode({ store, workerIds: 1, ...quiet });
+    const first = a.batch(10_000);
+    const last = first.at(-1)!;
+    await a.close();
+    const mark = await store.readMark(1);
+    const lastTickStart = decompose(layout, last).unixMs;
+    assert.equal(mark, lastTickStart + 1, 'exclusive bound just past the last tick');
+    const b = await createSnowflakeNode({ store, workerIds: 1, ...quiet });
+    assert.ok(b.next() > last);
+    await b.close();
+    await store.close();
+  });
+
+  test('a clock behind the mark within tolerance is waited out, beyond it fails typed', async () => {
+    const url = freshUrl();
+    const store = await openLeaseStore(url);
+    const a = await createSnowflakeNode({ store, workerIds: 2, ...quiet });
+    const last = a.batch(1000).at(-1)!;
+    await a.close();
+    // Restart with the clock 800 ms behind: waits about 800 ms, then issues above `last`.
+    const logger = memoryLogger();
+    const t0 = Date.now();
+    const b = await createSnowflakeNode({
+      store,
+      workerIds: 2,
+      clock: offsetClock(() => -800),
+      markToleranceMs: 2000,
+      maxSkewMs: Number.POSITIVE_INFINITY,
+      logger,
+    });
+    assert.ok(Date.now() - t0 >= 700, `waited ${Date.now() - t0} ms`);
+    assert.match(logger.lines.join('\n'), /behind its high-water mark; waiting/);
+    assert.ok(b.next() > last);
+    await b.close();
+    // 10 s behind with a 2 s tolerance: BehindMarkError naming the gap; the lease is released.
+    await assert.rejects(
+      createSnowflakeNode({
+        store,
+        workerIds: 2,
+        clock: offsetClock(() => -10_000),
+        markToleranceMs: 2000,
+        ...quiet,
+      }),
+      (e: unknown) =>
+        e instanceof BehindMarkError && e.gapMs > 9000 && e.gapMs < 11_000 && e.workerId === 2,
+    );
+    assert.deepEqual(await store.list(), []);
+    await store.close();
+  });
+
+  test('store down while running: issues until the lease deadline, stops, then recovers', async () => {
+    const real = await openLeaseStore(freshUrl());
+    const { store, control } = faultyStore(real);
+    const node = await createSnowflakeNode({
+      store,
+      workerIds: 3,
+      ttlMs: 1500,
+      renewEveryMs: 200,
+      retryMs: 50,
+      ...quiet,
+    });
+    node.next();
+    const downAt = Date.now();
+    control.down = true;
+    let lastOk = downAt;
+    let error: unknown;
+    while (Date.now() - downAt < 3000) {
+      try {
+        node.next();
+        lastOk = Date.now();
+      } catch (e) {
+        error = e;
+        break;
+      }
+      await sleep(5);
+    }
+    assert.ok(error instanceof IdforgeError, `stopped with ${String(error)}`);
+    assert.equal(error.code, 'IDF_LEASE_LOST');
+    const ranFor = lastOk - downAt;
+    // Deadline = last renewal sent + ttl - guard (300 ms): between 1000 and 1200 ms after.
+    assert.ok(ranFor >= 900 && ranFor <= 1300, `kept issuing for ${ranFor} ms`);
+    assert.equal(node.readiness.ready, false);
+    assert.ok(node.metrics.renewalFailures > 0);
+    control.down = false;
+    await node.whenReady(3000);
+    assert.equal(workerOf(node.next()), 3);
+    await node.close();
+    await real.close();
+  });
+
+  test('a slow store: the node waits at the mark reservation instead of issuing past it', async () => {
+    const real = await openLeaseStore(freshUrl());
+    const { store, control } = faultyStore(real);
+    const node = await createSnowflakeNode({
+      store,
+      workerIds: 4,
+      ttlMs: 5000,
+      markWindowMs: 300,
+      ...quiet,
+    });
+    let release!: () => void;
+    control.stall = new Promise<void>((r) => {
+      release = r;
+    });
+    const reserved = node.readiness.reservedMs!;
+    let error: unknown;
+    const until = Date.now() + 2000;
+    while (Date.now() < until) {
+      try {
+        const id = node.next();
+        assert.ok(decompose(layout, id).unixMs < reserved, 'never past the reservation');
+      } catch (e) {
+        error = e;
+        break;
+      }
+      await sleep(2);
+    }
+    assert.ok(error instanceof IdforgeError && error.code === 'IDF_NOT_READY', String(error));
+    const waiting = node.batchAsync(3, 3000);
+    await sleep(50);
+    control.stall = null;
+    release();
+    const ids = await waiting;
+    assert.equal(ids.length, 3);
+    assert.ok((await real.readMark(4))! > decompose(layout, ids[2]!).unixMs);
+    await node.close();
+    await real.close();
+  });
+
+  test('two live instances on one worker ID (store edited by hand): both stop, loudly', async () => {
+    const url = freshUrl();
+    const storeA = await openLeaseStore(url);
+    const storeB = await openLeaseStore(url);
+    const logA = memoryLogger();
+    const logB = memoryLogger();
+    const common = {
+      workerIds: 6,
+      ttlMs: 3000,
+      renewEveryMs: 100,
+      markWindowMs: 100,
+      maxSkewMs: Infinity,
+    };
+    const faultyA = faultyStore(storeA);
+    const a = await createSnowflakeNode({ store: faultyA.store, logger: logA, ...common });
+    a.next();
+    // A's renewals stall briefly; meanwhile someone deletes A's lease row by hand and B takes
+    // worker ID 6 while A still runs, inside its deadline.
+    let unstall!: () => void;
+    faultyA.control.stall = new Promise<void>((r) => {
+      unstall = r;
+    });
+    const db = new Database(url.slice('sqlite:'.length));
+    db.prepare('DELETE FROM idforge_leases WHERE worker_id = 6').run();
+    db.close();
+    const b = await createSnowflakeNode({ store: storeB, logger: logB, ...common });
+    faultyA.control.stall = null;
+    unstall();
+    assert.equal(b.workerId, 6);
+    await sleep(300);
+    assert.throws(() => a.next(), /not ready|fenced|claimed|DUPLICATE|duplicate/i);
+    assert.throws(
+      () => b.batch(2000),
+      (e: unknown) => (e as IdforgeError).code === 'IDF_DUPLICATE_WORKER',
+    );
+    assert.match(logA.lines.join('\n'), /error idforge: DUPLICATE WORKER ID/);
+    assert.match(logB.lines.join('\n'), /error idforge: DUPLICATE WORKER ID/);
+    assert.ok(a.metrics.duplicatesDetected >= 1 && b.metrics.duplicatesDetected >= 1);
+    // A's claim expires with its lease TTL; B, the holder, then resumes.
+    await b.whenReady(5000);
+    assert.equal(workerOf(b.next()), 6);
+    await a.close();
+    await b.close();
+    await storeA.close();
+    await storeB.close();
+  });
+
+  test('the fleet clock check refuses a node whose clock is off, with the measured skew', async () => {
+    const url = freshUrl();
+    const storeA = await openLeaseStore(url);
+    const storeB = await openLeaseStore(url);
+    const a = await createSnowflakeNode({ store: storeA, logger: memoryLogger() });
+    await assert.rejects(
+      createSnowflakeNode({
+        store: storeB,
+        clock: offsetClock(() => 3000),
+        maxSkewMs: 1000,
+        logger: memoryLogger(),
+      }),
+      (e: unknown) => e instanceof ClockSkewError && e.skewMs > 2800 && e.skewMs < 3200,
+    );
+    assert.equal((await storeA.list()).length, 1, 'the refused node released its lease');
+    const c = await createSnowflakeNode({
+      store: storeB,
+      clock: offsetClock(() => 200),
+      logger: memoryLogger(),
+    });
+    await c.close();
+    await a.close();
+    await storeA.close();
+    await storeB.close();
+  });
+});
