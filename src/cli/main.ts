@@ -9,6 +9,7 @@ import { convertCommand, convertHelp } from './commands/convert.js';
 import { genCommand, genHelp } from './commands/gen.js';
 import { inspectCommand, inspectHelp } from './commands/inspect.js';
 import { layoutsCommand, layoutsHelp } from './commands/layouts.js';
+import { leasesCommand, leasesHelp, migrateCommand, migrateHelp } from './commands/store.js';
 import { type CliIo, UsageError } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -24,6 +25,8 @@ Commands:
   inspect <id...>     detect the scheme of IDs and decode them (time, version, fields)
   convert <id...>     convert between forms: v1/v6, MySQL swapped bytes, ULID/UUID, hex
   layouts             list the Snowflake layouts with their horizons and rate caps
+  leases --store URL  list the live worker-ID leases of a store, with their marks
+  migrate --store URL create what idforge needs in a store (idempotent)
 
 Options:
   -h, --help          help for idforge or a command (idforge help <command>)
@@ -33,6 +36,7 @@ Examples:
   idforge gen uuidv7 -n 3
   idforge gen snowflake --node 7
   idforge gen snowflake --layout twitter-2010 --field datacenter=1 --field worker=3
+  idforge gen snowflake --store sqlite:idforge.db -n 5
   idforge inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV
   idforge inspect 175928847299117063 --layout discord --json
   idforge convert c232ab00-9414-11ec-b3c8-9f6bdeced846 --to v6
@@ -57,6 +61,10 @@ const COMMANDS: Record<string, Command> = {
       field: { type: 'string', multiple: true },
       method: { type: 'string' },
       monotonic: { type: 'boolean' },
+      store: { type: 'string' },
+      workers: { type: 'string' },
+      ttl: { type: 'string' },
+      wait: { type: 'string' },
     },
     run: (p, v, io) => genCommand(p, v, io),
   },
@@ -74,6 +82,16 @@ const COMMANDS: Record<string, Command> = {
     help: convertHelp,
     options: { to: { type: 'string' }, from: { type: 'string' } },
     run: (p, v, io) => convertCommand(p, v, io),
+  },
+  leases: {
+    help: leasesHelp,
+    options: { store: { type: 'string' }, json: { type: 'boolean' } },
+    run: (p, v, io) => leasesCommand(p, v, io),
+  },
+  migrate: {
+    help: migrateHelp,
+    options: { store: { type: 'string' } },
+    run: (p, v, io) => migrateCommand(p, v, io),
   },
   layouts: {
     help: layoutsHelp,

@@ -9,6 +9,7 @@ import {
   uuidv4Bytes,
 } from '../../core/index.js';
 import { type CliIo, LineWriter, UsageError } from '../io.js';
+import { genFromStore } from './gen-store.js';
 
 export const genHelp = `Usage: idforge gen <scheme> [options]
 
@@ -28,6 +29,13 @@ Options:
                          (twitter-2010: --field datacenter=1 --field worker=3)
   --method M             uuidv7: counter (default), fraction or random (RFC 9562 §6.2)
   --monotonic            ulid: increment the randomness within a millisecond
+
+Coordinated Snowflake (instead of --node): lease a free worker ID from a store, wait until
+the clock is past its high-water mark, generate, record the mark and release the lease.
+  --store URL            sqlite:PATH, postgres://..., redis://... or etcd://host:port
+  --workers MIN-MAX      worker IDs to choose from (default: the whole node field), or one ID
+  --ttl MS               lease TTL (default 10000)
+  --wait MS              wait this long for a free worker ID (default 0: fail at once)
 `;
 
 export interface GenValues {
@@ -38,6 +46,10 @@ export interface GenValues {
   field?: string[];
   method?: string;
   monotonic?: boolean;
+  store?: string;
+  workers?: string;
+  ttl?: string;
+  wait?: string;
 }
 
 interface Source {
@@ -48,17 +60,17 @@ interface Source {
 const FORMATS = ['text', 'json', 'hex', 'base64'];
 const METHODS = ['counter', 'fraction', 'random'];
 
-function integer(name: string, text: string, min: number, max: number): number {
+export function integer(name: string, text: string, min: number, max: number): number {
   if (!/^[0-9]+$/.test(text)) throw new UsageError(`${name}: expected an integer, got "${text}"`);
   const n = Number(text);
   if (n < min || n > max) throw new UsageError(`${name}: expected ${min} to ${max}, got ${text}`);
   return n;
 }
 
-function snowflakeSource(values: GenValues): Source {
-  const layout = getLayout(values.layout ?? 'default');
+/** The --field NAME=VALUE pairs as an object. */
+export function parseFields(pairs: readonly string[] | undefined): Record<string, number> {
   const fields: Record<string, number> = {};
-  for (const pair of values.field ?? []) {
+  for (const pair of pairs ?? []) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`--field: expected NAME=VALUE, got "${pair}"`);
     fields[pair.slice(0, eq)] = integer(
@@ -68,6 +80,12 @@ function snowflakeSource(values: GenValues): Source {
       2 ** 32,
     );
   }
+  return fields;
+}
+
+function snowflakeSource(values: GenValues): Source {
+  const layout = getLayout(values.layout ?? 'default');
+  const fields = parseFields(values.field);
   const nodeNames = layout.nodeFields.map((f) => f.name);
   if (values.node === undefined && Object.keys(fields).length === 0) {
     const hint = nodeNames.includes('node')
@@ -123,8 +141,12 @@ function source(scheme: string, values: GenValues): Source {
   }
 }
 
-/** `idforge gen <scheme>`: returns the exit code. */
-export function genCommand(positionals: string[], values: GenValues, io: CliIo): number {
+/** `idforge gen <scheme>`: resolves to the exit code. */
+export function genCommand(
+  positionals: string[],
+  values: GenValues,
+  io: CliIo,
+): number | Promise<number> {
   const [scheme, ...extra] = positionals;
   if (scheme === undefined) throw new UsageError('gen: expected a scheme');
   if (extra.length > 0) throw new UsageError(`gen: unexpected argument "${extra[0]}"`);
@@ -143,6 +165,10 @@ export function genCommand(positionals: string[], values: GenValues, io: CliIo):
     scheme !== 'snowflake'
   ) {
     throw new UsageError('--layout, --node and --field apply to snowflake only');
+  }
+  if (values.store !== undefined || values.workers !== undefined) {
+    if (scheme !== 'snowflake') throw new UsageError('--store applies to snowflake only');
+    return genFromStore(values, count, format, io);
   }
   const src = source(scheme, values);
   const out = new LineWriter(io.stdout);

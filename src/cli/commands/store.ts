@@ -1,0 +1,94 @@
+/** `idforge migrate` and `idforge leases`: the store commands. */
+import { openLeaseStore } from '../../adapters/open.js';
+import type { LeaseRecord } from '../../coord/index.js';
+import { type CliIo, UsageError } from '../io.js';
+
+export const migrateHelp = `Usage: idforge migrate --store URL
+
+Creates what idforge needs in the store (lease, mark and claim tables, scripts). Idempotent:
+running it again changes nothing. Servers (PostgreSQL, Redis, etcd) need it before first
+use; the embedded SQLite store also creates its tables on first open.
+  --store URL   sqlite:PATH, postgres://user@host:port/db, redis://host:port, etcd://host:port
+                (?namespace=NAME keeps several fleets apart; default idforge)
+`;
+
+export const leasesHelp = `Usage: idforge leases --store URL [--json]
+
+Lists the live worker-ID leases of a store: worker ID, instance, host, pid, when the lease
+expires, the worker ID's clock high-water mark and the holder's last issued tick.
+  --store URL   as for idforge migrate
+  --json        one JSON object per lease per line (times in unix ms)
+`;
+
+function storeOf(values: { store?: unknown }, command: string): string {
+  if (typeof values.store !== 'string') throw new UsageError(`${command}: expected --store URL`);
+  return values.store;
+}
+
+function noArgs(positionals: string[], command: string): void {
+  if (positionals.length > 0) {
+    throw new UsageError(`${command}: unexpected argument "${positionals[0]}"`);
+  }
+}
+
+export async function migrateCommand(
+  positionals: string[],
+  values: { store?: unknown },
+  io: CliIo,
+): Promise<number> {
+  noArgs(positionals, 'migrate');
+  const store = await openLeaseStore(storeOf(values, 'migrate'), { autoMigrate: false });
+  try {
+    await store.migrate();
+    io.stdout.write(`migrated ${store.address}: leases, marks, claims\n`);
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
+const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+
+function table(rows: LeaseRecord[], now: number): string {
+  const head = ['worker', 'instance', 'host', 'pid', 'expires in', 'mark', 'last issued'];
+  const body = rows.map((r) => [
+    String(r.workerId),
+    r.instanceId,
+    r.host,
+    String(r.pid),
+    `${((r.expiresAtMs - now) / 1000).toFixed(1)} s`,
+    iso(r.markMs),
+    iso(r.lastIssuedMs),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  return [head, ...body]
+    .map((cells) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export async function leasesCommand(
+  positionals: string[],
+  values: { store?: unknown; json?: unknown },
+  io: CliIo,
+): Promise<number> {
+  noArgs(positionals, 'leases');
+  const store = await openLeaseStore(storeOf(values, 'leases'));
+  try {
+    const rows = await store.list();
+    if (values.json === true) {
+      for (const r of rows) io.stdout.write(`${JSON.stringify(r)}\n`);
+    } else if (rows.length === 0) {
+      io.stdout.write(`no live leases in ${store.address}\n`);
+    } else {
+      io.stdout.write(`${table(rows, Date.now())}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
