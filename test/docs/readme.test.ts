@@ -1,0 +1,130 @@
+// Keeps the examples of README.md and docs/api.md true (STYLE.md §6: "README examples are
+// checked in CI"). What is checked, per fenced block:
+//
+// ```console  Every line starting with `$ idforge ` is a command; the lines after it, up to
+//             the next `$ ` line, are what it prints (standard output and standard error, in
+//             the order written; trailing blank lines ignored). The command runs in-process
+//             through the CLI's run(), its words split as a shell would (quotes honoured; no
+//             pipes or variables). The output must match exactly, except for `idforge gen`,
+//             whose IDs are random and time-dependent: there the output must have the same
+//             number of IDs, every line (the README's and the real one) must have the shape
+//             of the scheme and --format (GEN_SHAPES in test/helpers/readme.ts), and the IDs
+//             of uuidv7, snowflake and ulid --monotonic must strictly increase. A `$ ` line
+//             that is not an idforge command fails the test: use a ```sh block for those.
+// ```ts       The block is written to a temporary module, with `from 'idforge'` pointing at
+//             src/core/index.ts, and imported: it must run without throwing. A line ending
+//             in `// => VALUE` asserts that its expression, or the variable it declares,
+//             deep-equals VALUE (a JavaScript expression: JSON, 123n, undefined); a line
+//             ending in `// throws NAME` asserts that its expression throws an error named
+//             NAME. Each block runs on its own: it imports what it uses.
+// Other blocks (sh, text, plain ```) are not run. The last test also checks that the README
+// API table names every function and class src/core/index.ts exports (constants: docs/api.md).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { run } from '../../src/cli/main.js';
+import * as core from '../../src/core/index.js';
+import {
+  exampleModule,
+  type Fence,
+  fences,
+  genCount,
+  genShape,
+  type Transcript,
+  transcripts,
+} from '../helpers/readme.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const coreUrl = pathToFileURL(join(root, 'src/core/index.ts')).href;
+const assertUrl = pathToFileURL(join(root, 'test/helpers/readme-assert.ts')).href;
+const DOCS = ['README.md', 'docs/api.md'];
+const temp = mkdtempSync(join(tmpdir(), 'idforge-readme-'));
+after(() => rmSync(temp, { recursive: true, force: true }));
+
+/** Runs the CLI in-process; standard output and error interleaved as a terminal shows them. */
+async function terminal(argv: string[]): Promise<string[]> {
+  let out = '';
+  const write = (s: string) => (out += s);
+  await run(argv, {
+    stdout: { write },
+    stderr: { write },
+    stdin: (async function* () {})(),
+  });
+  const lines = out.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+async function checkTranscript(t: Transcript): Promise<void> {
+  const actual = await terminal(t.argv);
+  if (t.argv[0] !== 'gen') {
+    assert.deepEqual(actual, t.expected, `$ ${t.command}`);
+    return;
+  }
+  const shape = genShape(t.argv);
+  for (const [who, lines] of [
+    ['the documented', t.expected],
+    ['the real', actual],
+  ] as const) {
+    for (const l of lines) assert.ok(shape.line(l), `${who} output of "${t.command}": ${l}`);
+    const increases = shape.ordered;
+    if (increases !== undefined) {
+      for (let i = 1; i < lines.length; i++) {
+        assert.ok(increases(lines[i - 1]!, lines[i]!), `${who} output of "${t.command}" increases`);
+      }
+    }
+  }
+  assert.equal(genCount(t.argv, actual), genCount(t.argv, t.expected), `IDs of ${t.command}`);
+  assert.equal(actual.length, t.expected.length, `lines of ${t.command}`);
+}
+
+let examples = 0;
+async function runExample(file: string, fence: Fence): Promise<void> {
+  const path = join(temp, `example-${++examples}.ts`);
+  writeFileSync(path, exampleModule(fence, coreUrl, assertUrl, file));
+  await import(pathToFileURL(path).href);
+}
+
+for (const file of DOCS) {
+  const text = readFileSync(join(root, file), 'utf8');
+  const blocks = fences(text);
+  describe(file, () => {
+    for (const fence of blocks.filter((f) => f.lang === 'console')) {
+      for (const t of transcripts(fence)) {
+        test(`${file}:${t.line} $ ${t.command}`, () => checkTranscript(t));
+      }
+    }
+    for (const fence of blocks.filter((f) => f.lang === 'ts')) {
+      test(`${file}:${fence.line} ts example runs`, () => runExample(file, fence));
+    }
+  });
+}
+
+test('the README has examples to check (a renamed fence must not turn this test off)', () => {
+  const blocks = fences(readFileSync(join(root, 'README.md'), 'utf8'));
+  const commands = blocks.filter((f) => f.lang === 'console').flatMap((f) => transcripts(f));
+  assert.ok(commands.some((t) => t.argv[0] === 'gen'));
+  assert.ok(commands.some((t) => t.argv[0] === 'convert'));
+  assert.ok(commands.some((t) => t.argv[0] === 'inspect' && t.argv.includes('--json')));
+  assert.ok(blocks.some((f) => f.lang === 'ts'));
+});
+
+test('the README API table names every function and class the core exports', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const rows = readme.split('\n').filter((l) => l.startsWith('| `'));
+  const api = readFileSync(join(root, 'docs/api.md'), 'utf8');
+  for (const [name, value] of Object.entries(core)) {
+    const named = new RegExp(`\`${name.replace(/\$/g, '\\$')}[\`(]`);
+    if (typeof value === 'function') {
+      assert.ok(
+        rows.some((r) => named.test(r)),
+        `README API table lacks ${name}`,
+      );
+    } else {
+      assert.match(api, named, `docs/api.md does not mention the constant ${name}`);
+    }
+  }
+});
