@@ -59,7 +59,8 @@ describe('interop with @sapphire/snowflake (peer oracle), both ways', () => {
         assert.deepEqual(d.fields, fields);
         const ours = compose(twitter, { unixMs, fields });
         assert.equal(ours, theirs);
-        assert.equal(TwitterSnowflake.timestampFrom(ours), unixMs);
+        // Not timestampFrom(): it goes through a Number and can round up by a millisecond.
+        assert.equal(TwitterSnowflake.deconstruct(ours).timestamp, BigInt(unixMs));
       }),
       { numRuns: 300 },
     );

@@ -239,7 +239,7 @@ export function crockfordError(
   const ch = text[code]!;
   const hint =
     table !== CROCKFORD_LENIENT && 'ILOilo'.includes(ch)
-      ? ' (use { lenient: true } to read I, L as 1 and O as 0)'
+      ? ' (lenient decoding, { lenient: true } or --lenient, reads I, L as 1 and O as 0)'
       : '';
   const detail = `${JSON.stringify(ch)} at position ${code} is not a Crockford base32 digit`;
   return new InvalidIdError(scheme, 'alphabet', detail + hint, text, code);

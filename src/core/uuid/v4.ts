@@ -91,9 +91,9 @@ let shared: PooledUuidV4 | undefined;
  * runtime has it (Node.js, browsers in secure contexts, edge runtimes), else from the
  * process-wide random pool. Stateless for the caller; never throws.
  *
- * REF: bench/peers (uuidjs/uuid's v4 takes the same native path). On Node.js 20 the pooled
- * path of {@link createUuidV4} measured about 20% faster than `crypto.randomUUID()`; the
- * native call is kept as the default until bench/peers confirms that across machines.
+ * REF: bench/peers (uuidjs/uuid's v4 takes the same native path). The pooled path of
+ * {@link createUuidV4} is not faster across runs on Node.js 20 (docs/benchmarks.md: 380 ns
+ * against 298 ns for `crypto.randomUUID()` in the recorded run), so the native call stays.
  */
 export function uuidv4(): string {
   const c = globalThis.crypto;
