@@ -96,6 +96,8 @@ export class SnowflakeNode {
   #reacquiring = false;
   #issuedBefore = 0;
   #fencedRefusals = 0;
+  /** Exclusive marks this process issued up to, per worker ID: a floor the store cannot lower. */
+  readonly #ownMarks = new Map<number, number>();
 
   /** @internal Use {@link createSnowflakeNode}. */
   constructor(settings: NodeSettings) {
@@ -155,17 +157,19 @@ export class SnowflakeNode {
   async #activate(lease: Lease): Promise<void> {
     const s = this.#s;
     this.#keeper.start();
+    // A store that lost data (Redis without persistence) may return no mark or an old one:
+    // what this process issued itself under the ID still counts.
+    const own = this.#ownMarks.get(lease.workerId);
+    const mark =
+      own === undefined ? lease.previousMarkMs : Math.max(own, lease.previousMarkMs ?? own);
     const wait = waitForMark(
       this.#layout,
       lease.workerId,
-      lease.previousMarkMs,
+      mark,
       this.#clock.now(),
       s.markToleranceMs,
     );
-    this.#floorMs =
-      lease.previousMarkMs === null
-        ? Number.NEGATIVE_INFINITY
-        : ceilToTick(this.#layout, lease.previousMarkMs);
+    this.#floorMs = mark === null ? Number.NEGATIVE_INFINITY : ceilToTick(this.#layout, mark);
     const where = `${s.store.backend} store ${s.store.address}`;
     if (wait > 0) {
       s.logger.warn(
@@ -227,7 +231,15 @@ export class SnowflakeNode {
   }
 
   #retire(): void {
-    if (this.#gen !== null) this.#issuedBefore += this.#gen.stats.issued;
+    const gen = this.#gen;
+    if (gen === null) return;
+    this.#issuedBefore += gen.stats.issued;
+    const last = this.#lastIssuedMs();
+    const worker = gen.nodeFields[this.#s.workerField]!;
+    if (last !== null) {
+      const end = markAfterTick(this.#layout, last);
+      this.#ownMarks.set(worker, Math.max(end, this.#ownMarks.get(worker) ?? end));
+    }
     this.#gen = null;
   }
 
