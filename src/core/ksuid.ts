@@ -14,6 +14,7 @@
  * Text: 27 digits of `0-9A-Za-z`, left-padded with '0'; Nil is 27 '0', Max is
  * `aWgEPTl1tmebfsQzFP4bxwgy80V` (2^160 - 1).
  */
+
 import { assertBytes, assertInteger, assertOutput, assertString, typeError } from './assert.js';
 import { type Clock, defaultClock } from './clock.js';
 import {
@@ -25,6 +26,7 @@ import {
   unsafeEncodeBase62Words,
   writeBase62Word,
 } from './encoding/base62.js';
+import { HorizonExceededError } from './errors.js';
 import { defaultPool, RandomPool, type RandomSource } from './random.js';
 
 /** The KSUID epoch in unix seconds (2014-05-13T16:53:20Z). */
@@ -92,8 +94,8 @@ export class KsuidGenerator {
   }
 
   /**
-   * The next KSUID. Throws `RangeError` when the clock reads a time before the KSUID epoch or
-   * after its last second ({@link KSUID_MAX_UNIX_SECONDS}).
+   * The next KSUID. Throws {@link HorizonExceededError} when the clock reads a time before the
+   * KSUID epoch or after its last second ({@link KSUID_MAX_UNIX_SECONDS}).
    */
   next(): string {
     const ts = this.#now();
@@ -122,12 +124,16 @@ export class KsuidGenerator {
   #now(): number {
     const second = Math.floor(this.#clock.now() / 1000);
     if (second !== this.#second) {
-      assertInteger(
-        'KSUID clock time (unix seconds)',
-        second,
-        KSUID_EPOCH_SECONDS,
-        KSUID_MAX_UNIX_SECONDS,
-      );
+      assertInteger('KSUID clock time (unix seconds)', second, -(2 ** 53), 2 ** 53);
+      if (second < KSUID_EPOCH_SECONDS || second > KSUID_MAX_UNIX_SECONDS) {
+        // An operational failure (the clock, or the year 2150), not a wrong argument.
+        throw new HorizonExceededError(
+          'ksuid',
+          second * 1000,
+          KSUID_EPOCH_SECONDS * 1000,
+          (KSUID_MAX_UNIX_SECONDS + 1) * 1000,
+        );
+      }
       this.#second = second;
       this.#timestamp = second - KSUID_EPOCH_SECONDS;
     }

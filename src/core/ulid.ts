@@ -31,7 +31,7 @@ import {
   unsafeCrockfordText,
   unsafeEncodeCrockford128,
 } from './encoding/base32-crockford.js';
-import { InvalidIdError, MonotonicOverflowError } from './errors.js';
+import { HorizonExceededError, InvalidIdError, MonotonicOverflowError } from './errors.js';
 import { defaultPool, RandomPool, type RandomSource } from './random.js';
 import { parseUuidBytes, unsafeFormatUuid } from './uuid/format.js';
 
@@ -109,8 +109,8 @@ export class UlidGenerator {
   }
 
   /**
-   * The next ULID, upper case. Throws `RangeError` when the clock reads a time outside
-   * [0, 2^48 - 1] ms, {@link MonotonicOverflowError} as described on the class.
+   * The next ULID, upper case. Throws {@link HorizonExceededError} when the clock reads a time
+   * outside [0, 2^48 - 1] ms, {@link MonotonicOverflowError} as described on the class.
    */
   next(): string {
     const ms = this.#clock.now();
@@ -156,7 +156,11 @@ export class UlidGenerator {
 
   /** Validates and caches a new timestamp. */
   #setTime(ms: number): void {
-    assertInteger('ULID clock time (unix ms)', ms, 0, ULID_MAX_TIME);
+    assertInteger('ULID clock time (unix ms)', ms, -(2 ** 53), 2 ** 53);
+    if (ms < 0 || ms > ULID_MAX_TIME) {
+      // An operational failure (a broken clock, or the year 10889), not a wrong argument.
+      throw new HorizonExceededError('ulid', ms, 0, ULID_MAX_TIME + 1);
+    }
     this.#ms = ms;
     crockfordTimeCodes(ms, this.#time);
   }

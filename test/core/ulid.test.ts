@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { ManualClock } from '../../src/core/clock.js';
 import { bytesToHex } from '../../src/core/encoding/hex.js';
-import { InvalidIdError } from '../../src/core/errors.js';
+import { HorizonExceededError, InvalidIdError } from '../../src/core/errors.js';
 import { fixedRandom, seededRandom } from '../../src/core/random.js';
 import {
   decodeUlid,
@@ -204,14 +204,22 @@ test('generator: nextBytes and next agree; default ulid()/ulidBytes() give valid
   assert.ok(t >= before - 1000 && t <= Date.now() + 1000, 'time comes from the default clock');
 });
 
-test('generator: a clock outside [0, 2^48 - 1] ms or not an integer is a RangeError', () => {
-  for (const ms of [-1, -1000, 2 ** 48, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+test('generator: a clock outside [0, 2^48 - 1] ms is HorizonExceededError, a non-integer a RangeError', () => {
+  const cases: [number, ErrorConstructor | typeof HorizonExceededError][] = [
+    [-1, HorizonExceededError],
+    [-1000, HorizonExceededError],
+    [2 ** 48, HorizonExceededError],
+    [1.5, RangeError],
+    [Number.NaN, RangeError],
+    [Number.POSITIVE_INFINITY, RangeError],
+  ];
+  for (const [ms, expected] of cases) {
     for (const monotonic of [false, true]) {
       // A raw clock, so fractions reach the generator (ManualClock.now() floors).
       const clock = { now: () => ms, nowPrecise: () => ms, sleep: () => {} };
       const gen = new UlidGenerator({ monotonic, clock });
-      assert.throws(() => gen.next(), RangeError, `${ms} ${monotonic}`);
-      assert.throws(() => gen.nextBytes(), RangeError);
+      assert.throws(() => gen.next(), expected, `${ms} ${monotonic}`);
+      assert.throws(() => gen.nextBytes(), expected);
     }
   }
   const top = new UlidGenerator({ clock: new ManualClock(2 ** 48 - 1) });
