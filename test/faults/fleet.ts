@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decompose, getLayout } from '../../src/core/index.js';
-import { duplicates, type NodeProc, startNode } from '../helpers/procs.js';
+import { duplicates, migrated, type NodeProc, startNode } from '../helpers/procs.js';
 
 export interface FleetOptions {
   /** A fresh store URL (own namespace or file) per test. */
@@ -27,7 +27,7 @@ export function fleetSuite(name: string, options: FleetOptions): void {
   const { ttlMs } = options;
   describe(`fleet on ${name} (real processes)`, { skip: options.skip ?? false }, () => {
     test('8 processes x 250,000 IDs, leases from a range of 8: 0 duplicates', async () => {
-      const store = options.url();
+      const store = await migrated(options.url());
       const procs = Array.from({ length: 8 }, () =>
         startNode({ store, workers: [0, 7], count: 250_000, batch: 4096, acquireTimeoutMs: 5000 }),
       );
@@ -56,7 +56,7 @@ export function fleetSuite(name: string, options: FleetOptions): void {
     });
 
     test('a 9th node finds the range full; a killed node frees its worker ID only after its TTL', async () => {
-      const store = options.url();
+      const store = await migrated(options.url());
       const holders = Array.from({ length: 8 }, () =>
         startNode({ store, workers: [0, 7], hold: true, ttlMs, acquireTimeoutMs: 5000 }),
       );
@@ -96,7 +96,7 @@ export function fleetSuite(name: string, options: FleetOptions): void {
     });
 
     test('SIGSTOP past the TTL: the paused node issues nothing under its stolen worker ID', async () => {
-      const store = options.url();
+      const store = await migrated(options.url());
       const a = startNode({ store, workers: [0, 0], ttlMs, batch: 64 });
       const procs = [a];
       try {

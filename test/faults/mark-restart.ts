@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decompose, getLayout } from '../../src/core/index.js';
-import { duplicates, type NodeProc, startNode } from '../helpers/procs.js';
+import { duplicates, migrated, type NodeProc, startNode } from '../helpers/procs.js';
 
 const layout = getLayout('default');
 const timeOf = (id: bigint) => decompose(layout, id).unixMs;
@@ -38,7 +38,7 @@ export function markRestartSuite(name: string, options: RestartOptions): void {
   const common = { workers: [0, 0], ttlMs, batch: 256, pauseMs: 1, acquireTimeoutMs: 4 * ttlMs };
   describe(`high-water mark across crashes on ${name}`, { skip: options.skip ?? false }, () => {
     test(`${cycles} kill/restart cycles with the clock 1 s, 10 s and 1 h behind: 0 duplicates`, async () => {
-      const store = options.url();
+      const store = await migrated(options.url());
       const all: bigint[][] = [];
       const outcomes = { waited: 0, refused: 0 };
       for (let i = 0; i < cycles; i++) {
@@ -76,7 +76,7 @@ export function markRestartSuite(name: string, options: RestartOptions): void {
     });
 
     test('negative control: the same rewind on a bare generator reissues IDs', async () => {
-      const store = options.url();
+      const store = await migrated(options.url());
       const all: bigint[][] = [];
       for (let i = 0; i < 3; i++) {
         const run = startNode({ store, ...common });

@@ -1,6 +1,7 @@
 // Spawns test/faults/fixtures/node-proc.ts processes and parses what they print.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { openLeaseStore } from '../../src/adapters/open.js';
 
 const fixture = fileURLToPath(new URL('../faults/fixtures/node-proc.ts', import.meta.url));
 
@@ -77,4 +78,12 @@ export function duplicates(ids: Iterable<bigint>): number {
     else seen.add(id);
   }
   return dups;
+}
+
+/** The store URL, after creating its schema (what `idforge migrate` does). */
+export async function migrated(url: string): Promise<string> {
+  const store = await openLeaseStore(url, { autoMigrate: false });
+  await store.migrate();
+  await store.close();
+  return url;
 }
