@@ -1,0 +1,255 @@
+// The LeaseStore contract on PostgreSQL: a fresh schema (namespace) per opened store, dropped
+// at the end. Server: IDFORGE_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test.
+// Then what only PostgreSQL has: several pools (hosts) racing, namespaces, and a server that
+// is absent, silent or stalls mid-session.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { after, afterEach, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { openPostgresLeaseStore } from '../../src/adapters/postgres/open.js';
+import type { Lease, LeaseStore } from '../../src/coord/ports.js';
+import { StoreUnavailableError } from '../../src/core/index.js';
+import { serviceSkip } from '../helpers/services.js';
+import { leaseStoreContract, owner, request } from './lease-store.js';
+
+const URL_ = process.env.IDFORGE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const server = new URL(URL_);
+const host = server.hostname;
+const port = Number(server.port || 5432);
+const skip = await serviceSkip('PostgreSQL', host, port);
+
+const namespaces: string[] = [];
+const stores: LeaseStore[] = [];
+
+function freshNamespace(): string {
+  const ns = `idforge_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  namespaces.push(ns);
+  return ns;
+}
+
+async function openFresh(namespace = freshNamespace()): Promise<LeaseStore> {
+  const store = await openPostgresLeaseStore(URL_, { namespace });
+  stores.push(store);
+  await store.migrate();
+  return store;
+}
+
+// Close each test's stores as it ends: parallel test processes share max_connections.
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+});
+
+after(async () => {
+  if (skip !== false || namespaces.length === 0) return;
+  const client = new pg.Client({ connectionString: URL_ });
+  await client.connect();
+  try {
+    for (const ns of namespaces) await client.query(`DROP SCHEMA IF EXISTS "${ns}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+});
+
+leaseStoreContract('postgres', { open: () => openFresh(), shortTtlMs: 500, skip });
+
+/** Asserts a StoreUnavailableError from the postgres store at `address` during `operation`. */
+function unavailable(address: string, operation: string) {
+  return (e: unknown) => {
+    assert.ok(e instanceof StoreUnavailableError, `got ${String(e)}`);
+    assert.equal(e.backend, 'postgres');
+    assert.equal(e.address, address);
+    assert.equal(e.operation, operation);
+    return true;
+  };
+}
+
+/** A TCP server that accepts connections and never answers. */
+async function silentServer(): Promise<{ server: Server; port: number; sockets: Socket[] }> {
+  const sockets: Socket[] = [];
+  const s = createServer((sock) => sockets.push(sock));
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return { server: s, port: (s.address() as { port: number }).port, sockets };
+}
+
+/** A TCP proxy to the PostgreSQL server that can stop forwarding (a server that hangs). */
+async function stallableProxy() {
+  const sockets: Socket[] = [];
+  let stalled = false;
+  const s = createServer((down) => {
+    const up = connect(port, host);
+    sockets.push(down, up);
+    for (const sock of [down, up]) sock.on('error', () => {});
+    down.pipe(up);
+    up.pipe(down);
+    if (stalled) down.pause();
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (s.address() as { port: number }).port,
+    stall() {
+      stalled = true;
+      for (const sock of sockets) sock.pause();
+    },
+    async close() {
+      for (const sock of sockets) sock.destroy();
+      await new Promise((resolve) => s.close(resolve));
+    },
+  };
+}
+
+describe('PostgreSQL lease store: unreachable servers', () => {
+  test('a closed port rejects with StoreUnavailableError (connect), password redacted', async () => {
+    const url = 'postgres://idforge:s3cret@127.0.0.1:1/test';
+    const started = Date.now();
+    await assert.rejects(openPostgresLeaseStore(url, { connectTimeoutMs: 1000 }), (e) => {
+      unavailable('postgres://idforge:***@127.0.0.1:1/test', 'connect')(e);
+      assert.ok(!(e as Error).message.includes('s3cret'), (e as Error).message);
+      return true;
+    });
+    assert.ok(Date.now() - started < 2000);
+  });
+
+  test('a server that accepts but never answers fails within connectTimeoutMs', async () => {
+    const silent = await silentServer();
+    const url = `postgres://postgres@127.0.0.1:${silent.port}/test`;
+    const started = Date.now();
+    try {
+      await assert.rejects(
+        openPostgresLeaseStore(url, { connectTimeoutMs: 300 }),
+        unavailable(url, 'connect'),
+      );
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed >= 250 && elapsed < 1500, `took ${elapsed} ms`);
+    } finally {
+      for (const sock of silent.sockets) sock.destroy();
+      await new Promise((resolve) => silent.server.close(resolve));
+    }
+  });
+
+  test('malformed URLs, namespaces and options are RangeErrors', async () => {
+    await assert.rejects(openPostgresLeaseStore('postgres://[::1/x'), RangeError);
+    await assert.rejects(openPostgresLeaseStore('redis://127.0.0.1:1/0'), RangeError);
+    for (const ns of ['', 'Upper', '1st', 'a-b', 'x;drop', 'pg_catalog', 'a'.repeat(64)]) {
+      await assert.rejects(openPostgresLeaseStore(URL_, { namespace: ns }), RangeError, ns);
+    }
+    await assert.rejects(openPostgresLeaseStore(`${URL_}?namespace=a%22b`), RangeError);
+    await assert.rejects(openPostgresLeaseStore(URL_, { connectTimeoutMs: 0 }), RangeError);
+  });
+});
+
+describe('PostgreSQL lease store: on the server', { skip }, () => {
+  test('a server that stalls mid-session fails each call within the timeouts', async () => {
+    const proxy = await stallableProxy();
+    const url = `postgres://postgres@127.0.0.1:${proxy.port}/test`;
+    const ns = freshNamespace();
+    const timeouts = { connectTimeoutMs: 400, queryTimeoutMs: 400 };
+    const store = await openPostgresLeaseStore(url, { namespace: ns, ...timeouts });
+    try {
+      await store.migrate();
+      assert.ok(await store.acquire(request(owner(), 0, 0)));
+      proxy.stall();
+      for (const [operation, call] of [
+        ['list', () => store.list()],
+        ['acquire', () => store.acquire(request(owner(), 1, 1))],
+      ] as const) {
+        const started = Date.now();
+        await assert.rejects(call(), unavailable(url, operation));
+        const elapsed = Date.now() - started;
+        assert.ok(elapsed < 2000, `${operation} took ${elapsed} ms`);
+      }
+    } finally {
+      await proxy.close();
+      await store.close();
+    }
+  });
+
+  test('a store that was never migrated rejects with StoreUnavailableError', async () => {
+    const store = await openPostgresLeaseStore(URL_, { namespace: freshNamespace() });
+    stores.push(store);
+    await assert.rejects(store.acquire(request(owner(), 0, 0)), unavailable(URL_, 'acquire'));
+    await assert.rejects(store.list(), unavailable(URL_, 'list'));
+  });
+
+  test('namespaces are isolated; the URL may name one; close is idempotent', async () => {
+    const ns = freshNamespace();
+    const a = await openPostgresLeaseStore(`${URL_}?namespace=${ns}`);
+    stores.push(a);
+    await a.migrate();
+    const b = await openFresh();
+    assert.equal((await a.acquire(request(owner(), 0, 0)))?.workerId, 0);
+    assert.equal((await b.acquire(request(owner(), 0, 0)))?.workerId, 0);
+    const c = await openFresh(ns);
+    assert.equal(await c.acquire(request(owner(), 0, 0)), null, 'same namespace as a');
+    await c.close();
+    await c.close();
+  });
+
+  test('concurrent migrations of one namespace all succeed', async () => {
+    const ns = freshNamespace();
+    const opened = await Promise.all(
+      Array.from({ length: 4 }, () => openPostgresLeaseStore(URL_, { namespace: ns })),
+    );
+    stores.push(...opened);
+    await Promise.all(opened.map((s) => s.migrate()));
+    assert.deepEqual(await opened[0]!.list(), []);
+  });
+
+  test('four hosts (pools) racing for one range never share an ID', async () => {
+    const ns = freshNamespace();
+    const hosts = await Promise.all(Array.from({ length: 4 }, () => openFresh(ns)));
+    const got = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => hosts[i % 4]!.acquire(request(owner(), 0, 31))),
+    );
+    const ids = got.filter((l): l is Lease => l !== null).map((l) => l.workerId);
+    assert.deepEqual(
+      [...ids].sort((x, y) => x - y),
+      Array.from({ length: 32 }, (_, i) => i),
+    );
+    const listed = await hosts[0]!.list();
+    assert.deepEqual(
+      listed.map((r) => r.instanceId),
+      [...got.filter((l): l is Lease => l !== null)]
+        .sort((x, y) => x.workerId - y.workerId)
+        .map((l) => l.instanceId),
+    );
+  });
+
+  test('an expired lease taken over by racing hosts goes to exactly one', async () => {
+    const ns = freshNamespace();
+    const hosts = await Promise.all(Array.from({ length: 4 }, () => openFresh(ns)));
+    assert.ok(await hosts[0]!.acquire(request(owner(), 5, 5, 300)));
+    await sleep(600);
+    const got = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => hosts[i % 4]!.acquire(request(owner(), 5, 5))),
+    );
+    assert.equal(got.filter((l) => l !== null).length, 1);
+  });
+
+  test('grants racing over leases that keep expiring never deadlock', async () => {
+    // Regression: a grant that loses a row keeps it locked; with TTLs so short that the row is
+    // free again at the next candidate pick, losers each holding a row another wanted
+    // deadlocked (PostgreSQL 40P01) until grants took turns on the per-namespace lock.
+    const ns = freshNamespace();
+    const hosts = await Promise.all(Array.from({ length: 3 }, () => openFresh(ns)));
+    for (let round = 0; round < 15; round++) {
+      await Promise.all(
+        Array.from({ length: 36 }, (_, i) => hosts[i % 3]!.acquire(request(owner(), 0, 23, 60))),
+      );
+      await sleep(20);
+    }
+  });
+
+  test('expiry is the server clock plus the TTL, whatever the node clock says', async () => {
+    const s = await openFresh();
+    const o = owner();
+    const before = await s.serverTimeMs();
+    assert.ok(await s.acquire({ ...request(o, 0, 0, 10_000), clockMs: 1_000 }));
+    const [r] = await s.list();
+    assert.ok(r && before !== null);
+    assert.equal(r.clockMs, 1_000);
+    assert.ok(r.storeClockMs !== null && r.storeClockMs >= before);
+    assert.equal(r.expiresAtMs, r.storeClockMs + 10_000);
+  });
+});
