@@ -36,6 +36,14 @@ export const ErrorCode = {
   CLOCK_SKEW: 'IDF_CLOCK_SKEW',
   /** Two live instances claim the same worker ID. */
   DUPLICATE_WORKER: 'IDF_DUPLICATE_WORKER',
+  /** A sequence tag was used before it was created. */
+  UNKNOWN_TAG: 'IDF_UNKNOWN_TAG',
+  /** A sequence tag was created twice. */
+  TAG_EXISTS: 'IDF_TAG_EXISTS',
+  /** A sequence reached the largest number it can hold (2^63 - 1). */
+  SEQUENCE_EXHAUSTED: 'IDF_SEQUENCE_EXHAUSTED',
+  /** A counter returned a value at or below its durable high-water mark (it moved backwards). */
+  COUNTER_REGRESSED: 'IDF_COUNTER_REGRESSED',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

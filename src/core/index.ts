@@ -9,6 +9,7 @@ export * from './encoding/base62.js';
 export * from './encoding/hex.js';
 export * from './errors.js';
 export * from './errors-coord.js';
+export * from './errors-seq.js';
 export * from './inspect.js';
 export * from './ksuid.js';
 export * from './random.js';

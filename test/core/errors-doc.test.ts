@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as errorsBase from '../../src/core/errors.js';
 import * as errorsCoord from '../../src/core/errors-coord.js';
+import * as errorsSeq from '../../src/core/errors-seq.js';
 
-const errors = { ...errorsBase, ...errorsCoord };
+const errors = { ...errorsBase, ...errorsCoord, ...errorsSeq };
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const rows = doc
@@ -41,6 +42,10 @@ test('each error class carries the code the table gives it', () => {
     new errors.BehindMarkError(3, 2000, 1000, 500),
     new errors.ClockSkewError(1500, 1000, 'worker 2'),
     new errors.DuplicateWorkerError(3, ['a', 'b']),
+    new errors.UnknownTagError('orders', 'sqlite'),
+    new errors.TagExistsError('orders'),
+    new errors.SequenceExhaustedError('orders', 2n ** 63n - 1n),
+    new errors.CounterRegressedError('orders', 5n, 1000n),
   ];
   for (const e of samples) {
     const row = rows.find((r) => r[2] === `\`${e.name}\``);

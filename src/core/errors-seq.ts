@@ -1,0 +1,74 @@
+/**
+ * Operational errors of the central sequences (segments, ticket servers, counters). Part of
+ * the one catalogue: codes in `errors.ts`, each documented in `docs/errors.md`.
+ */
+import { ErrorCode, IdforgeError } from './errors.js';
+
+/** A sequence tag was used before `idforge seq create` (or `createTag`) made it. */
+export class UnknownTagError extends IdforgeError {
+  readonly tag: string;
+  readonly backend: string;
+
+  constructor(tag: string, backend: string) {
+    super(
+      ErrorCode.UNKNOWN_TAG,
+      `sequence tag "${tag}" does not exist in the ${backend} store: create it first with ` +
+        `\`idforge seq create ${tag} --store URL\` (tags are never created implicitly).`,
+    );
+    this.tag = tag;
+    this.backend = backend;
+  }
+}
+
+/** A tag was created twice; the existing one is unchanged. */
+export class TagExistsError extends IdforgeError {
+  readonly tag: string;
+
+  constructor(tag: string) {
+    super(
+      ErrorCode.TAG_EXISTS,
+      `sequence tag "${tag}" already exists and was left unchanged; use it as it is, or pick ` +
+        'another name (`idforge seq show --store URL` lists the tags).',
+    );
+    this.tag = tag;
+  }
+}
+
+/** The next block would pass the largest number the sequence can hold. */
+export class SequenceExhaustedError extends IdforgeError {
+  readonly tag: string;
+  readonly maxId: bigint;
+
+  constructor(tag: string, maxId: bigint) {
+    super(
+      ErrorCode.SEQUENCE_EXHAUSTED,
+      `sequence "${tag}" is exhausted: its max_id ${maxId} leaves no room for another block ` +
+        'below 2^63 - 1. Start a new tag; never reset an exhausted one (that reissues numbers).',
+    );
+    this.tag = tag;
+    this.maxId = maxId;
+  }
+}
+
+/**
+ * A counter (Redis INCRBY) returned a value at or below the durable high-water mark of the
+ * blocks already served: the counter restarted (Redis without persistence) or was reset.
+ * Nothing at or below the mark is served.
+ */
+export class CounterRegressedError extends IdforgeError {
+  readonly key: string;
+  readonly value: bigint;
+  readonly markValue: bigint;
+
+  constructor(key: string, value: bigint, markValue: bigint) {
+    super(
+      ErrorCode.COUNTER_REGRESSED,
+      `counter "${key}" returned ${value}, at or below its durable high-water mark ${markValue}: ` +
+        'it moved backwards (a Redis restart without persistence, FLUSHALL, or a manual reset). ' +
+        'Nothing was served; re-seed it above the mark (the reseed option does it) or restore it.',
+    );
+    this.key = key;
+    this.value = value;
+    this.markValue = markValue;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Ports of the central sequences: stores that hand out blocks of numbers from one place, so
+ * that every process sharing the store gets disjoint, increasing numbers without a clock.
+ * Adapters (src/adapters/*) implement them on SQLite, PostgreSQL, MariaDB/MySQL and Redis;
+ * one contract suite per port runs against every adapter on the real server.
+ *
+ * Numbers are `bigint` in [1, 2^63 - 1] (a signed BIGINT column). Every method may reject with
+ * `StoreUnavailableError` (backend, address, operation, cause) when the store cannot be
+ * reached or fails; other rejections are listed per method.
+ */
+
+/** One business tag of a segment table (orders, users, photos...). */
+export interface SegmentTag {
+  readonly tag: string;
+  /** The largest number handed out so far (in a segment); the next segment starts above it. */
+  readonly maxId: bigint;
+  /** The step stored for the tag: the smallest segment a client takes. */
+  readonly step: number;
+  readonly description: string;
+  readonly updatedAtMs: number;
+}
+
+/** A block of numbers [first, last], both inclusive, owned by the caller alone. */
+export interface Segment {
+  readonly tag: string;
+  readonly first: bigint;
+  readonly last: bigint;
+}
+
+/** Options of {@link SegmentStore.createTag}. */
+export interface CreateTagOptions {
+  /** Stored step (smallest segment), an integer in [1, 2^31 - 1]. */
+  readonly step: number;
+  /** First number the tag hands out. Default 1. */
+  readonly start?: bigint;
+  readonly description?: string;
+}
+
+/**
+ * A segment table ("号段", Meituan Leaf): per tag, max_id moves up by a step atomically and
+ * the caller owns the numbers in between.
+ */
+export interface SegmentStore {
+  /** 'sqlite', 'postgres', 'mysql' (MariaDB or MySQL). */
+  readonly backend: string;
+  /** Where it is, credentials removed. */
+  readonly address: string;
+  /** Creates the tag table. Idempotent. Never run implicitly by the other methods. */
+  migrate(): Promise<void>;
+  /**
+   * Creates a tag with max_id = start - 1. Rejects with `TagExistsError` when the tag exists
+   * (whatever its settings: an existing tag is never changed by create).
+   */
+  createTag(tag: string, options: CreateTagOptions): Promise<SegmentTag>;
+  /**
+   * Atomically moves the tag's max_id up by max(step, stored step) and returns the block
+   * between the old and new max_id. Rejects with `UnknownTagError` for a tag never created,
+   * `SequenceExhaustedError` when the block would pass 2^63 - 1 (nothing is taken then).
+   * `step` defaults to the stored step; the stored step is never changed by this call.
+   */
+  takeSegment(tag: string, step?: number): Promise<Segment>;
+  /** The tag, or null if it does not exist. */
+  getTag(tag: string): Promise<SegmentTag | null>;
+  /** Every tag, ordered by name. */
+  listTags(): Promise<SegmentTag[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * One Flickr-style ticket server: a table per sequence with an auto-increment id and a
+ * unique one-character stub; a ticket is `REPLACE INTO ... (stub) VALUES ('a')` then
+ * `SELECT LAST_INSERT_ID()` on the same connection (PostgreSQL: `nextval` of a sequence
+ * with `INCREMENT BY n START k`). With N servers, server i (1-based) hands out i, i+N, i+2N...
+ */
+export interface TicketServer {
+  /** 'mysql' or 'postgres'. */
+  readonly backend: string;
+  readonly address: string;
+  /**
+   * Creates the sequence `name` and sets this server's increment and offset (MariaDB: the
+   * server's auto_increment_increment/offset for the ticket connection's session and globally
+   * where permitted; PostgreSQL: the sequence's INCREMENT BY/START). Idempotent.
+   */
+  setup(name: string, increment: number, offset: number): Promise<void>;
+  /** The next ticket of sequence `name`: one round trip. */
+  next(name: string): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+/**
+ * A counter in Redis: INCRBY hands out blocks of K numbers. Redis without persistence can
+ * restart at 0, so the block must be checked against a durable high-water mark (see
+ * {@link DurableMarkStore}) before it is served.
+ */
+export interface CounterStore {
+  readonly backend: string;
+  readonly address: string;
+  /** Atomically adds `by` to the counter `key` and returns the new value. */
+  incrBy(key: string, by: number): Promise<bigint>;
+  /** Raises the counter to at least `value` (never lowers it); returns the new value. */
+  raiseTo(key: string, value: bigint): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+/** A durable per-key high-water mark (a table in SQLite or PostgreSQL): only ever raised. */
+export interface DurableMarkStore {
+  readonly backend: string;
+  readonly address: string;
+  migrate(): Promise<void>;
+  /** The mark, or null if never set. */
+  read(key: string): Promise<bigint | null>;
+  /** Sets the mark to max(stored, value), durably, before resolving; returns the new mark. */
+  raise(key: string, value: bigint): Promise<bigint>;
+  close(): Promise<void>;
+}
