@@ -113,3 +113,14 @@ export interface DurableMarkStore {
   raise(key: string, value: bigint): Promise<bigint>;
   close(): Promise<void>;
 }
+
+/**
+ * Where a buffered sequence gets its next block: resolves to a block of about `size` numbers
+ * (a segment store may round up to its stored step; a counter gives exactly `size`), owned by
+ * the caller alone, above every block it returned before. Rejects with a typed error
+ * (`StoreUnavailableError` naming the store, `SequenceExhaustedError`, `UnknownTagError`,
+ * `CounterRegressedError`).
+ */
+export type BlockSource = (
+  size: number,
+) => Promise<{ readonly first: bigint; readonly last: bigint }>;
