@@ -1,0 +1,233 @@
+/**
+ * {@link LeaseStore} on Redis (ioredis), for fleets of several hosts. Every key lives under the
+ * namespace prefix `NAME:` (see ./scripts.ts for the key layout).
+ *
+ * Atomicity: acquire, renew, release and list are each one Lua script (./scripts.ts), and Redis
+ * runs a script with no other command in between, so two processes can never both see a worker
+ * ID free and both take it, nor renew a lease another has taken.
+ *
+ * Expiry is by the server's clock: a lease is a key with a PEXPIRE TTL, claims are scored by
+ * `TIME` read inside the script, and `list` reports expiresAtMs as server time + PTTL. No client
+ * clock is ever compared with a stored time.
+ *
+ * Durability, which decides what the marks protect:
+ * - marks are keys without a TTL. A Redis without persistence (the default `save ""` and
+ *   `appendonly no` of many installations) loses them when Redis restarts: a mark then protects
+ *   a worker ID across restarts of the nodes but not across a restart of Redis. Run Redis with
+ *   `appendonly yes` and `appendfsync everysec` (a mark may lose its last second of raises:
+ *   nodes reserve further ahead than that) or `appendfsync always`;
+ * - set `maxmemory-policy noeviction` (or a `volatile-*` policy): an `allkeys-*` policy may
+ *   evict a mark, and any policy but noeviction may evict a live lease;
+ * - replication is asynchronous: after a failover the new primary may lack a recent grant, so
+ *   one worker ID can be granted twice. The claims (which every holder renews) let both holders
+ *   see each other at their next renewal; use a single primary, or Sentinel with that in mind.
+ *
+ * Standalone Redis 5 or later; not Redis Cluster (the acquire script computes the keys it
+ * scans, so they cannot be declared for slot routing). Safe to share within a process: ioredis
+ * pipelines concurrent commands over one connection.
+ */
+import type { Redis } from 'ioredis';
+import type {
+  Lease,
+  LeaseRecord,
+  LeaseRequest,
+  LeaseStore,
+  RenewReport,
+  RenewResult,
+} from '../../coord/ports.js';
+import { StoreUnavailableError } from '../../core/index.js';
+import { ACQUIRE, LIST, type LuaScript, RELEASE, RENEW, SCRIPTS } from './scripts.js';
+
+/** A number the store returned as a string or integer reply; false or null when absent. */
+function nullableNumber(v: unknown): number | null {
+  if (v === null || v === undefined || v === false) return null;
+  const n = typeof v === 'string' || typeof v === 'number' ? Number(v) : Number.NaN;
+  if (!Number.isFinite(n)) throw new TypeError(`expected a number in the reply, got "${v}"`);
+  return n;
+}
+
+function requiredNumber(v: unknown): number {
+  const n = nullableNumber(v);
+  if (n === null) throw new TypeError('expected a number in the reply, got nothing');
+  return n;
+}
+
+function requiredString(v: unknown): string {
+  if (typeof v !== 'string') throw new TypeError(`expected a string in the reply, got ${v}`);
+  return v;
+}
+
+function array(v: unknown): unknown[] {
+  if (!Array.isArray(v)) throw new TypeError(`expected an array reply, got ${v}`);
+  return v;
+}
+
+/** Integer arguments as exact decimal strings ('' for none). */
+function arg(n: number | null): string {
+  return n === null ? '' : n.toFixed(0);
+}
+
+/** Adapts a connected ioredis client; see {@link openRedisLeaseStore} in ./open.ts. */
+export class RedisLeaseStore implements LeaseStore {
+  readonly backend = 'redis';
+  readonly address: string;
+  readonly #redis: Redis;
+  readonly #prefix: string;
+
+  /** `prefix` ends with ':' (`NAME:`); the store owns `redis` and closes it in {@link close}. */
+  constructor(redis: Redis, address: string, prefix: string) {
+    this.#redis = redis;
+    this.address = address;
+    this.#prefix = prefix;
+  }
+
+  async #run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw new StoreUnavailableError('redis', this.address, operation, error);
+    }
+  }
+
+  /** Runs a script by SHA1, sending its source when the server does not have it (NOSCRIPT). */
+  async #eval(script: LuaScript, keys: readonly string[], args: readonly string[]) {
+    try {
+      return await this.#redis.evalsha(script.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+      return await this.#redis.eval(script.source, keys.length, ...keys, ...args);
+    }
+  }
+
+  #key(kind: 'lease' | 'mark' | 'claims', workerId: number): string {
+    return `${this.#prefix}${kind}:${workerId}`;
+  }
+
+  /** Loads the scripts into the server's script cache. Idempotent; nothing else to create. */
+  migrate(): Promise<void> {
+    return this.#run('migrate', async () => {
+      for (const s of SCRIPTS) {
+        const sha = await this.#redis.script('LOAD', s.source);
+        if (sha !== s.sha)
+          throw new Error(`script ${s.name}: server SHA1 ${sha}, expected ${s.sha}`);
+      }
+    });
+  }
+
+  acquire(request: LeaseRequest): Promise<Lease | null> {
+    return this.#run('acquire', async () => {
+      const o = request.owner;
+      const reply = await this.#eval(
+        ACQUIRE,
+        [],
+        [
+          this.#prefix,
+          arg(request.min),
+          arg(request.max),
+          arg(request.ttlMs),
+          o.instanceId,
+          o.host,
+          arg(o.pid),
+          arg(o.startedAtMs),
+          arg(request.clockMs),
+          arg(request.reserveMarkMs),
+        ],
+      );
+      if (reply === null || reply === false) return null;
+      const [workerId, previous, mark] = array(reply);
+      return {
+        workerId: requiredNumber(workerId),
+        instanceId: o.instanceId,
+        previousMarkMs: nullableNumber(previous),
+        markMs: requiredNumber(mark),
+      };
+    });
+  }
+
+  renew(lease: Lease, report: RenewReport): Promise<RenewResult> {
+    return this.#run('renew', async () => {
+      const w = lease.workerId;
+      const reply = await this.#eval(
+        RENEW,
+        [this.#key('lease', w), this.#key('mark', w), this.#key('claims', w)],
+        [
+          lease.instanceId,
+          arg(report.ttlMs),
+          arg(report.reserveMarkMs),
+          arg(report.clockMs),
+          arg(report.lastIssuedMs),
+        ],
+      );
+      const [held, claimants] = array(reply);
+      return {
+        held: requiredNumber(held) === 1,
+        claimants: array(claimants).map(requiredString).sort(),
+      };
+    });
+  }
+
+  release(lease: Lease, finalMarkMs: number | null): Promise<void> {
+    return this.#run('release', async () => {
+      const w = lease.workerId;
+      await this.#eval(
+        RELEASE,
+        [
+          this.#key('lease', w),
+          this.#key('mark', w),
+          this.#key('claims', w),
+          `${this.#prefix}index`,
+        ],
+        [lease.instanceId, arg(finalMarkMs), arg(w)],
+      );
+    });
+  }
+
+  list(): Promise<LeaseRecord[]> {
+    return this.#run('list', async () => {
+      const reply = await this.#eval(LIST, [`${this.#prefix}index`], [this.#prefix]);
+      return array(reply).map((row): LeaseRecord => {
+        const [id, instanceId, host, pid, startedAt, expiresAt, mark, lastIssued, clock, store] =
+          array(row);
+        return {
+          workerId: requiredNumber(id),
+          instanceId: requiredString(instanceId),
+          host: requiredString(host),
+          pid: requiredNumber(pid),
+          startedAtMs: requiredNumber(startedAt),
+          expiresAtMs: requiredNumber(expiresAt),
+          markMs: nullableNumber(mark),
+          lastIssuedMs: nullableNumber(lastIssued),
+          clockMs: nullableNumber(clock),
+          storeClockMs: nullableNumber(store),
+        };
+      });
+    });
+  }
+
+  readMark(workerId: number): Promise<number | null> {
+    return this.#run('readMark', async () =>
+      nullableNumber(await this.#redis.get(this.#key('mark', workerId))),
+    );
+  }
+
+  /** Redis's `TIME`, in unix ms. */
+  serverTimeMs(): Promise<number | null> {
+    return this.#run('serverTimeMs', async () => {
+      const [seconds, micros] = await this.#redis.time();
+      return requiredNumber(seconds) * 1000 + Math.floor(requiredNumber(micros) / 1000);
+    });
+  }
+
+  /** Closes the connection (QUIT, or a plain disconnect when it is down). Never rejects. */
+  async close(): Promise<void> {
+    if (this.#redis.status === 'ready') {
+      try {
+        await this.#redis.quit();
+        return;
+      } catch {
+        // fall through: drop the socket
+      }
+    }
+    this.#redis.disconnect();
+  }
+}

@@ -1,0 +1,103 @@
+/** Opens the Redis lease store from a `redis://host:port[/db][?namespace=NAME]` URL. */
+import { Redis } from 'ioredis';
+import type { LeaseStore } from '../../coord/ports.js';
+import { StoreUnavailableError } from '../../core/index.js';
+import { redactUrl } from '../open.js';
+import { RedisLeaseStore } from './lease-store.js';
+
+/** Options of {@link openRedisLeaseStore}. */
+export interface RedisStoreOptions {
+  /**
+   * Bound on connecting (TCP connect and Redis's ready check) and on every command's reply,
+   * in ms. Default 5000.
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * Key prefix (`NAME:`) that isolates fleets and test runs on one server. Takes precedence
+   * over the URL's `?namespace=`; default `idforge`. Letters, digits, `_`, `-` and `.` only.
+   */
+  readonly namespace?: string;
+}
+
+const NAMESPACE = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** The namespace and the URL ioredis should see (without `namespace`, which it would misread). */
+export function parseRedisUrl(
+  url: string,
+  namespaceOption: string | undefined,
+): { readonly url: string; readonly namespace: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RangeError(`store URL: expected redis://host:port[/db], got "${redactUrl(url)}"`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new RangeError(`store URL: expected redis:// or rediss://, got "${redactUrl(url)}"`);
+  }
+  const fromUrl = parsed.searchParams.get('namespace');
+  parsed.searchParams.delete('namespace');
+  const namespace = namespaceOption ?? fromUrl ?? 'idforge';
+  if (!NAMESPACE.test(namespace)) {
+    throw new RangeError(
+      `store namespace: expected 1 to 100 of A-Z a-z 0-9 _ - ., got "${namespace}"`,
+    );
+  }
+  return { url: parsed.toString(), namespace };
+}
+
+/**
+ * Connects to Redis and checks that it answers (PING). Resolves a {@link LeaseStore} whose
+ * scripts load on `migrate()` (or on first use). Rejects with `RangeError` for a malformed URL
+ * or namespace, and with `StoreUnavailableError` (operation 'connect') when the server cannot
+ * be reached or does not answer within `connectTimeoutMs`.
+ *
+ * The client fails fast rather than queueing: commands sent while the connection is down
+ * reject at once (no offline queue), and a command in flight when the connection drops is
+ * rejected rather than resent (a resent acquire could take a second worker ID). ioredis keeps
+ * reconnecting in the background, so a later call succeeds once Redis is back.
+ */
+export async function openRedisLeaseStore(
+  url: string,
+  options: RedisStoreOptions = {},
+): Promise<LeaseStore> {
+  const address = redactUrl(url);
+  const timeoutMs = options.connectTimeoutMs ?? 5000;
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+    throw new RangeError(`connectTimeoutMs: expected a positive integer, got ${timeoutMs}`);
+  }
+  const target = parseRedisUrl(url, options.namespace);
+  const redis = new Redis(target.url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    protocol: 2,
+  });
+  let lastError: unknown = null;
+  // Without a listener ioredis prints every connection error; the store reports them instead.
+  redis.on('error', (error: unknown) => {
+    lastError = error;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${timeoutMs} ms (connectTimeoutMs)`)),
+        timeoutMs,
+      );
+    });
+    const ready = redis.connect().then(() => redis.ping());
+    ready.catch(() => {}); // settled by the race; a later rejection must not go unhandled
+    await Promise.race([ready, timeout]);
+  } catch (error) {
+    redis.disconnect();
+    const cause = lastError instanceof Error ? lastError : error;
+    throw new StoreUnavailableError('redis', address, 'connect', cause);
+  } finally {
+    clearTimeout(timer);
+  }
+  return new RedisLeaseStore(redis, address, `${target.namespace}:`);
+}
