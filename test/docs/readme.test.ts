@@ -83,7 +83,7 @@ async function checkTranscript(t: Transcript): Promise<void> {
 
 let examples = 0;
 async function runExample(file: string, fence: Fence): Promise<void> {
-  const path = join(temp, `example-${++examples}.ts`);
+  const path = join(temp, `example-${++examples}.mts`);
   writeFileSync(path, exampleModule(fence, coreUrl, assertUrl, file));
   await import(pathToFileURL(path).href);
 }

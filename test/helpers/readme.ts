@@ -190,6 +190,13 @@ const ASSIGN =
   /^(\s*)((?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*.+?);?\s*\/\/ (=>|throws) (.+)$/;
 const EXPR = /^(\s*)(.+?);?\s*\/\/ (=>|throws) (.+)$/;
 
+/** The package's subpath exports, as source files next to src/core/index.ts. */
+const SUBPATHS = {
+  coord: 'coord/index.ts',
+  sequences: 'sequences/index.ts',
+  adapters: 'adapters/open.ts',
+} as const;
+
 /**
  * A ts block as a module: `from 'idforge'` imports `coreUrl`, and a line ending in
  * `// => VALUE` asserts that its expression (or the variable it declares) deep-equals VALUE
@@ -205,7 +212,12 @@ export function exampleModule(
 ): string {
   const body = fence.lines.map((text, i) => {
     const at = JSON.stringify(`${where}:${fence.line + i}`);
-    const code = text.replace(/from\s+(['"])idforge\1/g, `from ${JSON.stringify(coreUrl)}`);
+    const code = text
+      .replace(/from\s+(['"])idforge\1/g, `from ${JSON.stringify(coreUrl)}`)
+      .replace(/from\s+(['"])idforge\/(coord|sequences|adapters)\1/g, (_m, _q, sub: string) => {
+        const file = SUBPATHS[sub as keyof typeof SUBPATHS];
+        return `from ${JSON.stringify(coreUrl.replace(/core\/index\.ts$/, file))}`;
+      });
     const decl = ASSIGN.exec(code);
     if (decl !== null) {
       const [, indent, statement, name, kind, expected] = decl;

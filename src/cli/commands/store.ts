@@ -3,16 +3,17 @@ import { openLeaseStore } from '../../adapters/open.js';
 import type { LeaseRecord } from '../../coord/index.js';
 import { type CliIo, UsageError } from '../io.js';
 
-export const migrateHelp = `Usage: idforge migrate --store URL
+export const migrateHelp = `Usage: idforge migrate [--store URL]
 
 Creates what idforge needs in the store (lease, mark and claim tables, scripts). Idempotent:
 running it again changes nothing. Servers (PostgreSQL, Redis, etcd) need it before first
 use; the embedded SQLite store also creates its tables on first open.
-  --store URL   sqlite:PATH, postgres://user@host:port/db, redis://host:port, etcd://host:port
-                (?namespace=NAME keeps several fleets apart; default idforge)
+  --store URL   sqlite:PATH (default: $IDFORGE_STORE, else sqlite:idforge.db),
+                postgres://user@host:port/db, mysql://user@host:port/db, redis://host:port,
+                etcd://host:port (?namespace=NAME keeps several fleets apart)
 `;
 
-export const leasesHelp = `Usage: idforge leases --store URL [--json]
+export const leasesHelp = `Usage: idforge leases [--store URL] [--json]
 
 Lists the live worker-ID leases of a store: worker ID, instance, host, pid, when the lease
 expires, the worker ID's clock high-water mark and the holder's last issued tick.
@@ -20,9 +21,13 @@ expires, the worker ID's clock high-water mark and the holder's last issued tick
   --json        one JSON object per lease per line (times in unix ms)
 `;
 
-function storeOf(values: { store?: unknown }, command: string): string {
-  if (typeof values.store !== 'string') throw new UsageError(`${command}: expected --store URL`);
-  return values.store;
+/** The default store: $IDFORGE_STORE, else the embedded SQLite file idforge.db. */
+export const DEFAULT_STORE = 'sqlite:idforge.db';
+
+/** --store URL, else $IDFORGE_STORE, else {@link DEFAULT_STORE}. */
+export function storeUrl(values: { store?: unknown }): string {
+  if (typeof values.store === 'string') return values.store;
+  return process.env.IDFORGE_STORE || DEFAULT_STORE;
 }
 
 function noArgs(positionals: string[], command: string): void {
@@ -37,7 +42,7 @@ export async function migrateCommand(
   io: CliIo,
 ): Promise<number> {
   noArgs(positionals, 'migrate');
-  const store = await openLeaseStore(storeOf(values, 'migrate'), { autoMigrate: false });
+  const store = await openLeaseStore(storeUrl(values), { autoMigrate: false });
   try {
     await store.migrate();
     io.stdout.write(`migrated ${store.address}: leases, marks, claims\n`);
@@ -77,7 +82,7 @@ export async function leasesCommand(
   io: CliIo,
 ): Promise<number> {
   noArgs(positionals, 'leases');
-  const store = await openLeaseStore(storeOf(values, 'leases'));
+  const store = await openLeaseStore(storeUrl(values));
   try {
     const rows = await store.list();
     if (values.json === true) {

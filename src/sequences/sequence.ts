@@ -1,0 +1,47 @@
+/**
+ * A `Sequence` per business tag over a segment store: the double buffer of segment-buffer.ts
+ * drawing blocks with `takeSegment`, starting from the tag's stored step.
+ */
+import { UnknownTagError } from '../core/index.js';
+import type { SegmentStore } from './ports.js';
+import { SegmentBuffer, type SegmentBufferOptions } from './segment-buffer.js';
+
+/** What every sequence offers: a synchronous fast path and promises when it must wait. */
+export interface Sequence {
+  readonly tag: string;
+  /** A buffered number, synchronously, or undefined when none is (then await next()). */
+  tryNext(): bigint | undefined;
+  next(): Promise<bigint>;
+  nextBatch(count: number): Promise<bigint[]>;
+  close(): void;
+}
+
+/** Options of {@link openSegmentSequence}: the buffer's, less what the tag provides. */
+export type SegmentSequenceOptions = Omit<
+  SegmentBufferOptions,
+  'tag' | 'source' | 'minStep' | 'backend' | 'address'
+>;
+
+/**
+ * A sequence for `tag`, loaded with its first segment. Rejects with `UnknownTagError` when
+ * the tag was never created (tags are not created at request time), `StoreUnavailableError`
+ * when the store is down.
+ */
+export async function openSegmentSequence(
+  store: SegmentStore,
+  tag: string,
+  options: SegmentSequenceOptions = {},
+): Promise<SegmentBuffer> {
+  const record = await store.getTag(tag);
+  if (record === null) throw new UnknownTagError(tag, store.backend);
+  const buffer = new SegmentBuffer({
+    ...options,
+    tag,
+    minStep: record.step,
+    source: (size) => store.takeSegment(tag, size),
+    backend: store.backend,
+    address: store.address,
+  });
+  await buffer.warm();
+  return buffer;
+}
