@@ -17,6 +17,8 @@ export interface OpenStoreOptions {
   readonly connectTimeoutMs?: number;
   /** Create the schema if missing (SQLite only; servers need `idforge migrate`). Default true. */
   readonly autoMigrate?: boolean;
+  /** Tables schema (PostgreSQL) or key prefix (Redis, etcd); else the URL's ?namespace=. */
+  readonly namespace?: string;
 }
 
 /** The URL with any password replaced by `***`: safe for logs and error messages. */
@@ -56,11 +58,30 @@ export async function openLeaseStore(
       if (options.autoMigrate ?? true) await store.migrate();
       return store;
     }
+    case 'postgres': {
+      const { openPostgresLeaseStore } = await import('./postgres/open.js');
+      return openPostgresLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
+    }
+    case 'redis': {
+      const { openRedisLeaseStore } = await import('./redis/open.js');
+      return openRedisLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
+    }
+    case 'etcd': {
+      const { openEtcdLeaseStore } = await import('./etcd/open.js');
+      return openEtcdLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
+    }
     default:
       throw new RangeError(
         `store URL: expected a scheme of sqlite, postgres, redis or etcd, got "${scheme}" in ${address}`,
       );
   }
+}
+
+function withNamespace<T extends object>(
+  base: T,
+  options: OpenStoreOptions,
+): T & { namespace?: string } {
+  return options.namespace === undefined ? base : { ...base, namespace: options.namespace };
 }
 
 export { StoreUnavailableError };

@@ -1,0 +1,127 @@
+/**
+ * Opens the etcd lease store from a URL:
+ *
+ *   etcd://host[:port][,host[:port]...][?namespace=NAME]
+ *
+ * Port 2379 by default; several hosts are members of one cluster (a call that cannot reach one
+ * is tried on the next). The namespace (default `idforge`) is the key prefix `/NAME/`, so
+ * fleets and test runs sharing a cluster stay apart. Plain HTTP only: TLS and user names are
+ * not supported yet (the URL is refused rather than silently connecting without them).
+ */
+import { Etcd3, type IOptions, isRecoverableError } from 'etcd3';
+import type { LeaseStore } from '../../coord/ports.js';
+import { StoreUnavailableError } from '../../core/index.js';
+import { redactUrl } from '../open.js';
+import { EtcdLeaseStore } from './lease-store.js';
+
+/** What an `etcd://` URL names. */
+export interface EtcdUrl {
+  /** `http://host:port` of each member. */
+  readonly hosts: readonly string[];
+  /** The `namespace` query parameter, or null. */
+  readonly namespace: string | null;
+}
+
+/** Options of {@link openEtcdLeaseStore}. */
+export interface EtcdStoreOptions {
+  /** Bound on connecting and on each operation, in ms. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  /** Key prefix `/NAME/`; wins over the URL's `?namespace=`. Default `idforge`. */
+  readonly namespace?: string;
+}
+
+const NAMESPACE = /^[A-Za-z0-9._-]{1,100}$/;
+const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
+
+/** Parses an `etcd://` URL; throws RangeError ("expected X, got Y") when malformed. */
+export function parseEtcdUrl(url: string): EtcdUrl {
+  const m = /^etcd:\/\/([^/?#]*)\/?(?:\?([^#]*))?$/i.exec(url);
+  const shape = 'etcd://host:port[,host:port...][?namespace=NAME]';
+  if (m === null) throw new RangeError(`store URL: expected ${shape}, got "${redactUrl(url)}"`);
+  const authority = m[1]!;
+  if (authority.includes('@')) {
+    throw new RangeError(
+      `store URL: expected ${shape} without credentials (etcd authentication is not supported yet), got "${redactUrl(url)}"`,
+    );
+  }
+  const hosts = authority.split(',').map((h) => {
+    const hm = HOST.exec(h);
+    const port = Number(hm?.[2] ?? 2379);
+    if (hm === null || port < 1 || port > 65535) {
+      throw new RangeError(`store URL: expected host[:port] in ${shape}, got "${h}"`);
+    }
+    return `http://${hm[1]}:${port}`;
+  });
+  const params = new URLSearchParams(m[2] ?? '');
+  for (const name of params.keys()) {
+    if (name !== 'namespace') {
+      throw new RangeError(`store URL: expected only the parameter namespace, got "${name}"`);
+    }
+  }
+  return { hosts, namespace: params.get('namespace') };
+}
+
+/**
+ * Connects to etcd and checks that it answers (one status call), then returns the lease store
+ * under the namespace. Rejects with RangeError for a malformed URL or namespace, and with
+ * StoreUnavailableError (operation 'connect') when no member answers within connectTimeoutMs.
+ * The store's every later operation is bounded by the same timeout.
+ */
+export async function openEtcdLeaseStore(
+  url: string,
+  options: EtcdStoreOptions = {},
+): Promise<LeaseStore> {
+  const parsed = parseEtcdUrl(url);
+  const namespace = options.namespace ?? parsed.namespace ?? 'idforge';
+  if (!NAMESPACE.test(namespace)) {
+    throw new RangeError(`etcd namespace: expected 1-100 of [A-Za-z0-9._-], got "${namespace}"`);
+  }
+  const timeoutMs = options.connectTimeoutMs ?? 5000;
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+    throw new RangeError(`connectTimeoutMs: expected a positive integer, got ${timeoutMs}`);
+  }
+  const client = new Etcd3(clientOptions(parsed.hosts, timeoutMs));
+  const store = new EtcdLeaseStore(client, redactUrl(url), namespace, timeoutMs);
+  try {
+    await store.ping('connect');
+  } catch (error) {
+    await store.close();
+    throw error instanceof StoreUnavailableError
+      ? error
+      : new StoreUnavailableError('etcd', store.address, 'connect', error);
+  }
+  return store;
+}
+
+/**
+ * etcd3's defaults retry three times and open a 5 s circuit breaker per host after three
+ * failures; here a failed call is tried once on each member and then fails, so a caller sees
+ * the outage within its deadline and sees the recovery on its next call. Every unary call
+ * carries a deadline (etcd3 1.1's `dialTimeout` is documented but unused).
+ */
+function clientOptions(hosts: readonly string[], timeoutMs: number): IOptions {
+  type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+  const signal = new AbortController().signal;
+  const passThrough = {
+    execute: <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T) => fn({ signal }),
+  } as unknown as Policy;
+  const eachHost = {
+    async execute<T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await fn({ signal });
+        } catch (error) {
+          if (attempt >= hosts.length || !(error instanceof Error && isRecoverableError(error))) {
+            throw error;
+          }
+        }
+      }
+    },
+  } as unknown as Policy;
+  return {
+    hosts: [...hosts],
+    dialTimeout: timeoutMs,
+    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeoutMs }),
+    faultHandling: { host: () => passThrough, global: eachHost },
+  };
+}

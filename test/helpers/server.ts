@@ -1,0 +1,24 @@
+// Starts and stops the project's own server instances (scripts/services/*.sh) for fault tests.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface OwnServer {
+  start(): Promise<void>;
+  /** Stops it; `crash` kills it without a clean shutdown. */
+  stop(crash?: boolean): Promise<void>;
+}
+
+/** `service` is the script name under scripts/services/ (redis, postgres, etcd). */
+export function ownServer(service: string, port: number): OwnServer {
+  const script = fileURLToPath(new URL(`../../scripts/services/${service}.sh`, import.meta.url));
+  const call = async (...args: string[]) => {
+    await run('bash', [script, ...args, '--port', String(port)], { timeout: 120_000 });
+  };
+  return {
+    start: () => call('start'),
+    stop: (crash = false) => (crash && service !== 'etcd' ? call('stop', '--kill') : call('stop')),
+  };
+}
