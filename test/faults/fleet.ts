@@ -61,7 +61,12 @@ export function fleetSuite(name: string, options: FleetOptions): void {
         startNode({ store, workers: [0, 7], hold: true, ttlMs, acquireTimeoutMs: 5000 }),
       );
       try {
-        await Promise.all(holders.map((h) => h.ready));
+        const workers = await Promise.all(holders.map((h) => h.ready));
+        assert.deepEqual(
+          [...workers].sort((x, y) => x - y),
+          [0, 1, 2, 3, 4, 5, 6, 7],
+          'eight concurrent holders, eight distinct worker IDs',
+        );
         const ninth = startNode({ store, workers: [0, 7], hold: true, ttlMs, acquireTimeoutMs: 0 });
         assert.equal(await ninth.exited, 3);
         assert.match(
