@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs a Redis instance of the project's own on loopback, for fault tests that stop or kill a
 # server (the shared Redis on 6379 is never touched). Persistence on (AOF, fsync always), so
-# the data a test expects to survive a restart does.
+# the data a test expects to survive a restart does; `start --no-persist` runs it without any
+# (no AOF, no RDB, like many production caches), so a restart comes back empty.
 #
-#   scripts/services/redis.sh start [--port N] [--dir DIR]
+#   scripts/services/redis.sh start [--port N] [--dir DIR] [--no-persist]
 #   scripts/services/redis.sh stop  [--port N] [--dir DIR] [--kill] [--wipe]
 #   scripts/services/redis.sh status [--port N]
 #
@@ -17,12 +18,14 @@ port=16379
 dir=""
 kill=0
 wipe=0
+persist=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --port) port="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --kill) kill=1; shift ;;
     --wipe) wipe=1; shift ;;
+    --no-persist) persist=0; shift ;;
     *) echo "redis.sh: unknown argument '$1'" >&2; exit 1 ;;
   esac
 done
@@ -37,9 +40,15 @@ start() {
   if up; then echo "redis.sh: Redis already answers on 127.0.0.1:$port"; return 0; fi
   command -v redis-server >/dev/null || { echo "redis.sh: redis-server is not installed" >&2; exit 1; }
   mkdir -p "$dir"
+  local durability=(--appendonly yes --appendfsync always)
+  if ((!persist)); then
+    # Nothing to load either: files left by an earlier persistent run would bring data back.
+    rm -rf "$dir/appendonlydir" "$dir/dump.rdb"
+    durability=(--appendonly no)
+  fi
   redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --daemonize yes \
     --pidfile "$pidfile" --logfile "$dir/redis.log" --save "" \
-    --appendonly yes --appendfsync always >/dev/null
+    "${durability[@]}" >/dev/null
   for _ in $(seq 1 100); do
     if up; then echo "redis.sh: Redis answers on 127.0.0.1:$port (data in $dir)"; return 0; fi
     sleep 0.1

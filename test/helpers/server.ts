@@ -11,14 +11,21 @@ export interface OwnServer {
   stop(crash?: boolean): Promise<void>;
 }
 
-/** `service` is the script name under scripts/services/ (redis, postgres, etcd). */
-export function ownServer(service: string, port: number): OwnServer {
+/**
+ * `service` is the script name under scripts/services/ (redis, postgres, etcd); `startArgs`
+ * go to every start (redis: `--no-persist`).
+ */
+export function ownServer(
+  service: string,
+  port: number,
+  startArgs: readonly string[] = [],
+): OwnServer {
   const script = fileURLToPath(new URL(`../../scripts/services/${service}.sh`, import.meta.url));
   const call = async (...args: string[]) => {
     await run('bash', [script, ...args, '--port', String(port)], { timeout: 120_000 });
   };
   return {
-    start: () => call('start'),
+    start: () => call('start', ...startArgs),
     stop: (crash = false) => (crash && service !== 'etcd' ? call('stop', '--kill') : call('stop')),
   };
 }

@@ -1,5 +1,5 @@
 /** Opens the Redis lease store from a `redis://host:port[/db][?namespace=NAME]` URL. */
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { LeaseStore } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
 import { redactUrl } from '../open.js';
@@ -61,6 +61,27 @@ export async function openRedisLeaseStore(
   url: string,
   options: RedisStoreOptions = {},
 ): Promise<LeaseStore> {
+  const { redis, address, prefix } = await connectRedis(url, options);
+  return new RedisLeaseStore(redis, address, prefix);
+}
+
+/** A connected, answering client, its redacted address and its key prefix (`NAME:`). */
+export interface RedisConnection {
+  readonly redis: Redis;
+  readonly address: string;
+  readonly prefix: string;
+}
+
+/**
+ * Connects a fail-fast client (see {@link openRedisLeaseStore}) and checks it answers PING
+ * within `connectTimeoutMs`; `extra` adds ioredis options (the counter store asks for
+ * `stringNumbers`). Throws and rejects as openRedisLeaseStore does.
+ */
+export async function connectRedis(
+  url: string,
+  options: RedisStoreOptions,
+  extra: Partial<RedisOptions> = {},
+): Promise<RedisConnection> {
   const address = redactUrl(url);
   const timeoutMs = options.connectTimeoutMs ?? 5000;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
@@ -68,6 +89,7 @@ export async function openRedisLeaseStore(
   }
   const target = parseRedisUrl(url, options.namespace);
   const redis = new Redis(target.url, {
+    ...extra,
     lazyConnect: true,
     connectTimeout: timeoutMs,
     commandTimeout: timeoutMs,
@@ -99,5 +121,5 @@ export async function openRedisLeaseStore(
   } finally {
     clearTimeout(timer);
   }
-  return new RedisLeaseStore(redis, address, `${target.namespace}:`);
+  return { redis, address, prefix: `${target.namespace}:` };
 }

@@ -1,0 +1,167 @@
+/**
+ * {@link DurableMarkStore} on PostgreSQL (node-postgres): the high-water marks that guard
+ * Redis counters against moving backwards (src/sequences/counter-source.ts), for fleets on
+ * several hosts.
+ *
+ *   <namespace>.counter_marks(key text PRIMARY KEY, mark bigint NOT NULL)
+ *
+ * A raise is one autocommit statement, `INSERT ... ON CONFLICT DO UPDATE SET mark =
+ * GREATEST(stored, value)`: the row lock serialises concurrent raisers and none can lower
+ * another's mark. Every connection runs with `synchronous_commit = on` whatever the server's
+ * default, so a raise resolves only after its commit is flushed to the WAL (with `off`, a
+ * server crash could forget a mark it had acknowledged, which is the one thing a mark must
+ * not do). Marks travel as decimal strings (int8), never through a double.
+ *
+ * Failures: every driver, connection or SQL error rejects with `StoreUnavailableError`
+ * ('postgres', redacted URL, operation, cause), bounded by the connect and statement
+ * timeouts. Safe to share within a process.
+ */
+import pg from 'pg';
+import { assertNumber, StoreUnavailableError } from '../../core/index.js';
+import type { DurableMarkStore } from '../../sequences/ports.js';
+import { assertMark, assertMarkKey } from '../mark-args.js';
+import { redactUrl } from '../open.js';
+import { type PostgresStoreOptions, parsePostgresUrl } from './open.js';
+import { quoteNamespace } from './schema.js';
+
+/** Adapts a pg.Pool (see {@link openPostgresMarkStore}); the store owns and ends the pool. */
+export class PostgresMarkStore implements DurableMarkStore {
+  readonly backend = 'postgres';
+  readonly address: string;
+  /** The PostgreSQL schema holding the table. */
+  readonly namespace: string;
+  readonly #pool: pg.Pool;
+  readonly #schema: string;
+  readonly #raise: string;
+  readonly #read: string;
+  #closed: Promise<void> | null = null;
+
+  /** Throws `RangeError` when `namespace` is not a valid schema name. */
+  constructor(pool: pg.Pool, address: string, namespace: string) {
+    const ns = quoteNamespace(namespace);
+    this.#pool = pool;
+    this.address = address;
+    this.namespace = namespace;
+    this.#schema = `
+CREATE SCHEMA IF NOT EXISTS ${ns};
+CREATE TABLE IF NOT EXISTS ${ns}.counter_marks (
+  key  text   PRIMARY KEY,
+  mark bigint NOT NULL
+);`;
+    this.#raise = `
+INSERT INTO ${ns}.counter_marks AS m (key, mark) VALUES ($1::text, $2::bigint)
+ON CONFLICT (key) DO UPDATE SET mark = GREATEST(m.mark, excluded.mark)
+RETURNING m.mark::text AS mark`;
+    this.#read = `SELECT mark::text AS mark FROM ${ns}.counter_marks WHERE key = $1::text`;
+  }
+
+  async #query(operation: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
+    try {
+      return await this.#pool.query(text, values);
+    } catch (error) {
+      throw new StoreUnavailableError('postgres', this.address, operation, error);
+    }
+  }
+
+  /**
+   * Creates the schema and table. Idempotent; concurrent migrations take turns on an advisory
+   * lock (`CREATE ... IF NOT EXISTS` alone races). Never run by the other methods.
+   */
+  async migrate(): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw new StoreUnavailableError('postgres', this.address, 'migrate', error);
+    }
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `SELECT pg_advisory_xact_lock(hashtext('idforge.migrate'), hashtext($1::text))`,
+        [this.namespace],
+      );
+      await client.query(this.#schema);
+      await client.query('COMMIT');
+      client.release();
+    } catch (error) {
+      client.release(error instanceof Error ? error : true);
+      throw new StoreUnavailableError('postgres', this.address, 'migrate', error);
+    }
+  }
+
+  /**
+   * The mark, or null when never raised. Rejects with `RangeError` for a bad key,
+   * `StoreUnavailableError` ('read') when the server fails (or was never migrated).
+   */
+  async read(key: string): Promise<bigint | null> {
+    assertMarkKey(key);
+    const row = (await this.#query('read', this.#read, [key])).rows[0] as
+      | { mark: string }
+      | undefined;
+    return row === undefined ? null : BigInt(row.mark);
+  }
+
+  /**
+   * Sets the mark to max(stored, value) and resolves after the commit is durable; returns the
+   * new mark. Rejects with `RangeError` for a bad key or value, `StoreUnavailableError`
+   * ('raise') when the server fails: the mark may then be raised or not, never lowered.
+   */
+  async raise(key: string, value: bigint): Promise<bigint> {
+    assertMarkKey(key);
+    assertMark(value);
+    const rows = (await this.#query('raise', this.#raise, [key, value.toString()])).rows;
+    return BigInt((rows[0] as { mark: string }).mark);
+  }
+
+  /** Ends the pool. Idempotent. */
+  close(): Promise<void> {
+    this.#closed ??= this.#pool.end().catch((error: unknown) => {
+      throw new StoreUnavailableError('postgres', this.address, 'close', error);
+    });
+    return this.#closed;
+  }
+}
+
+/**
+ * Connects to PostgreSQL (`postgres://user@host:port/db[?namespace=NAME]`, namespace = the
+ * schema, default `idforge`) and checks that the server answers; does not create the table
+ * (call `migrate()`, as `idforge migrate --store URL` does). Throws `RangeError` for a
+ * malformed URL, namespace or option; rejects with `StoreUnavailableError` ('connect') when
+ * the server cannot be reached within the timeouts (default 5000 ms each).
+ */
+export async function openPostgresMarkStore(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<PostgresMarkStore> {
+  const address = redactUrl(url);
+  const connectTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1);
+  const queryTimeoutMs = assertNumber(
+    'queryTimeoutMs',
+    options.queryTimeoutMs ?? connectTimeoutMs,
+    1,
+  );
+  const { connectionString, namespace } = parsePostgresUrl(url, options.namespace);
+  const pool = new pg.Pool({
+    connectionString,
+    max: 4,
+    connectionTimeoutMillis: Math.ceil(connectTimeoutMs),
+    statement_timeout: Math.ceil(queryTimeoutMs),
+    query_timeout: Math.ceil(queryTimeoutMs),
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    allowExitOnIdle: true,
+    application_name: 'idforge',
+    // A mark acknowledged before its WAL flush could be lost by a server crash.
+    options: '-c synchronous_commit=on',
+  });
+  // A broken idle connection (server restart) is dropped by the pool, which then emits
+  // 'error'; without a listener that would crash the process. The next call reconnects.
+  pool.on('error', () => {});
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new StoreUnavailableError('postgres', address, 'connect', error);
+  }
+  return new PostgresMarkStore(pool, address, namespace);
+}

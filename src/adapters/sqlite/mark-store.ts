@@ -1,0 +1,118 @@
+/**
+ * {@link DurableMarkStore} on SQLite (better-sqlite3): the high-water marks that guard Redis
+ * counters against moving backwards (src/sequences/counter-source.ts).
+ *
+ *   idforge_counter_marks(key TEXT PRIMARY KEY, mark INTEGER NOT NULL)
+ *
+ * Durability: the database runs in WAL mode with `synchronous = FULL` (./database.ts), so a
+ * raise is on disk (the WAL fsynced) when its autocommit statement returns, and `raise`
+ * resolves only then. Marks are 64-bit integers read with `safeIntegers` (as bigint), never
+ * through a double. Every process of one host may share the file; a raise is one statement,
+ * `max(stored, value)`, so two raisers can never lower each other's mark.
+ */
+import type Database from 'better-sqlite3';
+import { StoreUnavailableError } from '../../core/index.js';
+import type { DurableMarkStore } from '../../sequences/ports.js';
+import { assertMark, assertMarkKey } from '../mark-args.js';
+import { openSqliteDatabase } from './database.js';
+
+/** Created by `migrate()` (idempotent). */
+export const SQLITE_MARK_SCHEMA = `
+CREATE TABLE IF NOT EXISTS idforge_counter_marks (
+  key  TEXT    PRIMARY KEY,
+  mark INTEGER NOT NULL
+);
+`;
+
+const RAISE = `
+INSERT INTO idforge_counter_marks (key, mark) VALUES (?, ?)
+ON CONFLICT (key) DO UPDATE SET mark = max(mark, excluded.mark)
+RETURNING mark`;
+
+const READ = 'SELECT mark FROM idforge_counter_marks WHERE key = ?';
+
+/** Adapts an open database (see {@link openSqliteMarkStore}); it owns and closes it. */
+export class SqliteMarkStore implements DurableMarkStore {
+  readonly backend = 'sqlite';
+  readonly address: string;
+  readonly #db: Database.Database;
+  #raise: Database.Statement | null = null;
+  #read: Database.Statement | null = null;
+
+  constructor(db: Database.Database, address: string) {
+    this.#db = db;
+    this.address = address;
+  }
+
+  #run<T>(operation: string, fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(fn());
+    } catch (error) {
+      return Promise.reject(new StoreUnavailableError('sqlite', this.address, operation, error));
+    }
+  }
+
+  /** Creates the table. Idempotent; never run by the other methods. */
+  migrate(): Promise<void> {
+    return this.#run('migrate', () => {
+      this.#db.exec(SQLITE_MARK_SCHEMA);
+    });
+  }
+
+  /**
+   * The mark, or null when never raised. Rejects with `RangeError` for a bad key,
+   * `StoreUnavailableError` ('read') when the database fails (or was never migrated).
+   */
+  async read(key: string): Promise<bigint | null> {
+    assertMarkKey(key);
+    return this.#run('read', () => {
+      this.#read ??= this.#db.prepare(READ).pluck().safeIntegers(true);
+      const mark = this.#read.get(key) as bigint | undefined;
+      return mark ?? null;
+    });
+  }
+
+  /**
+   * Sets the mark to max(stored, value), committed and fsynced before resolving; returns the
+   * new mark. Rejects with `RangeError` for a bad key or value, `StoreUnavailableError`
+   * ('raise') when the database fails.
+   */
+  async raise(key: string, value: bigint): Promise<bigint> {
+    assertMarkKey(key);
+    assertMark(value);
+    return this.#run('raise', () => {
+      this.#raise ??= this.#db.prepare(RAISE).pluck().safeIntegers(true);
+      return this.#raise.get(key, value) as bigint;
+    });
+  }
+
+  /** Closes the database. Idempotent. */
+  close(): Promise<void> {
+    return this.#run('close', () => {
+      if (this.#db.open) this.#db.close();
+    });
+  }
+}
+
+/** Options of {@link openSqliteMarkStore}. */
+export interface SqliteMarkStoreOptions {
+  /** How long a write waits for another process's transaction. Default 5000 ms. */
+  readonly busyTimeoutMs?: number;
+  /** Create the table if missing. Default true (SQLite is the embedded default). */
+  readonly autoMigrate?: boolean;
+}
+
+/**
+ * Opens (creating if missing) the mark store of a `sqlite:PATH` URL. Rejects with
+ * `StoreUnavailableError` ('sqlite', path, 'connect' or 'migrate') when the file cannot be
+ * opened or written.
+ */
+export async function openSqliteMarkStore(
+  url: string,
+  options: SqliteMarkStoreOptions = {},
+): Promise<SqliteMarkStore> {
+  const db = openSqliteDatabase(url, url, options.busyTimeoutMs ?? 5000);
+  const store = new SqliteMarkStore(db, url);
+  if (options.autoMigrate ?? true) await store.migrate();
+  return store;
+}

@@ -1,0 +1,163 @@
+/**
+ * A {@link BlockSource} over a Redis counter (INCRBY blocks of K, a "Redis-backed segment"),
+ * guarded by a durable high-water mark so that a counter that moved backwards is never
+ * served from.
+ *
+ * Redis without persistence restarts empty, and FLUSHALL or a manual SET do the same: INCRBY
+ * then hands out numbers again that were served before. The guard, per block of `size`:
+ *
+ *   1. floor = max(the floor this process knows, the durable mark read now)
+ *   2. last = INCRBY size; first = last - size + 1
+ *   3. first <= floor: the counter moved backwards (regression). Nothing of the block is
+ *      served. 'refuse' → CounterRegressedError. 'reseed' → raise the counter to
+ *      floor + reseedMargin (never lowering it) and go back to 1, at most maxReseeds times.
+ *   4. raise the durable mark to `last` and wait for it to be durable (write-ahead), then
+ *      return [first, last]. A crash between 4 and serving wastes the block, never repeats it.
+ *
+ * Why the mark is read before every INCRBY rather than once at start: a legitimate block is
+ * always above every mark committed before its INCRBY (the counter only rose in between), so
+ * comparing with a read taken before INCRBY never flags a healthy counter, even when other
+ * processes raise the mark concurrently; while a floor known only from this process's own
+ * last raise can be stale (an idle process, others far ahead), and a reset counter climbing
+ * past that stale floor would go unnoticed. The read is cheap (no write, no fsync); the
+ * process-local floor is kept as well, so a mark store that itself lost data still cannot
+ * lead this process below what it has seen, and blocks from one source always increase.
+ *
+ * What stays outside the guard: a block taken from Redis just before the reset whose mark is
+ * not yet written when another process checks (a window of one durable write). `reseedMargin`
+ * is the room left above the mark for those in-flight blocks; keep it above the processes
+ * times their largest block.
+ *
+ * Calls on one source run one at a time (the next waits for the previous), which keeps the
+ * blocks of a source increasing. Not for Redis Cluster replicas: a failover to a replica that
+ * lags is a regression like any other, which the guard catches the same way.
+ */
+import { CounterRegressedError, SequenceExhaustedError } from '../core/index.js';
+import type { BlockSource, CounterStore, DurableMarkStore } from './ports.js';
+
+/** Options of {@link counterBlockSource}. */
+export interface CounterBlockSourceOptions {
+  /**
+   * What to do when the counter returns a block at or below the mark: 'reseed' moves the
+   * counter above the mark and takes a fresh block; 'refuse' rejects with
+   * `CounterRegressedError` until an operator restores the counter. Default 'reseed'.
+   */
+  readonly onRegression?: 'reseed' | 'refuse';
+  /**
+   * A reseed sets the counter to (mark + max(reseedMargin, size)): room for blocks taken
+   * before the reset whose marks were not yet written. Default 1,000,000.
+   */
+  readonly reseedMargin?: bigint;
+  /** Reseeds within one call before giving up with `CounterRegressedError`. Default 3. */
+  readonly maxReseeds?: number;
+  /** Told of every regression and reseed. Default: standard error. */
+  readonly logger?: { warn(message: string): void };
+}
+
+/** Counters of a {@link CounterBlockSource}, for metrics. */
+export interface CounterSourceStats {
+  readonly key: string;
+  /** Blocks served (each: a mark read, one INCRBY, one durable raise). */
+  readonly blocks: number;
+  /** Numbers in those blocks. */
+  readonly numbers: bigint;
+  /** Blocks the counter returned at or below the mark (none of them served). */
+  readonly regressions: number;
+  /** Times the counter was raised above the mark. */
+  readonly reseeds: number;
+  /** The highest mark this process knows: nothing at or below it is served again. */
+  readonly floor: bigint;
+}
+
+/** A block source with its counters. */
+export type CounterBlockSource = BlockSource & { stats(): CounterSourceStats };
+
+const MAX = (1n << 63n) - 1n;
+
+/**
+ * A block source drawing from `counter` under `key`, guarded by `marks` under the same key.
+ * Each call resolves to exactly `size` numbers (a positive safe integer; `RangeError`
+ * otherwise), or rejects with `CounterRegressedError` ('refuse', or 'reseed' that failed
+ * `maxReseeds` times), `SequenceExhaustedError` (the counter or a reseed would pass
+ * 2^63 - 1), or the stores' `StoreUnavailableError`. Holds state (the floor, the counters):
+ * one per key per process.
+ */
+export function counterBlockSource(
+  counter: CounterStore,
+  marks: DurableMarkStore,
+  key: string,
+  options: CounterBlockSourceOptions = {},
+): CounterBlockSource {
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new RangeError(`counterBlockSource key: expected a non-empty string, got "${key}"`);
+  }
+  const refuse = policy(options.onRegression);
+  const margin = options.reseedMargin ?? 1_000_000n;
+  if (typeof margin !== 'bigint' || margin < 1n) {
+    throw new RangeError(`reseedMargin: expected a positive bigint, got ${String(margin)}`);
+  }
+  const maxReseeds = options.maxReseeds ?? 3;
+  if (!Number.isInteger(maxReseeds) || maxReseeds < 0) {
+    throw new RangeError(`maxReseeds: expected a non-negative integer, got ${maxReseeds}`);
+  }
+  const logger = options.logger ?? { warn: (m: string) => console.error(m) };
+  const where = `${counter.backend} at ${counter.address}`;
+  let floor = 0n;
+  let blocks = 0;
+  let numbers = 0n;
+  let regressions = 0;
+  let reseeds = 0;
+
+  const take = async (size: number): Promise<{ first: bigint; last: bigint }> => {
+    const n = BigInt(size);
+    for (let attempt = 0; ; attempt++) {
+      const stored = await marks.read(key);
+      if (stored !== null && stored > floor) floor = stored;
+      const seen = floor;
+      const last = await counter.incrBy(key, size);
+      const first = last - n + 1n;
+      if (first > seen) {
+        const raised = await marks.raise(key, last);
+        if (raised > floor) floor = raised;
+        blocks++;
+        numbers += n;
+        return { first, last };
+      }
+      regressions++;
+      const regressed = new CounterRegressedError(key, last, seen);
+      if (refuse || attempt === maxReseeds) {
+        logger.warn(`idforge: ${regressed.message}`);
+        throw regressed;
+      }
+      const target = seen + (margin > n ? margin : n);
+      if (target > MAX - n) throw new SequenceExhaustedError(key, seen);
+      const now = await counter.raiseTo(key, target);
+      reseeds++;
+      logger.warn(
+        `idforge: counter "${key}" (${where}) returned ${last}, at or below its durable mark ` +
+          `${seen}: it moved backwards. Re-seeded it to ${now}; nothing at or below the mark ` +
+          'was served.',
+      );
+    }
+  };
+
+  let queue: Promise<unknown> = Promise.resolve();
+  const source = ((size: number) => {
+    if (!Number.isSafeInteger(size) || size < 1) {
+      return Promise.reject(
+        new RangeError(`block size: expected a positive safe integer, got ${size}`),
+      );
+    }
+    const run = queue.then(() => take(size));
+    queue = run.catch(() => undefined);
+    return run;
+  }) as CounterBlockSource;
+  source.stats = () => ({ key, blocks, numbers, regressions, reseeds, floor });
+  return source;
+}
+
+function policy(value: unknown): boolean {
+  if (value === undefined || value === 'reseed') return false;
+  if (value === 'refuse') return true;
+  throw new RangeError(`onRegression: expected 'reseed' or 'refuse', got ${String(value)}`);
+}

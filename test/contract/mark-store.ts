@@ -1,0 +1,151 @@
+// The DurableMarkStore contract (src/sequences/ports.ts), run on every adapter against its
+// real server: each adapter's test file calls markStoreContract() with a function that gives
+// the URL of a store location (a SQLite file, a PostgreSQL schema) by name.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { StoreUnavailableError } from '../../src/core/index.js';
+import type { DurableMarkStore } from '../../src/sequences/ports.js';
+
+const MAX = (1n << 63n) - 1n;
+const fixture = fileURLToPath(new URL('../faults/fixtures/mark-raise-proc.ts', import.meta.url));
+
+/** Opens and migrates the mark store of a `sqlite:` or `postgres://` URL. */
+export async function openMarks(url: string, migrate = true): Promise<DurableMarkStore> {
+  let store: DurableMarkStore;
+  if (url.startsWith('sqlite:')) {
+    const { openSqliteMarkStore } = await import('../../src/adapters/sqlite/mark-store.js');
+    store = await openSqliteMarkStore(url, { autoMigrate: false });
+  } else {
+    const { openPostgresMarkStore } = await import('../../src/adapters/postgres/mark-store.js');
+    store = await openPostgresMarkStore(url, { connectTimeoutMs: 3000 });
+  }
+  if (migrate) await store.migrate();
+  return store;
+}
+
+export interface MarkContractOptions {
+  /** The URL of the store location `name` (the same name: the same marks). */
+  readonly url: (name: string) => string;
+  readonly skip?: string | false;
+}
+
+async function withStores(
+  urls: readonly string[],
+  fn: (...stores: DurableMarkStore[]) => Promise<void>,
+): Promise<void> {
+  const stores = await Promise.all(urls.map((u) => openMarks(u)));
+  try {
+    await fn(...stores);
+  } finally {
+    await Promise.all(stores.map((s) => s.close()));
+  }
+}
+
+function killedAfterRaise(url: string, key: string, value: bigint): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fixture, JSON.stringify({ url, key, value: String(value) })],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => resolve(`${out.trim()} ${signal ?? code}`));
+  });
+}
+
+export function markStoreContract(name: string, options: MarkContractOptions): void {
+  const fresh = () => options.url(`m${randomUUID().replace(/-/g, '').slice(0, 12)}`);
+  describe(`DurableMarkStore contract: ${name}`, { skip: options.skip ?? false }, () => {
+    test('migrate is idempotent; an unknown key has no mark', () =>
+      withStores([fresh()], async (s) => {
+        await s!.migrate();
+        await s!.migrate();
+        assert.equal(await s!.read('orders'), null);
+      }));
+
+    test('raise keeps the larger value and returns it; keys are independent', () =>
+      withStores([fresh()], async (s) => {
+        assert.equal(await s!.raise('a', 100n), 100n);
+        assert.equal(await s!.raise('a', 50n), 100n, 'never lowered');
+        assert.equal(await s!.raise('a', 100n), 100n);
+        assert.equal(await s!.raise('a', 101n), 101n);
+        assert.equal(await s!.read('a'), 101n);
+        assert.equal(await s!.raise('b', 0n), 0n);
+        assert.equal(await s!.read('b'), 0n);
+        assert.equal(await s!.read('c'), null);
+      }));
+
+    test('64-bit marks are exact (2^53 + 1, 2^63 - 1)', () =>
+      withStores([fresh()], async (s) => {
+        const odd = (1n << 53n) + 1n;
+        assert.equal(await s!.raise('k', odd), odd);
+        assert.equal(await s!.read('k'), odd);
+        assert.equal(await s!.raise('k', odd + 1n), odd + 1n, 'differs from the last by 1');
+        assert.equal(await s!.raise('k', MAX), MAX);
+        assert.equal(await s!.read('k'), MAX);
+      }));
+
+    test('concurrent raises from several connections end at the maximum', () => {
+      const url = fresh();
+      return withStores([url, url, url], async (...stores) => {
+        const values = stores.map((_, j) =>
+          Array.from({ length: 40 }, (_, i) => BigInt(((i * 7919 + j * 104_729) % 100_003) + 1)),
+        );
+        const got = await Promise.all(
+          stores.flatMap((s, j) => values[j]!.map((v) => s.raise('k', v).then((m) => [v, m]))),
+        );
+        for (const [v, m] of got) assert.ok(m! >= v!, `raise(${v}) returned ${m}`);
+        let max = 0n;
+        for (const v of values.flat()) if (v > max) max = v;
+        for (const s of stores) assert.equal(await s.read('k'), max);
+      });
+    });
+
+    test('raise resolves only once committed: a process killed right after keeps it', async () => {
+      const url = fresh();
+      await withStores([url], async (s) => {
+        await s!.raise('k', 5n);
+      });
+      const value = (1n << 62n) + 7n;
+      assert.equal(await killedAfterRaise(url, 'k', value), `R ${value} SIGKILL`);
+      await withStores([url], async (s) => {
+        assert.equal(await s!.read('k'), value);
+      });
+    });
+
+    test('before migrate, read and raise are StoreUnavailableError', async () => {
+      const s = await openMarks(fresh(), false);
+      try {
+        for (const [p, op] of [
+          [s.read('k'), 'read'],
+          [s.raise('k', 1n), 'raise'],
+        ] as const) {
+          await assert.rejects(p, (e: unknown) => {
+            assert.ok(e instanceof StoreUnavailableError, String(e));
+            assert.equal(e.backend, name);
+            assert.equal(e.operation, op);
+            return true;
+          });
+        }
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('misuse is a RangeError', () =>
+      withStores([fresh()], async (s) => {
+        await assert.rejects(s!.raise('k', -1n), RangeError);
+        await assert.rejects(s!.raise('k', MAX + 1n), RangeError);
+        await assert.rejects(s!.raise('k', 1 as unknown as bigint), RangeError);
+        await assert.rejects(s!.raise('', 1n), RangeError);
+        await assert.rejects(s!.read(''), RangeError);
+        assert.equal(await s!.read('k'), null);
+      }));
+  });
+}
