@@ -41,6 +41,9 @@ export interface CounterBlockSourceOptions {
    * What to do when the counter returns a block at or below the mark: 'reseed' moves the
    * counter above the mark and takes a fresh block; 'refuse' rejects with
    * `CounterRegressedError` until an operator restores the counter. Default 'reseed'.
+   * A refused call has still moved the counter by its size (INCRBY cannot be undone), so a
+   * counter reset just below a small mark climbs back over it and is served from again:
+   * above the mark, hence still safe.
    */
   readonly onRegression?: 'reseed' | 'refuse';
   /**

@@ -61,6 +61,15 @@ async function close(f: Fixture): Promise<void> {
   await f.marks.close();
 }
 
+/** Waits until `done()` holds; fails the test after `ms` instead of hanging. */
+async function until(done: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
 function bareSource(f: Fixture): BlockSource {
   return async (size) => {
     const last = await f.counter.incrBy(f.key, size);
@@ -142,13 +151,12 @@ describe('Redis counter moving backwards (own Redis without persistence)', { ski
       }
     })();
     try {
-      while (blocks.length < 30) await sleep(10);
+      await until(() => blocks.length >= 30, '30 blocks');
       await server.stop(true);
       await sleep(300);
       await server.start();
       restarted = blocks.length;
-      const deadline = Date.now() + 15_000;
-      while (blocks.length < restarted + 30 && Date.now() < deadline) await sleep(10);
+      await until(() => blocks.length >= restarted + 30, '30 blocks after the restart');
     } finally {
       running = false;
       await loop;
@@ -159,7 +167,6 @@ describe('Redis counter moving backwards (own Redis without persistence)', { ski
       `blocks ${blocks.length} (${restarted} before the restart), failed draws ${codes.length}, ` +
         `regressions ${s.regressions}, reseeds ${s.reseeds}`,
     );
-    assert.ok(blocks.length >= restarted + 30, 'recovered after the restart');
     assert.ok(codes.includes('IDF_STORE_UNAVAILABLE'), `codes: ${[...new Set(codes)]}`);
     assert.ok(s.regressions > 0 && s.reseeds > 0);
     assert.equal(duplicates(numbers(blocks)), 0);
@@ -212,15 +219,19 @@ describe('Redis counter moving backwards (own Redis without persistence)', { ski
         spawnDrawer({ redis: REDIS, marks: url, key, size: 50, blocks: 150, mode }),
       );
       const total = () => procs.reduce((n, p) => n + p.blocks.length, 0);
-      while (total() < 100) await sleep(5);
-      await flushAll();
-      if (mode === 'guard') {
-        while (total() < 300) await sleep(5);
-        await server.stop(true);
-        await sleep(200);
-        await server.start();
+      try {
+        await until(() => total() >= 100, '100 blocks');
+        await flushAll();
+        if (mode === 'guard') {
+          await until(() => total() >= 300, '300 blocks');
+          await server.stop(true);
+          await sleep(200);
+          await server.start();
+        }
+        await Promise.all(procs.map((p) => p.exited));
+      } finally {
+        for (const p of procs) if (p.code === null) p.child.kill('SIGKILL');
       }
-      await Promise.all(procs.map((p) => p.exited));
       const all = procs.flatMap((p) => p.blocks).sort((a, b) => (a.first < b.first ? -1 : 1));
       let overlaps = 0;
       for (let i = 1; i < all.length; i++) if (all[i]!.first <= all[i - 1]!.last) overlaps++;
