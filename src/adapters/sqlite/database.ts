@@ -11,15 +11,17 @@ export function sqlitePath(url: string): string {
 
 /**
  * Opens (creating if missing) the database in WAL mode with a busy timeout, so that several
- * processes on one host take turns instead of failing with SQLITE_BUSY.
+ * processes on one host take turns instead of failing with SQLITE_BUSY. Throws `RangeError`
+ * for a URL without a path (misuse), `StoreUnavailableError` when the file cannot be opened.
  */
 export function openSqliteDatabase(
   url: string,
   address: string,
   busyTimeoutMs: number,
 ): Database.Database {
+  const path = sqlitePath(url);
   try {
-    const db = new Database(sqlitePath(url), { timeout: busyTimeoutMs });
+    const db = new Database(path, { timeout: busyTimeoutMs });
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     return db;

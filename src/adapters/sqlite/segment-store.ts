@@ -1,0 +1,188 @@
+/**
+ * {@link SegmentStore} on SQLite (better-sqlite3): the embedded default, for every process of
+ * one host sharing a database file (not for several hosts: SQLite on a network file system
+ * does not lock reliably).
+ *
+ *   <namespace>_segments(tag TEXT PRIMARY KEY, max_id INTEGER, step INTEGER,
+ *                        description TEXT, updated_at_ms INTEGER)      namespace default idforge
+ *
+ * Atomicity: a take is `UPDATE ... SET max_id = max_id + s WHERE tag = ? AND max_id <= 2^63 - 1
+ * - s RETURNING max_id, s` (s = max(step, requested)) inside a `BEGIN IMMEDIATE` transaction,
+ * which takes the database's write lock first: one writer at a time across processes, the
+ * others wait up to the busy timeout (then `StoreUnavailableError`). The exhaustion test
+ * subtracts, so SQLite never computes past 2^63 - 1. The database runs in WAL mode with
+ * `synchronous = FULL` (./database.ts): a take is on disk before its block is returned.
+ *
+ * 64-bit columns are read with `safeIntegers` (as bigint), never through a double.
+ * `updated_at_ms` is this host's clock. The methods are synchronous underneath and return
+ * settled promises; safe to share within a process.
+ */
+import type Database from 'better-sqlite3';
+import {
+  assertNumber,
+  IdforgeError,
+  SequenceExhaustedError,
+  StoreUnavailableError,
+  TagExistsError,
+  UnknownTagError,
+} from '../../core/index.js';
+import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
+import { redactUrl } from '../open.js';
+import {
+  assertTablePrefix,
+  assertTag,
+  checkCreate,
+  DEFAULT_SEGMENT_NAMESPACE,
+  requestedStep,
+  type SegmentRow,
+  segmentOf,
+  tagOf,
+} from '../segment-args.js';
+import { openSqliteDatabase } from './database.js';
+
+/** The DDL of a namespace's table; idempotent. */
+function schemaOf(table: string): string {
+  return `
+CREATE TABLE IF NOT EXISTS ${table} (
+  tag           TEXT    PRIMARY KEY CHECK (length(tag) BETWEEN 1 AND 128),
+  max_id        INTEGER NOT NULL CHECK (max_id >= 0),
+  step          INTEGER NOT NULL CHECK (step BETWEEN 1 AND 2147483647),
+  description   TEXT    NOT NULL DEFAULT '',
+  updated_at_ms INTEGER NOT NULL
+);`;
+}
+
+const COLUMNS = 'tag, max_id, step, description, updated_at_ms';
+
+/** The prepared statements of one table; the take runs in a BEGIN IMMEDIATE transaction. */
+function prepareStatements(db: Database.Database, t: string) {
+  const used = 'max(step, @requested)';
+  const take = db.prepare(`
+UPDATE ${t} SET max_id = max_id + ${used}, updated_at_ms = @now
+WHERE tag = @tag AND max_id <= 9223372036854775807 - ${used}
+RETURNING max_id, ${used} AS used`);
+  const create = db.prepare(`
+INSERT INTO ${t} (tag, max_id, step, description, updated_at_ms)
+VALUES (@tag, @maxId, @step, @description, @now)
+ON CONFLICT (tag) DO NOTHING
+RETURNING ${COLUMNS}`);
+  const get = db.prepare(`SELECT ${COLUMNS} FROM ${t} WHERE tag = ?`);
+  const list = db.prepare(`SELECT ${COLUMNS} FROM ${t} ORDER BY tag`);
+  for (const s of [take, create, get, list]) s.safeIntegers(true);
+  const takeTx = db.transaction((tag: string, requested: bigint, now: number): Segment => {
+    const row = take.get({ tag, requested, now }) as { max_id: bigint; used: bigint } | undefined;
+    if (row !== undefined) return segmentOf(tag, row.max_id, row.used);
+    const current = get.get(tag) as SegmentRow | undefined;
+    if (current === undefined) throw new UnknownTagError(tag, 'sqlite');
+    throw new SequenceExhaustedError(tag, BigInt(current.max_id));
+  });
+  return { take: takeTx.immediate, create, get, list };
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+/** Adapts an open database (see {@link openSqliteSegmentStore}); it owns and closes it. */
+export class SqliteSegmentStore implements SegmentStore {
+  readonly backend = 'sqlite';
+  readonly address: string;
+  /** The table-name prefix: the table is `<namespace>_segments`. */
+  readonly namespace: string;
+  readonly #db: Database.Database;
+  readonly #table: string;
+  readonly #now: () => number;
+  /** Prepared on first use: preparing needs the table, which only migrate() creates. */
+  #statements: Statements | null = null;
+
+  /**
+   * `now` is the clock of `updated_at_ms` (default `Date.now`). Throws `RangeError` when
+   * `namespace` is not `[a-z_][a-z0-9_]*` of at most 31 characters.
+   */
+  constructor(
+    db: Database.Database,
+    address: string,
+    namespace: string = DEFAULT_SEGMENT_NAMESPACE,
+    now: () => number = Date.now,
+  ) {
+    this.namespace = assertTablePrefix(namespace);
+    this.#table = `${namespace}_segments`;
+    this.#db = db;
+    this.address = address;
+    this.#now = now;
+  }
+
+  /** Runs `fn` synchronously; driver errors become StoreUnavailableError, typed ones pass. */
+  #run<T>(operation: string, fn: (s: Statements) => T): Promise<T> {
+    try {
+      this.#statements ??= prepareStatements(this.#db, this.#table);
+      return Promise.resolve(fn(this.#statements));
+    } catch (error) {
+      if (error instanceof IdforgeError) return Promise.reject(error);
+      return Promise.reject(new StoreUnavailableError('sqlite', this.address, operation, error));
+    }
+  }
+
+  /** Creates the table. Idempotent; never run by the other methods. */
+  migrate(): Promise<void> {
+    try {
+      this.#db.exec(schemaOf(this.#table));
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(new StoreUnavailableError('sqlite', this.address, 'migrate', error));
+    }
+  }
+
+  /** See {@link SegmentStore.createTag}; `RangeError`/`TypeError` for bad arguments. */
+  async createTag(tag: string, options: CreateTagOptions): Promise<SegmentTag> {
+    const c = checkCreate(tag, options);
+    return this.#run('createTag', (s) => {
+      const row = s.create.get({ tag, ...c, now: this.#now() }) as SegmentRow | undefined;
+      if (row === undefined) throw new TagExistsError(tag);
+      return tagOf(row);
+    });
+  }
+
+  /** See {@link SegmentStore.takeSegment}; `RangeError`/`TypeError` for bad arguments. */
+  async takeSegment(tag: string, step?: number): Promise<Segment> {
+    assertTag(tag);
+    const requested = BigInt(requestedStep(step));
+    return this.#run('takeSegment', (s) => s.take(tag, requested, this.#now()));
+  }
+
+  async getTag(tag: string): Promise<SegmentTag | null> {
+    assertTag(tag);
+    return this.#run('getTag', (s) => {
+      const row = s.get.get(tag) as SegmentRow | undefined;
+      return row === undefined ? null : tagOf(row);
+    });
+  }
+
+  /** Every tag, ordered by name (byte order of UTF-8). */
+  listTags(): Promise<SegmentTag[]> {
+    return this.#run('listTags', (s) => (s.list.all() as SegmentRow[]).map(tagOf));
+  }
+
+  /** Closes the database. Idempotent. */
+  close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Opens (creating the file if missing) the SQLite database of a `sqlite:PATH` URL; creates no
+ * table (call `migrate()`, as `idforge migrate --store URL` does). `connectTimeoutMs` (default
+ * 5000) is the busy timeout: how long a call waits for another process's write lock before
+ * rejecting with `StoreUnavailableError`. `namespace` prefixes the table (default `idforge`).
+ * Throws `RangeError` for a malformed URL or namespace; rejects with `StoreUnavailableError`
+ * ('sqlite', path, 'connect') when the file cannot be opened.
+ */
+export async function openSqliteSegmentStore(
+  url: string,
+  options: { readonly connectTimeoutMs?: number; readonly namespace?: string } = {},
+): Promise<SegmentStore> {
+  const namespace = assertTablePrefix(options.namespace ?? DEFAULT_SEGMENT_NAMESPACE);
+  const address = redactUrl(url);
+  const busyTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 0);
+  const db = openSqliteDatabase(url, address, busyTimeoutMs);
+  return new SqliteSegmentStore(db, address, namespace);
+}

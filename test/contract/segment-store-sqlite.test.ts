@@ -1,0 +1,122 @@
+// The SegmentStore contract on SQLite (a fresh database file per test, the directory removed at
+// the end), then what only SQLite has: several connections to one file, a write lock held by
+// another process, table-name namespaces, a path that cannot be opened.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { openSqliteSegmentStore } from '../../src/adapters/sqlite/segment-store.js';
+import { StoreUnavailableError } from '../../src/core/index.js';
+import type { SegmentStore } from '../../src/sequences/ports.js';
+import { assertContiguous, segmentStoreContract } from './segment-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idforge-segments-'));
+let n = 0;
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const freshUrl = () => `sqlite:${join(dir, `segments-${n++}.db`)}`;
+
+async function migrated(url: string, namespace?: string): Promise<SegmentStore> {
+  const store = await openSqliteSegmentStore(url, namespace === undefined ? {} : { namespace });
+  await store.migrate();
+  return store;
+}
+
+segmentStoreContract('sqlite', {
+  open: () => migrated(freshUrl()),
+  openUnmigrated: () => openSqliteSegmentStore(freshUrl()),
+});
+
+describe('SQLite segment store: one file, several connections', () => {
+  test('four connections racing on one file get disjoint, contiguous blocks', async () => {
+    const url = freshUrl();
+    const stores = [await migrated(url), await migrated(url), await migrated(url)];
+    stores.push(await openSqliteSegmentStore(url));
+    try {
+      await stores[0]!.createTag('shared', { step: 5 });
+      const got = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => stores[i % 4]!.takeSegment('shared')),
+      );
+      assert.equal(assertContiguous(got, 1n), 1000n);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  test('a write lock held by another process: StoreUnavailableError after the busy timeout, nothing taken', async () => {
+    const url = freshUrl();
+    const store = await openSqliteSegmentStore(url, { connectTimeoutMs: 200 });
+    const other = new Database(url.slice('sqlite:'.length));
+    try {
+      await store.migrate();
+      await store.createTag('locked', { step: 10 });
+      other.exec('BEGIN IMMEDIATE');
+      const started = Date.now();
+      await assert.rejects(store.takeSegment('locked'), (e) => {
+        assert.ok(e instanceof StoreUnavailableError, String(e));
+        assert.equal(e.backend, 'sqlite');
+        assert.equal(e.operation, 'takeSegment');
+        assert.equal(e.address, url);
+        return true;
+      });
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed >= 150 && elapsed < 2000, `took ${elapsed} ms`);
+      other.exec('ROLLBACK');
+      assert.deepEqual(await store.takeSegment('locked'), { tag: 'locked', first: 1n, last: 10n });
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
+  test('namespaces are separate tables in one file', async () => {
+    const url = freshUrl();
+    const a = await migrated(url, 'app_a');
+    const b = await migrated(url, 'app_b');
+    const c = await migrated(url);
+    try {
+      await a.createTag('orders', { step: 10, start: 100n });
+      await b.createTag('orders', { step: 3 });
+      assert.deepEqual(await a.takeSegment('orders'), { tag: 'orders', first: 100n, last: 109n });
+      assert.deepEqual(await b.takeSegment('orders'), { tag: 'orders', first: 1n, last: 3n });
+      assert.deepEqual(await c.listTags(), []);
+      const tables = new Database(url.slice('sqlite:'.length), { readonly: true });
+      const names = tables
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .pluck()
+        .all();
+      tables.close();
+      assert.deepEqual(names, ['app_a_segments', 'app_b_segments', 'idforge_segments']);
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+
+  test('bad namespaces, URLs and timeouts are RangeErrors; an unopenable path is StoreUnavailableError', async () => {
+    for (const namespace of ['', 'Upper', '1st', 'a-b', 'x;drop', 'a'.repeat(32)]) {
+      await assert.rejects(
+        openSqliteSegmentStore(freshUrl(), { namespace }),
+        RangeError,
+        namespace,
+      );
+    }
+    await assert.rejects(openSqliteSegmentStore('sqlite:'), RangeError);
+    await assert.rejects(openSqliteSegmentStore(freshUrl(), { connectTimeoutMs: -1 }), RangeError);
+    const url = `sqlite:${join(dir, 'no-such-dir', 'x.db')}`;
+    await assert.rejects(openSqliteSegmentStore(url), (e) => {
+      assert.ok(e instanceof StoreUnavailableError, String(e));
+      assert.equal(e.backend, 'sqlite');
+      assert.equal(e.operation, 'connect');
+      return true;
+    });
+  });
+
+  test('calls after close reject with StoreUnavailableError; close is idempotent', async () => {
+    const store = await migrated(freshUrl());
+    await store.close();
+    await store.close();
+    await assert.rejects(store.listTags(), StoreUnavailableError);
+  });
+});

@@ -1,0 +1,280 @@
+// The SegmentStore contract (src/sequences/ports.ts), run on every adapter against its real
+// server: each adapter's test file calls segmentStoreContract() with functions that open a
+// fresh, empty store (its own SQLite file, PostgreSQL schema or MySQL table prefix).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  SequenceExhaustedError,
+  StoreUnavailableError,
+  TagExistsError,
+  UnknownTagError,
+} from '../../src/core/index.js';
+import type { Segment, SegmentStore } from '../../src/sequences/ports.js';
+
+export interface SegmentContractOptions {
+  /** Opens a fresh store with an empty namespace, migrated. */
+  readonly open: () => Promise<SegmentStore>;
+  /** Opens a fresh store with an empty namespace, not migrated. */
+  readonly openUnmigrated: () => Promise<SegmentStore>;
+  /** Reason to skip, when the server is absent and services are not required. */
+  readonly skip?: string | false;
+}
+
+const MAX = 2n ** 63n - 1n;
+
+async function withStore(
+  open: () => Promise<SegmentStore>,
+  fn: (s: SegmentStore) => Promise<void>,
+) {
+  const store = await open();
+  try {
+    await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** [first, last] pairs, for readable deepEqual failures. */
+function ranges(segments: readonly Segment[]): [bigint, bigint][] {
+  return segments.map((s) => [s.first, s.last]);
+}
+
+/** Asserts the blocks are disjoint and together cover exactly [from, from + total - 1]. */
+export function assertContiguous(segments: readonly Segment[], from: bigint): bigint {
+  const sorted = [...segments].sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+  let next = from;
+  for (const s of sorted) {
+    assert.ok(s.first <= s.last, `empty block [${s.first}, ${s.last}]`);
+    assert.equal(s.first, next, `gap or overlap at ${next}: block [${s.first}, ${s.last}]`);
+    next = s.last + 1n;
+  }
+  return next - 1n;
+}
+
+export function segmentStoreContract(name: string, options: SegmentContractOptions): void {
+  const { open } = options;
+  describe(`SegmentStore contract: ${name}`, { skip: options.skip ?? false }, () => {
+    test('migrate is idempotent and starts with no tags', () =>
+      withStore(open, async (s) => {
+        await s.migrate();
+        await s.migrate();
+        assert.deepEqual(await s.listTags(), []);
+        assert.equal(s.backend, name);
+      }));
+
+    test('nothing is created implicitly: an unmigrated store fails every call', async () => {
+      const s = await options.openUnmigrated();
+      try {
+        for (const [operation, call] of [
+          ['createTag', () => s.createTag('orders', { step: 10 })],
+          ['takeSegment', () => s.takeSegment('orders')],
+          ['getTag', () => s.getTag('orders')],
+          ['listTags', () => s.listTags()],
+        ] as const) {
+          await assert.rejects(call(), (e) => {
+            assert.ok(e instanceof StoreUnavailableError, `${operation}: ${String(e)}`);
+            assert.equal(e.backend, name);
+            assert.equal(e.operation, operation);
+            assert.equal(e.address, s.address);
+            return true;
+          });
+        }
+        await s.migrate();
+        assert.deepEqual(await s.listTags(), [], 'migrate works after the failures');
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('createTag stores max_id = start - 1; an existing tag is refused and unchanged', () =>
+      withStore(open, async (s) => {
+        const before = Date.now();
+        const created = await s.createTag('orders', { step: 10, description: 'order numbers' });
+        assert.deepEqual(
+          { ...created, updatedAtMs: 0 },
+          {
+            tag: 'orders',
+            maxId: 0n,
+            step: 10,
+            description: 'order numbers',
+            updatedAtMs: 0,
+          },
+        );
+        assert.ok(
+          Math.abs(created.updatedAtMs - before) < 5000,
+          `updatedAt ${created.updatedAtMs}`,
+        );
+        assert.deepEqual(await s.getTag('orders'), created);
+        await assert.rejects(
+          s.createTag('orders', { step: 500, start: 1000n, description: 'other' }),
+          (e) => e instanceof TagExistsError && e.tag === 'orders',
+        );
+        assert.deepEqual(await s.getTag('orders'), created, 'the existing tag is unchanged');
+        const started = await s.createTag('users', { step: 5, start: 1000n });
+        assert.equal(started.maxId, 999n);
+        assert.equal(started.description, '');
+        assert.deepEqual(ranges([await s.takeSegment('users')]), [[1000n, 1004n]]);
+      }));
+
+    test('takeSegment returns contiguous blocks of max(requested, stored) step', () =>
+      withStore(open, async (s) => {
+        await s.createTag('photos', { step: 10 });
+        const got = [
+          await s.takeSegment('photos'),
+          await s.takeSegment('photos'),
+          await s.takeSegment('photos', 25),
+          await s.takeSegment('photos', 3),
+          await s.takeSegment('photos', 10),
+        ];
+        assert.deepEqual(ranges(got), [
+          [1n, 10n],
+          [11n, 20n],
+          [21n, 45n],
+          [46n, 55n],
+          [56n, 65n],
+        ]);
+        assert.ok(got.every((g) => g.tag === 'photos'));
+        const t = await s.getTag('photos');
+        assert.equal(t?.maxId, 65n);
+        assert.equal(t?.step, 10, 'the stored step is never changed by a take');
+      }));
+
+    test('unknown tags: UnknownTagError from takeSegment, null from getTag', () =>
+      withStore(open, async (s) => {
+        await s.createTag('known', { step: 1 });
+        await assert.rejects(s.takeSegment('unknown'), (e) => {
+          assert.ok(e instanceof UnknownTagError, String(e));
+          assert.equal(e.tag, 'unknown');
+          assert.equal(e.backend, name);
+          return true;
+        });
+        assert.equal(await s.getTag('unknown'), null);
+        assert.equal(await s.getTag('Known'), null, 'tags are case-sensitive');
+        assert.equal((await s.listTags()).length, 1, 'nothing was created');
+      }));
+
+    test('exhaustion near 2^63 - 1: the last full block, then SequenceExhaustedError, nothing taken', () =>
+      withStore(open, async (s) => {
+        await s.createTag('edge', { step: 10, start: MAX - 14n });
+        assert.deepEqual(ranges([await s.takeSegment('edge')]), [[MAX - 14n, MAX - 5n]]);
+        for (const step of [undefined, 6, 1_000_000, Number.MAX_SAFE_INTEGER]) {
+          await assert.rejects(s.takeSegment('edge', step), (e) => {
+            assert.ok(e instanceof SequenceExhaustedError, String(e));
+            assert.equal(e.tag, 'edge');
+            assert.equal(e.maxId, MAX - 5n);
+            return true;
+          });
+        }
+        assert.equal((await s.getTag('edge'))?.maxId, MAX - 5n, 'nothing was taken');
+        await s.createTag('exact', { step: 5, start: MAX - 4n });
+        assert.deepEqual(ranges([await s.takeSegment('exact')]), [[MAX - 4n, MAX]]);
+        await assert.rejects(s.takeSegment('exact'), SequenceExhaustedError);
+        await s.createTag('last', { step: 1, start: MAX });
+        assert.deepEqual(ranges([await s.takeSegment('last')]), [[MAX, MAX]]);
+        await assert.rejects(s.takeSegment('last'), SequenceExhaustedError);
+      }));
+
+    test('100 concurrent takes get disjoint blocks covering a contiguous range', () =>
+      withStore(open, async (s) => {
+        await s.createTag('busy', { step: 7 });
+        const steps = Array.from({ length: 100 }, (_, i) =>
+          i % 3 === 0 ? 20 : i % 3 === 1 ? 2 : undefined,
+        );
+        const got = await Promise.all(steps.map((step) => s.takeSegment('busy', step)));
+        got.forEach((g, i) => {
+          const expected = BigInt(Math.max(steps[i] ?? 1, 7));
+          assert.equal(g.last - g.first + 1n, expected, `take ${i} size`);
+        });
+        const last = assertContiguous(got, 1n);
+        assert.equal(last, 34n * 20n + 66n * 7n);
+        assert.equal((await s.getTag('busy'))?.maxId, last);
+      }));
+
+    test('bigint precision above 2^53, also for huge requested steps', () =>
+      withStore(open, async (s) => {
+        const p53 = 2n ** 53n;
+        await s.createTag('big', { step: 3, start: p53 + 1n });
+        assert.equal((await s.getTag('big'))?.maxId, p53);
+        assert.deepEqual(ranges([await s.takeSegment('big')]), [[p53 + 1n, p53 + 3n]]);
+        assert.deepEqual(ranges([await s.takeSegment('big')]), [[p53 + 4n, p53 + 6n]]);
+        const odd = 2n ** 62n + 12_345_678_901n;
+        await s.createTag('odd', { step: 1, start: odd });
+        assert.deepEqual(ranges([await s.takeSegment('odd', 2)]), [[odd, odd + 1n]]);
+        const [listed] = (await s.listTags()).filter((t) => t.tag === 'odd');
+        assert.equal(listed?.maxId, odd + 1n);
+        await s.createTag('wide', { step: 1 });
+        const huge = Number.MAX_SAFE_INTEGER;
+        assert.deepEqual(ranges([await s.takeSegment('wide', huge)]), [[1n, BigInt(huge)]]);
+      }));
+
+    test('listTags: every tag with its fields, ordered by name', () =>
+      withStore(open, async (s) => {
+        for (const [tag, step] of [
+          ['users', 2],
+          ['Orders', 3],
+          ['orders', 4],
+          ['a.b:c-d_e', 5],
+        ] as const) {
+          await s.createTag(tag, { step, description: `${tag}!` });
+        }
+        await s.takeSegment('orders');
+        const listed = await s.listTags();
+        assert.deepEqual(
+          listed.map((t) => [t.tag, t.maxId, t.step, t.description]),
+          [
+            ['Orders', 0n, 3, 'Orders!'],
+            ['a.b:c-d_e', 0n, 5, 'a.b:c-d_e!'],
+            ['orders', 4n, 4, 'orders!'],
+            ['users', 0n, 2, 'users!'],
+          ],
+        );
+        for (const t of listed) {
+          assert.equal(typeof t.updatedAtMs, 'number');
+          assert.ok(Math.abs(t.updatedAtMs - Date.now()) < 60_000, `${t.tag}: ${t.updatedAtMs}`);
+          assert.deepEqual(await s.getTag(t.tag), t);
+        }
+      }));
+
+    test('tags of 128 characters, non-ASCII tags and descriptions round-trip', () =>
+      withStore(open, async (s) => {
+        const long = `${'号段'.repeat(60)}${'x'.repeat(8)}`;
+        assert.equal(long.length, 128);
+        const description = `Sipariş numaraları, 号段 😀 ${'d'.repeat(200)}`.slice(0, 256);
+        await s.createTag(long, { step: 2, description });
+        await s.createTag('çığ', { step: 1 });
+        assert.deepEqual(ranges([await s.takeSegment(long)]), [[1n, 2n]]);
+        const t = await s.getTag(long);
+        assert.equal(t?.tag, long);
+        assert.equal(t?.description, description);
+        assert.equal((await s.getTag('çığ'))?.step, 1);
+      }));
+
+    test('misuse is a RangeError or TypeError before any I/O', () =>
+      withStore(open, async (s) => {
+        const bad: [string, () => Promise<unknown>][] = [
+          ['empty tag', () => s.createTag('', { step: 1 })],
+          ['129 characters', () => s.createTag('x'.repeat(129), { step: 1 })],
+          ['control character', () => s.createTag('a\nb', { step: 1 })],
+          ['NUL', () => s.takeSegment('a\u0000b')],
+          ['lone surrogate', () => s.getTag('a\ud800')],
+          ['step 0', () => s.createTag('t', { step: 0 })],
+          ['step 2^31', () => s.createTag('t', { step: 2 ** 31 })],
+          ['fractional step', () => s.createTag('t', { step: 1.5 })],
+          ['start 0', () => s.createTag('t', { step: 1, start: 0n })],
+          ['start 2^63', () => s.createTag('t', { step: 1, start: MAX + 1n })],
+          ['description of 257', () => s.createTag('t', { step: 1, description: 'd'.repeat(257) })],
+          ['take step 0', () => s.takeSegment('t', 0)],
+          ['take step -1', () => s.takeSegment('t', -1)],
+          ['take step 2^53', () => s.takeSegment('t', 2 ** 53)],
+        ];
+        for (const [what, call] of bad) await assert.rejects(call, RangeError, what);
+        const wrongType: [string, () => Promise<unknown>][] = [
+          ['number tag', () => s.getTag(1 as unknown as string)],
+          ['number start', () => s.createTag('t', { step: 1, start: 1 as unknown as bigint })],
+          ['string step', () => s.takeSegment('t', '5' as unknown as number)],
+        ];
+        for (const [what, call] of wrongType) await assert.rejects(call, TypeError, what);
+        assert.deepEqual(await s.listTags(), [], 'nothing was created');
+      }));
+  });
+}
