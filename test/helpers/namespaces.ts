@@ -5,6 +5,7 @@ export const SERVERS = {
   postgres: { host: '127.0.0.1', port: 5432, url: 'postgres://postgres@127.0.0.1:5432/test' },
   redis: { host: '127.0.0.1', port: 6379, url: 'redis://127.0.0.1:6379' },
   etcd: { host: '127.0.0.1', port: 2379, url: 'etcd://127.0.0.1:2379' },
+  mysql: { host: '127.0.0.1', port: 3306, url: 'mysql://root@127.0.0.1:3306/test' },
 } as const;
 
 export type ServerName = keyof typeof SERVERS;
@@ -19,7 +20,10 @@ export function freshNamespaceUrl(
   return `${base}${base.includes('?') ? '&' : '?'}namespace=${ns}`;
 }
 
-/** Deletes everything under the namespaces of `urls` (a schema, or keys under a prefix). */
+/**
+ * Deletes everything under the namespaces of `urls` (a schema, tables named with a prefix, or
+ * keys under a prefix).
+ */
 export async function dropNamespaces(server: ServerName, urls: readonly string[]): Promise<void> {
   const names = urls.map(
     (u) => new URL(u.replace(/^etcd:/, 'http:')).searchParams.get('namespace')!,
@@ -31,6 +35,20 @@ export async function dropNamespaces(server: ServerName, urls: readonly string[]
     await client.connect();
     for (const n of names) await client.query(`DROP SCHEMA IF EXISTS "${n}" CASCADE`);
     await client.end();
+  } else if (server === 'mysql') {
+    const { default: mysql } = await import('mysql2/promise');
+    const conn = await mysql.createConnection(SERVERS.mysql.url);
+    for (const n of names) {
+      const [rows] = await conn.query(
+        'SELECT table_name AS t FROM information_schema.tables ' +
+          'WHERE table_schema = DATABASE() AND LEFT(table_name, CHAR_LENGTH(?) + 1) = CONCAT(?, "_")',
+        [n, n],
+      );
+      for (const { t } of rows as { t: string }[]) {
+        await conn.query(`DROP TABLE IF EXISTS \`${t}\``);
+      }
+    }
+    await conn.end();
   } else if (server === 'redis') {
     const { Redis } = await import('ioredis');
     const redis = new Redis(SERVERS.redis.url);

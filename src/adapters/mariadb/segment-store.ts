@@ -1,0 +1,164 @@
+/**
+ * {@link SegmentStore} on MariaDB or MySQL (mysql2): segment sequences ("号段") shared by every
+ * process and host that reaches the server, as in Meituan Leaf.
+ *
+ *   <namespace>_segments(tag VARCHAR(128) PRIMARY KEY, max_id BIGINT, step INT,
+ *                        description VARCHAR(256), updated_at_ms BIGINT)   InnoDB, utf8mb4_bin
+ *
+ * Atomicity: a take is one transaction sent in one round trip:
+ *
+ *   START TRANSACTION;
+ *   UPDATE t SET max_id = max_id + s WHERE tag = ? AND max_id <= 2^63 - 1 - s;
+ *   SELECT max_id, s FROM t WHERE tag = ?;
+ *   COMMIT
+ *
+ * with s = GREATEST(step, requested). The UPDATE locks the tag's row until COMMIT, so the
+ * SELECT reads this take's own max_id and step, whatever other processes and hosts do;
+ * concurrent takes queue on the row lock. The exhaustion test subtracts: the SQL never
+ * computes past 2^63 - 1. A take that fails mid-way (the connection is then destroyed and the
+ * server rolls back) or times out may have moved max_id: those numbers are skipped, never
+ * reissued. The utf8mb4_bin collation makes tags case-sensitive, as on the other backends.
+ *
+ * Durability is the server's: a take that the client saw committed survives a crash only with
+ * `innodb_flush_log_at_trx_commit = 1` (the default) and, with replication, `sync_binlog = 1`.
+ *
+ * `updated_at_ms` is the client's clock (MariaDB before 11.5 cannot compute unix times past
+ * 2038 on the server). Every driver, connection or SQL error rejects with
+ * `StoreUnavailableError` ('mysql', redacted URL, operation, cause) within the connect
+ * timeout plus the statement timeout. Safe to share within a process.
+ */
+import { SequenceExhaustedError, TagExistsError, UnknownTagError } from '../../core/index.js';
+import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
+import {
+  assertTag,
+  checkCreate,
+  requestedStep,
+  type SegmentRow,
+  segmentOf,
+  tagOf,
+} from '../segment-args.js';
+import { type MysqlPool, type MysqlStoreOptions, openMysqlPool } from './open.js';
+
+const COLUMNS = 'tag, max_id, step, description, updated_at_ms';
+
+/** MySQL's error number for a duplicate key. */
+const ER_DUP_ENTRY = 1062;
+
+function segmentSql(namespace: string) {
+  const t = `\`${namespace}_segments\``;
+  const used = 'GREATEST(step, ?)';
+  return {
+    schema: `
+CREATE TABLE IF NOT EXISTS ${t} (
+  tag           VARCHAR(128) NOT NULL,
+  max_id        BIGINT       NOT NULL,
+  step          INT          NOT NULL,
+  description   VARCHAR(256) NOT NULL DEFAULT '',
+  updated_at_ms BIGINT       NOT NULL,
+  PRIMARY KEY (tag),
+  CONSTRAINT ${namespace}_segments_max_id CHECK (max_id >= 0),
+  CONSTRAINT ${namespace}_segments_step CHECK (step >= 1)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    /** tag, max_id, step, description, now. */
+    create: `INSERT INTO ${t} (${COLUMNS}) VALUES (?, ?, ?, ?, ?)`,
+    /** requested, now, tag, requested, requested, tag. Four results: the UPDATE's is [1]. */
+    take: `START TRANSACTION;
+UPDATE ${t} SET max_id = max_id + ${used}, updated_at_ms = ?
+WHERE tag = ? AND max_id <= 9223372036854775807 - ${used};
+SELECT max_id, ${used} AS used FROM ${t} WHERE tag = ?;
+COMMIT`,
+    /** tag. */
+    get: `SELECT ${COLUMNS} FROM ${t} WHERE tag = ?`,
+    list: `SELECT ${COLUMNS} FROM ${t} ORDER BY tag`,
+  };
+}
+
+type TakeResult = [unknown, { affectedRows: number }, { max_id: string; used: string }[], unknown];
+
+/** Adapts a {@link MysqlPool} (see {@link openMysqlSegmentStore}); it owns and ends the pool. */
+export class MysqlSegmentStore implements SegmentStore {
+  readonly backend = 'mysql';
+  readonly address: string;
+  /** The table-name prefix: the table is `<namespace>_segments`. */
+  readonly namespace: string;
+  readonly #db: MysqlPool;
+  readonly #sql: ReturnType<typeof segmentSql>;
+  readonly #now: () => number;
+
+  /** The pool must allow multiple statements. `now` is the clock of `updated_at_ms`. */
+  constructor(db: MysqlPool, now: () => number = Date.now) {
+    this.#db = db;
+    this.#sql = segmentSql(db.namespace);
+    this.address = db.address;
+    this.namespace = db.namespace;
+    this.#now = now;
+  }
+
+  /** Creates the table (InnoDB). Idempotent; never run by the other methods. */
+  async migrate(): Promise<void> {
+    await this.#db.query('migrate', this.#sql.schema);
+  }
+
+  /** See {@link SegmentStore.createTag}; `RangeError`/`TypeError` for bad arguments. */
+  async createTag(tag: string, options: CreateTagOptions): Promise<SegmentTag> {
+    const c = checkCreate(tag, options);
+    const now = this.#now();
+    return this.#db.withConnection('createTag', async (query) => {
+      try {
+        await query(this.#sql.create, [tag, c.maxId, c.step, c.description, now]);
+      } catch (error) {
+        if ((error as { errno?: unknown }).errno === ER_DUP_ENTRY) throw new TagExistsError(tag);
+        throw error;
+      }
+      return { tag, maxId: c.maxId, step: c.step, description: c.description, updatedAtMs: now };
+    });
+  }
+
+  /** See {@link SegmentStore.takeSegment}; `RangeError`/`TypeError` for bad arguments. */
+  async takeSegment(tag: string, step?: number): Promise<Segment> {
+    assertTag(tag);
+    const n = requestedStep(step);
+    const [, update, rows] = (await this.#db.query('takeSegment', this.#sql.take, [
+      n,
+      this.#now(),
+      tag,
+      n,
+      n,
+      tag,
+    ])) as TakeResult;
+    const row = rows[0];
+    if (row === undefined) throw new UnknownTagError(tag, this.backend);
+    if (update.affectedRows !== 1) throw new SequenceExhaustedError(tag, BigInt(row.max_id));
+    return segmentOf(tag, BigInt(row.max_id), BigInt(row.used));
+  }
+
+  async getTag(tag: string): Promise<SegmentTag | null> {
+    assertTag(tag);
+    const [row] = (await this.#db.query('getTag', this.#sql.get, [tag])) as SegmentRow[];
+    return row === undefined ? null : tagOf(row);
+  }
+
+  /** Every tag, ordered by name (code point order). */
+  async listTags(): Promise<SegmentTag[]> {
+    return ((await this.#db.query('listTags', this.#sql.list)) as SegmentRow[]).map(tagOf);
+  }
+
+  /** Ends the pool (waiting for calls in flight). Idempotent. */
+  close(): Promise<void> {
+    return this.#db.end();
+  }
+}
+
+/**
+ * Connects to MariaDB or MySQL (`mysql://user@host:port/database[?namespace=NAME]`, the
+ * namespace prefixes the table, default `idforge`) and checks that the server answers; creates
+ * nothing (call `migrate()`, as `idforge migrate --store URL` does). Throws `RangeError` for a
+ * malformed URL, namespace or option; rejects with `StoreUnavailableError` ('mysql', redacted
+ * URL, 'connect') when the server cannot be reached within `connectTimeoutMs` (default 5000).
+ */
+export async function openMysqlSegmentStore(
+  url: string,
+  options: MysqlStoreOptions = {},
+): Promise<SegmentStore> {
+  return new MysqlSegmentStore(await openMysqlPool(url, options, { multipleStatements: true }));
+}
