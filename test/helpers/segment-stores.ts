@@ -1,0 +1,18 @@
+// Opens a segment store from a URL by its scheme (sqlite:, postgres://, mysql://), for tests
+// and fixtures that run on every backend.
+import { openMysqlSegmentStore } from '../../src/adapters/mariadb/segment-store.js';
+import { storeScheme } from '../../src/adapters/open.js';
+import { openPostgresSegmentStore } from '../../src/adapters/postgres/segment-store.js';
+import { openSqliteSegmentStore } from '../../src/adapters/sqlite/segment-store.js';
+import type { SegmentStore } from '../../src/sequences/ports.js';
+
+export function openTestSegmentStore(
+  url: string,
+  options: { connectTimeoutMs?: number } = {},
+): Promise<SegmentStore> {
+  const scheme = storeScheme(url);
+  if (scheme === 'sqlite') return openSqliteSegmentStore(url, options);
+  if (scheme === 'postgres') return openPostgresSegmentStore(url, options);
+  if (scheme === 'mysql') return openMysqlSegmentStore(url, options);
+  throw new RangeError(`segment store URL: expected sqlite:, postgres:// or mysql://, got ${url}`);
+}
