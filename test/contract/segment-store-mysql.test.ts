@@ -102,6 +102,7 @@ describe('MariaDB segment store: a server that is down or silent', () => {
     });
     assert.equal(parseMysqlUrl(BASE, 'override').namespace, 'override');
     assert.equal(parseMysqlUrl(BASE).namespace, 'idforge');
+    assert.equal(parseMysqlUrl(BASE.replace('mysql:', 'mariadb:')).uri, BASE);
   });
 });
 
@@ -210,6 +211,15 @@ describe('MariaDB segment store: on the server', { skip }, () => {
     } finally {
       await db.end();
     }
+  });
+
+  test('a mariadb:// URL is the same store', async () => {
+    const url = freshUrl();
+    const a = await open(url);
+    const b = await open(url.replace(/^mysql:/, 'mariadb:'));
+    await a.createTag('both', { step: 4 });
+    assert.deepEqual(await b.takeSegment('both'), { tag: 'both', first: 1n, last: 4n });
+    assert.equal(b.address, url.replace(/^mysql:/, 'mariadb:'));
   });
 
   test('concurrent migrations of one namespace all succeed', async () => {

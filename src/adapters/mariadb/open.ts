@@ -2,6 +2,7 @@
  * Connections to MariaDB or MySQL (mysql2) for the idforge stores, from a `mysql://` URL:
  *
  *   mysql://user[:password]@host[:port]/database[?namespace=NAME][&other mysql2 options]
+ *   (mariadb:// is the same)
  *
  * The namespace (default `idforge`) prefixes the store's table names (`<namespace>_segments`);
  * it is removed from the URL before mysql2 sees it. Every other parameter is mysql2's.
@@ -45,8 +46,10 @@ export function parseMysqlUrl(url: string, namespace?: string): { uri: string; n
       `store URL: expected mysql://user@host:port/database, got "${redactUrl(url)}"`,
     );
   }
-  if (parsed.protocol !== 'mysql:') {
-    throw new RangeError(`store URL: expected a mysql:// URL, got "${redactUrl(url)}"`);
+  if (parsed.protocol !== 'mysql:' && parsed.protocol !== 'mariadb:') {
+    throw new RangeError(
+      `store URL: expected a mysql:// or mariadb:// URL, got "${redactUrl(url)}"`,
+    );
   }
   if (!/^\/[^/]+$/.test(parsed.pathname)) {
     throw new RangeError(
@@ -56,7 +59,7 @@ export function parseMysqlUrl(url: string, namespace?: string): { uri: string; n
   const fromUrl = parsed.searchParams.get('namespace');
   parsed.searchParams.delete('namespace');
   const ns = assertTablePrefix(namespace ?? fromUrl ?? DEFAULT_SEGMENT_NAMESPACE);
-  return { uri: parsed.toString(), namespace: ns };
+  return { uri: parsed.toString().replace(/^mariadb:/, 'mysql:'), namespace: ns };
 }
 
 /** A mysql2 pool with bounded waits and typed failures; see the module comment. */
