@@ -2,6 +2,7 @@
  * idforge/sequences: central sequences (segments with double buffering, ticket servers,
  * Redis counters) behind one interface. Stores are opened from idforge/adapters.
  */
+export * from './counter-source.js';
 export * from './ports.js';
 export * from './segment-buffer.js';
 export * from './sequence.js';

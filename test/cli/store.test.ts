@@ -15,7 +15,7 @@ test('migrate is idempotent and says what it created', async () => {
   for (let i = 0; i < 2; i++) {
     const r = await cli(['migrate', '--store', u]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, `migrated ${u}: leases, marks, claims\n`);
+    assert.equal(r.stdout, `migrated ${u}: leases, marks, claims; segments; counter marks\n`);
   }
 });
 

@@ -1,13 +1,14 @@
 /** `idforge migrate` and `idforge leases`: the store commands. */
-import { openLeaseStore } from '../../adapters/open.js';
+import { migrateStore, openLeaseStore, redactUrl } from '../../adapters/open.js';
 import type { LeaseRecord } from '../../coord/index.js';
 import { type CliIo, UsageError } from '../io.js';
 
 export const migrateHelp = `Usage: idforge migrate [--store URL]
 
-Creates what idforge needs in the store (lease, mark and claim tables, scripts). Idempotent:
-running it again changes nothing. Servers (PostgreSQL, Redis, etcd) need it before first
-use; the embedded SQLite store also creates its tables on first open.
+Creates everything idforge keeps in the store, idempotently (running it again changes
+nothing): worker-ID leases, marks and claims (sqlite, postgres, redis, etcd), segment tags
+(sqlite, postgres, mysql) and Redis counters' durable marks (sqlite, postgres). Servers need
+it before first use; the embedded SQLite store also creates its tables on first open.
   --store URL   sqlite:PATH (default: $IDFORGE_STORE, else sqlite:idforge.db),
                 postgres://user@host:port/db, mysql://user@host:port/db, redis://host:port,
                 etcd://host:port (?namespace=NAME keeps several fleets apart)
@@ -42,13 +43,9 @@ export async function migrateCommand(
   io: CliIo,
 ): Promise<number> {
   noArgs(positionals, 'migrate');
-  const store = await openLeaseStore(storeUrl(values), { autoMigrate: false });
-  try {
-    await store.migrate();
-    io.stdout.write(`migrated ${store.address}: leases, marks, claims\n`);
-  } finally {
-    await store.close();
-  }
+  const url = storeUrl(values);
+  const done = await migrateStore(url);
+  io.stdout.write(`migrated ${redactUrl(url)}: ${done.join('; ')}\n`);
   return 0;
 }
 

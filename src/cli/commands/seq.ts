@@ -1,0 +1,127 @@
+/** `idforge seq create|next|show`: segment sequences ("号段") in a store. */
+import { openSegmentStore } from '../../adapters/open.js';
+import type { SegmentTag } from '../../sequences/index.js';
+import { type CliIo, LineWriter, UsageError } from '../io.js';
+import { integer } from './gen.js';
+import { storeUrl } from './store.js';
+
+export const seqHelp = `Usage: idforge seq <create|next|show> [tag] [options]
+
+Segment sequences: per business tag, a table row whose max_id moves up by a step; each
+process owns the numbers of the segments it takes, so numbers are unique across every
+process and host sharing the store, and increasing within a process.
+
+  seq create <tag> [--step N] [--start N] [--description TEXT]
+                    create a tag (step default 1000, first number default 1); an existing
+                    tag is refused (IDF_TAG_EXISTS) and left unchanged
+  seq next <tag> [-n COUNT]
+                    print COUNT numbers (default 1), one per line: one segment of
+                    max(COUNT, step) is taken; the numbers left in it are never reissued
+  seq show [--json] list the tags: max_id, step, updated_at, description
+
+Options:
+  --store URL       sqlite:PATH (default: $IDFORGE_STORE, else sqlite:idforge.db),
+                    postgres://user@host:port/db or mysql://user@host:port/db
+                    (?namespace=NAME keeps several applications apart)
+Run \`idforge migrate --store URL\` once before using a server store.
+`;
+
+export interface SeqValues {
+  store?: string;
+  step?: string;
+  start?: string;
+  description?: string;
+  count?: string;
+  json?: boolean;
+}
+
+const MAX_ID = 2n ** 63n - 1n;
+
+function bigintArg(name: string, text: string): bigint {
+  if (!/^[0-9]+$/.test(text)) throw new UsageError(`${name}: expected an integer, got "${text}"`);
+  const v = BigInt(text);
+  if (v < 1n || v > MAX_ID) throw new UsageError(`${name}: expected 1 to 2^63 - 1, got ${text}`);
+  return v;
+}
+
+function tagArg(rest: string[], sub: string): string {
+  const [tag, extra] = rest;
+  if (tag === undefined) throw new UsageError(`seq ${sub}: expected a tag`);
+  if (extra !== undefined) throw new UsageError(`seq ${sub}: unexpected argument "${extra}"`);
+  if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(tag)) {
+    throw new UsageError(
+      `seq ${sub}: expected a tag of 1-128 letters, digits, _ . : -, got "${tag}"`,
+    );
+  }
+  return tag;
+}
+
+function showTable(tags: SegmentTag[]): string {
+  const head = ['tag', 'max_id', 'step', 'updated_at', 'description'];
+  const rows = tags.map((t) => [
+    t.tag,
+    t.maxId.toString(),
+    String(t.step),
+    new Date(t.updatedAtMs).toISOString(),
+    t.description,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [head, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export async function seqCommand(
+  positionals: string[],
+  values: SeqValues,
+  io: CliIo,
+): Promise<number> {
+  const [sub, ...rest] = positionals;
+  if (sub !== 'create' && sub !== 'next' && sub !== 'show') {
+    throw new UsageError(`seq: expected create, next or show, got "${sub ?? ''}"`);
+  }
+  if (sub !== 'create' && (values.step ?? values.start ?? values.description) !== undefined) {
+    throw new UsageError('--step, --start and --description apply to seq create only');
+  }
+  if (sub !== 'next' && values.count !== undefined) throw new UsageError('-n applies to seq next');
+  if (sub !== 'show' && values.json) throw new UsageError('--json applies to seq show');
+  const tag = sub === 'show' ? undefined : tagArg(rest, sub);
+  if (sub === 'show' && rest.length > 0) throw new UsageError(`seq show: unexpected "${rest[0]}"`);
+  const step = integer('--step', values.step ?? '1000', 1, 2 ** 31 - 1);
+  const start = bigintArg('--start', values.start ?? '1');
+  const count = integer('--count', values.count ?? '1', 1, 10_000_000);
+  const store = await openSegmentStore(storeUrl(values));
+  try {
+    if (sub === 'create') {
+      const t = await store.createTag(tag!, {
+        step,
+        start,
+        ...(values.description === undefined ? {} : { description: values.description }),
+      });
+      io.stdout.write(
+        `created ${t.tag} in ${store.address}: step ${t.step}, first number ${t.maxId + 1n}\n`,
+      );
+    } else if (sub === 'next') {
+      const seg = await store.takeSegment(tag!, count);
+      const out = new LineWriter(io.stdout);
+      for (let v = seg.first, i = 0; i < count; v++, i++) out.line(v.toString());
+      out.flush();
+    } else {
+      const tags = await store.listTags();
+      if (values.json) {
+        for (const t of tags) {
+          io.stdout.write(`${JSON.stringify({ ...t, maxId: t.maxId.toString() })}\n`);
+        }
+      } else if (tags.length === 0) io.stdout.write(`no tags in ${store.address}\n`);
+      else io.stdout.write(`${showTable(tags)}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+  return 0;
+}

@@ -1,0 +1,92 @@
+// A segment store's database stopped for a period while a process keeps asking: numbers keep
+// coming from the buffers, then a typed error naming the database (fast, never a hang), then
+// recovery by itself after the restart; 0 duplicates overall. The server is the project's own
+// instance (scripts/services/), never the shared one.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openSegmentStore } from '../../src/adapters/open.js';
+import { StoreUnavailableError } from '../../src/core/index.js';
+import { openSegmentSequence } from '../../src/sequences/index.js';
+import { duplicates } from '../helpers/procs.js';
+import type { OwnServer } from '../helpers/server.js';
+
+export interface SequenceOutageOptions {
+  readonly server: OwnServer;
+  readonly url: string;
+  readonly backend: string;
+  readonly address: RegExp;
+  readonly skip?: string | false;
+}
+
+export function sequenceOutageSuite(options: SequenceOutageOptions): void {
+  const { server, url, backend } = options;
+  describe(`${backend} segment store outage (own server)`, { skip: options.skip ?? false }, () => {
+    before(() => server.start());
+    after(() => server.stop());
+
+    test('buffers serve through the outage, then a fast typed error, then recovery', async () => {
+      const store = await openSegmentStore(url, { connectTimeoutMs: 2000 });
+      await store.migrate();
+      const tag = `outage_${randomBytes(3).toString('hex')}`;
+      await store.createTag(tag, { step: 5000 });
+      const seq = await openSegmentSequence(store, tag, {
+        dynamicStep: false,
+        fetchTimeoutMs: 1500,
+      });
+      const ids: bigint[] = [];
+      const take = async (n: number) => {
+        for (let i = 0; i < n; i++) ids.push(seq.tryNext() ?? (await seq.next()));
+      };
+      await take(3000);
+      await server.stop(true);
+      const downAt = Date.now();
+      const before = ids.length;
+      let error: unknown;
+      let errorAfterMs = 0;
+      while (error === undefined) {
+        const t0 = Date.now();
+        try {
+          await take(100);
+        } catch (e) {
+          error = e;
+          errorAfterMs = Date.now() - t0;
+        }
+        await sleep(1);
+      }
+      const fromBuffers = ids.length - before;
+      assert.ok(error instanceof StoreUnavailableError, String(error));
+      assert.equal(error.backend, backend);
+      assert.match(error.message, options.address);
+      assert.ok(fromBuffers > 0, 'numbers served from the buffers while the database was down');
+      assert.ok(errorAfterMs <= 3000, `the failing request took ${errorAfterMs} ms`);
+      // Still failing fast while down.
+      const t1 = Date.now();
+      await assert.rejects(seq.next(), StoreUnavailableError);
+      assert.ok(Date.now() - t1 <= 3000);
+      await server.start();
+      const upAt = Date.now();
+      let recovered = false;
+      while (!recovered && Date.now() - upAt < 30_000) {
+        try {
+          await take(100);
+          recovered = true;
+        } catch {
+          await sleep(100);
+        }
+      }
+      assert.ok(recovered, 'served again after the restart');
+      await take(10_000);
+      assert.equal(duplicates(ids), 0);
+      for (let i = 1; i < ids.length; i++) assert.ok(ids[i]! > ids[i - 1]!, 'increasing');
+      console.log(
+        `# ${backend} outage: ${fromBuffers} numbers served from buffers after the stop ` +
+          `(${Date.now() - downAt} ms in all), error after ${errorAfterMs} ms, ` +
+          `recovered ${Date.now() - upAt} ms after the restart; ${ids.length} numbers, 0 duplicates`,
+      );
+      seq.close();
+      await store.close();
+    });
+  });
+}
