@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { openSegmentStore } from '../../src/adapters/open.js';
 import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
 import { openSegmentSequence } from '../../src/sequences/sequence.js';
+import { dropNamespaces } from '../../test/helpers/namespaces.js';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const GOAL = 25e6;
@@ -97,7 +98,8 @@ async function storePath(): Promise<void> {
   const rows: string[][] = [
     ['store', 'step', 'IDs', 'IDs/s', 'round trips', 'per million', 'expected'],
   ];
-  for (const c of await reachableStores()) {
+  const cases = await reachableStores();
+  for (const c of cases) {
     for (const step of [1000, 10_000]) {
       const store = await openSegmentStore(c.url);
       const tag = `bench_${step}_${randomBytes(3).toString('hex')}`;
@@ -125,6 +127,14 @@ async function storePath(): Promise<void> {
       ]);
     }
   }
+  await dropNamespaces(
+    'postgres',
+    cases.filter((c) => c.name === 'postgres').map((c) => c.url),
+  ).catch(() => undefined);
+  await dropNamespaces(
+    'mysql',
+    cases.filter((c) => c.name === 'mysql').map((c) => c.url),
+  ).catch(() => undefined);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
   console.log(
