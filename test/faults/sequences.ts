@@ -45,6 +45,8 @@ export function runSeqProc(config: Record<string, unknown>): Promise<SeqRun> {
 
 export interface SequenceFleetOptions {
   readonly url: () => string;
+  /** Redis counters: the durable mark store. */
+  readonly marks?: () => string;
   readonly skip?: string | false;
 }
 
@@ -52,13 +54,18 @@ export function sequenceFleetSuite(name: string, options: SequenceFleetOptions):
   describe(`segment sequences on ${name} (real processes)`, { skip: options.skip ?? false }, () => {
     test('8 processes x 200,000 numbers from one tag: 0 duplicates, each increasing', async () => {
       const url = options.url();
-      const store = await openSegmentStore(url);
-      await store.migrate();
       const tag = `orders_${randomBytes(3).toString('hex')}`;
-      await store.createTag(tag, { step: 1000 });
-      await store.close();
+      const marks = options.marks?.();
+      if (marks === undefined) {
+        const store = await openSegmentStore(url);
+        await store.migrate();
+        await store.createTag(tag, { step: 1000 });
+        await store.close();
+      }
       const runs = await Promise.all(
-        Array.from({ length: 8 }, () => runSeqProc({ store: url, tag, count: 200_000 })),
+        Array.from({ length: 8 }, () =>
+          runSeqProc({ store: url, tag, count: 200_000, ...(marks ? { marks } : {}) }),
+        ),
       );
       for (const r of runs) {
         assert.equal(r.code, 0, r.fatal ?? '');

@@ -1,5 +1,6 @@
 /** `idforge seq create|next|show`: segment sequences ("号段") in a store. */
-import { openSegmentStore } from '../../adapters/open.js';
+import { openCounterStore, openSegmentStore, storeScheme } from '../../adapters/open.js';
+import { openSequence } from '../../adapters/open-sequence.js';
 import type { SegmentTag } from '../../sequences/index.js';
 import { type CliIo, LineWriter, UsageError } from '../io.js';
 import { integer } from './gen.js';
@@ -22,7 +23,11 @@ process and host sharing the store, and increasing within a process.
 Options:
   --store URL       sqlite:PATH (default: $IDFORGE_STORE, else sqlite:idforge.db),
                     postgres://user@host:port/db or mysql://user@host:port/db
-                    (?namespace=NAME keeps several applications apart)
+                    (?namespace=NAME keeps several applications apart), or
+                    redis://host:port: a Redis counter (INCRBY blocks) instead of a table
+  --marks URL       with redis://: the durable store of the counter's high-water mark, which
+                    refuses or re-seeds a counter that moved backwards (default: $IDFORGE_STORE,
+                    else sqlite:idforge.db)
 Run \`idforge migrate --store URL\` once before using a server store.
 `;
 
@@ -33,6 +38,7 @@ export interface SeqValues {
   description?: string;
   count?: string;
   json?: boolean;
+  marks?: string;
 }
 
 const MAX_ID = 2n ** 63n - 1n;
@@ -95,6 +101,18 @@ export async function seqCommand(
   const step = integer('--step', values.step ?? '1000', 1, 2 ** 31 - 1);
   const start = bigintArg('--start', values.start ?? '1');
   const count = integer('--count', values.count ?? '1', 1, 10_000_000);
+  if (values.marks !== undefined && storeScheme(storeUrl(values)) !== 'redis') {
+    throw new UsageError('--marks applies to a redis:// store only');
+  }
+  if (storeScheme(storeUrl(values)) === 'redis') {
+    return redisSeq(
+      sub,
+      tag,
+      { start, count, json: values.json === true, marks: values.marks },
+      values,
+      io,
+    );
+  }
   const store = await openSegmentStore(storeUrl(values));
   try {
     if (sub === 'create') {
@@ -122,6 +140,42 @@ export async function seqCommand(
     }
   } finally {
     await store.close();
+  }
+  return 0;
+}
+
+/** `seq` on a Redis counter: create raises it to start - 1; next draws guarded blocks. */
+async function redisSeq(
+  sub: 'create' | 'next' | 'show',
+  tag: string | undefined,
+  args: { start: bigint; count: number; json: boolean; marks: string | undefined },
+  values: SeqValues,
+  io: CliIo,
+): Promise<number> {
+  const url = storeUrl(values);
+  if (sub === 'show') {
+    throw new UsageError('seq show lists segment tables; a Redis counter has no table to list');
+  }
+  if (sub === 'create') {
+    const counter = await openCounterStore(url);
+    try {
+      const now = await counter.raiseTo(tag!, args.start - 1n);
+      io.stdout.write(`counter ${tag} in ${counter.address}: next number above ${now}\n`);
+    } finally {
+      await counter.close();
+    }
+    return 0;
+  }
+  const opened = await openSequence(url, tag!, {
+    blockSize: Math.min(args.count, 1_000_000),
+    ...(args.marks === undefined ? {} : { marks: args.marks }),
+  });
+  try {
+    const out = new LineWriter(io.stdout);
+    for (const v of await opened.sequence.nextBatch(args.count)) out.line(v.toString());
+    out.flush();
+  } finally {
+    await opened.close();
   }
   return 0;
 }
