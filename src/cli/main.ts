@@ -9,6 +9,7 @@ import { convertCommand, convertHelp } from './commands/convert.js';
 import { genCommand, genHelp } from './commands/gen.js';
 import { inspectCommand, inspectHelp } from './commands/inspect.js';
 import { layoutsCommand, layoutsHelp } from './commands/layouts.js';
+import { seqCommand, seqHelp } from './commands/seq.js';
 import { leasesCommand, leasesHelp, migrateCommand, migrateHelp } from './commands/store.js';
 import { type CliIo, UsageError } from './io.js';
 
@@ -25,8 +26,9 @@ Commands:
   inspect <id...>     detect the scheme of IDs and decode them (time, version, fields)
   convert <id...>     convert between forms: v1/v6, MySQL swapped bytes, ULID/UUID, hex
   layouts             list the Snowflake layouts with their horizons and rate caps
-  leases --store URL  list the live worker-ID leases of a store, with their marks
-  migrate --store URL create what idforge needs in a store (idempotent)
+  leases              list the live worker-ID leases of a store, with their marks
+  migrate             create what idforge needs in a store (--store URL; idempotent)
+  seq <sub> [tag]     segment sequences (create, next, show): numbers by blocks from a table
 
 Options:
   -h, --help          help for idforge or a command (idforge help <command>)
@@ -37,6 +39,7 @@ Examples:
   idforge gen snowflake --node 7
   idforge gen snowflake --layout twitter-2010 --field datacenter=1 --field worker=3
   idforge gen snowflake --store sqlite:idforge.db -n 5
+  idforge seq create orders --step 1000 && idforge seq next orders -n 3
   idforge inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV
   idforge inspect 175928847299117063 --layout discord --json
   idforge convert c232ab00-9414-11ec-b3c8-9f6bdeced846 --to v6
@@ -92,6 +95,19 @@ const COMMANDS: Record<string, Command> = {
     help: migrateHelp,
     options: { store: { type: 'string' } },
     run: (p, v, io) => migrateCommand(p, v, io),
+  },
+  seq: {
+    help: seqHelp,
+    options: {
+      store: { type: 'string' },
+      step: { type: 'string' },
+      start: { type: 'string' },
+      description: { type: 'string' },
+      count: { type: 'string', short: 'n' },
+      json: { type: 'boolean' },
+      marks: { type: 'string' },
+    },
+    run: (p, v, io) => seqCommand(p, v, io),
   },
   layouts: {
     help: layoutsHelp,
