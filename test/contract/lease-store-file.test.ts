@@ -1,0 +1,241 @@
+// The LeaseStore contract on a plain local file (file:PATH), a fresh file per test, plus what is
+// particular to it: URL forms, namespaces as keys of one file, failures as StoreUnavailableError
+// within the timeout, stale locks (dead holder, old lock), durability on disk, and 4 processes
+// taking and giving back 2 worker IDs on one file.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { FileLeaseStore } from '../../src/adapters/file/lease-store.js';
+import { openFileLeaseStore, parseFileUrl } from '../../src/adapters/file/open.js';
+import { StateFile } from '../../src/adapters/file/state-file.js';
+import type { LeaseStore } from '../../src/coord/ports.js';
+import { StoreUnavailableError } from '../../src/core/index.js';
+import { leaseStoreContract, owner, report, request } from './lease-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idforge-file-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const fresh = () => join(dir, `leases-${n++}.json`);
+
+async function openFresh(url = `file:${fresh()}`): Promise<LeaseStore> {
+  const store = await openFileLeaseStore(url);
+  await store.migrate();
+  return store;
+}
+
+leaseStoreContract('file', { open: () => openFresh(), shortTtlMs: 500 });
+
+/** Asserts `p` rejects with StoreUnavailableError('file', address, operation). */
+async function rejectsUnavailable(p: Promise<unknown>, address: string, operation: string) {
+  await assert.rejects(p, (e: unknown) => {
+    assert.ok(e instanceof StoreUnavailableError, String(e));
+    assert.equal(e.backend, 'file');
+    assert.equal(e.address, address);
+    assert.equal(e.operation, operation);
+    return true;
+  });
+}
+
+describe('file lease store', () => {
+  test('URL forms: relative, absolute, file:///, namespace from the URL or the option', () => {
+    assert.deepEqual(parseFileUrl('file:./m.json', undefined), {
+      path: resolve('m.json'),
+      namespace: 'idforge',
+    });
+    assert.equal(parseFileUrl('file:/var/m.json?namespace=a', undefined).namespace, 'a');
+    assert.equal(parseFileUrl('file:/var/m.json?namespace=a', 'b').namespace, 'b');
+    assert.equal(parseFileUrl('file:///var/a%20b.json', undefined).path, '/var/a b.json');
+    assert.equal(parseFileUrl(pathToFileURL('/x/y.json').href, undefined).path, '/x/y.json');
+    for (const bad of ['sqlite:x.db', 'file:', 'file:?namespace=a', 'file://elsewhere/x.json']) {
+      assert.throws(() => parseFileUrl(bad, undefined), RangeError, bad);
+    }
+    assert.throws(() => parseFileUrl('file:x.json', 'a/b'), RangeError);
+  });
+
+  test('namespaces are separate keys of one file', async () => {
+    const path = fresh();
+    const a = await openFresh(`file:${path}?namespace=a`);
+    const b = await openFresh(`file:${path}?namespace=b`);
+    try {
+      assert.equal((await a.acquire(request(owner(), 0, 0)))?.workerId, 0);
+      assert.equal((await b.acquire(request(owner(), 0, 0)))?.workerId, 0);
+      assert.equal((await a.list()).length, 1);
+      const doc = JSON.parse(readFileSync(path, 'utf8'));
+      assert.deepEqual(Object.keys(doc.namespaces).sort(), ['a', 'b']);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('a missing directory, a directory or a foreign file: StoreUnavailableError at connect', async () => {
+    const missing = `file:${join(dir, 'no-such-dir', 'm.json')}`;
+    await rejectsUnavailable(openFileLeaseStore(missing), missing, 'connect');
+    const isDir = `file:${dir}`;
+    await rejectsUnavailable(openFileLeaseStore(isDir), isDir, 'connect');
+    const path = fresh();
+    writeFileSync(path, '{"not": "a store"}');
+    await rejectsUnavailable(openFileLeaseStore(`file:${path}`), `file:${path}`, 'connect');
+    assert.equal(readFileSync(path, 'utf8'), '{"not": "a store"}', 'never overwritten');
+  });
+
+  test('a file that turns bad fails each call with its operation; a closed store rejects', async () => {
+    const path = fresh();
+    const s = await openFresh(`file:${path}`);
+    writeFileSync(path, 'garbage');
+    await rejectsUnavailable(s.acquire(request(owner(), 0, 0)), `file:${path}`, 'acquire');
+    await rejectsUnavailable(s.readMark(0), `file:${path}`, 'readMark');
+    await s.close();
+    await rejectsUnavailable(s.list(), `file:${path}`, 'list');
+    await rejectsUnavailable(s.migrate(), `file:${path}`, 'migrate');
+  });
+
+  test('a live holder of the lock: StoreUnavailableError within connectTimeoutMs', async () => {
+    const path = fresh();
+    const url = `file:${path}`;
+    const s = await openFileLeaseStore(url, { connectTimeoutMs: 300 });
+    writeFileSync(
+      `${path}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), token: 'x' }),
+    );
+    const t0 = Date.now();
+    await rejectsUnavailable(s.acquire(request(owner(), 0, 0)), url, 'acquire');
+    await rejectsUnavailable(openFileLeaseStore(url, { connectTimeoutMs: 300 }), url, 'connect');
+    assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
+    await assert.rejects(s.migrate(), new RegExp(`held by pid ${process.pid}`));
+    assert.ok(existsSync(`${path}.lock`), "another holder's live lock is left alone");
+    await s.close();
+  });
+
+  test('a stale lock is broken: its holder is dead, or it is older than 30 s', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    for (const [pid, ageS] of [
+      [dead, 0],
+      [process.pid, 60],
+    ] as const) {
+      const path = fresh();
+      writeFileSync(`${path}.lock`, JSON.stringify({ pid, host: hostname(), token: 'x' }));
+      const then = Date.now() / 1000 - ageS;
+      utimesSync(`${path}.lock`, then, then);
+      const s = await openFileLeaseStore(`file:${path}`, { connectTimeoutMs: 1000 });
+      assert.equal((await s.acquire(request(owner(), 0, 0)))?.workerId, 0);
+      assert.equal(existsSync(`${path}.lock`), false);
+      await s.close();
+    }
+  });
+
+  test('marks are on disk when the call resolves; a leftover PATH.tmp is harmless', async () => {
+    const path = fresh();
+    writeFileSync(`${path}.tmp`, 'half a document from a crash');
+    const s = await openFresh(`file:${path}`);
+    const t = Date.now();
+    const l = await s.acquire({ ...request(owner(), 5, 5), reserveMarkMs: t + 7000 });
+    assert.ok(l);
+    const onDisk = () => JSON.parse(readFileSync(path, 'utf8')).namespaces.idforge.marks['5'];
+    assert.equal(onDisk(), t + 7000);
+    await s.release(l, t + 42);
+    assert.equal(onDisk(), t + 42);
+    assert.equal(existsSync(`${path}.tmp`), false);
+    assert.equal(existsSync(`${path}.lock`), false);
+    await s.close();
+    const again = await openFresh(`file:${path}`);
+    assert.equal(await again.readMark(5), t + 42);
+    await again.close();
+  });
+
+  test('expiry follows the injected store clock', async () => {
+    let now = 1_000_000;
+    const file = new StateFile(fresh(), { timeoutMs: 1000, staleMs: 30_000 });
+    const s = new FileLeaseStore(file, 'file:test', 'idforge', () => now);
+    const l = await s.acquire(request(owner(), 0, 0, 10_000));
+    assert.ok(l);
+    assert.equal((await s.list())[0]?.expiresAtMs, 1_010_000);
+    now += 9_999;
+    assert.equal(await s.acquire(request(owner(), 0, 0)), null);
+    assert.equal((await s.renew(l, report(10_000, 0))).held, true);
+    now += 10_000;
+    const o = owner();
+    assert.equal((await s.acquire(request(o, 0, 0)))?.workerId, 0);
+    assert.deepEqual(await s.renew(l, report(10_000, 0)), {
+      held: false,
+      claimants: [o.instanceId],
+    });
+    assert.equal(await s.serverTimeMs(), now);
+    await s.close();
+  });
+
+  test('4 processes x 50 grants of 2 worker IDs on one file: never two holders at once', async (t) => {
+    const path = fresh();
+    const witness = join(dir, `witness-${n++}`);
+    mkdirSync(witness);
+    const fixture = fileURLToPath(new URL('./fixtures/file-lease-proc.ts', import.meta.url));
+    const config = JSON.stringify({ url: `file:${path}`, witness, grants: 50, min: 0, max: 1 });
+    const procs = [0, 1, 2, 3].map(() => {
+      const child = spawn(process.execPath, ['--import', 'tsx', fixture, config], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      let text = '';
+      child.stdout.setEncoding('utf8');
+      const ready = new Promise<void>((res, rej) => {
+        child.stdout.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.startsWith('R\n')) res();
+        });
+        child.on('close', () => rej(new Error(`exited before ready: ${text}`)));
+      });
+      ready.catch(() => undefined);
+      const exited = new Promise<number | null>((res) => child.on('close', res));
+      return { child, ready, exited, output: () => text };
+    });
+    try {
+      await Promise.all(procs.map((p) => p.ready));
+      for (const p of procs) p.child.stdin.write('go\n');
+      const codes = await Promise.all(procs.map((p) => p.exited));
+      const outs = procs.map((p) => p.output());
+      assert.deepEqual(codes, [0, 0, 0, 0], outs.join('\n'));
+      const stats = outs.map((o) => {
+        const line = o.split('\n').find((l) => l.startsWith('D '));
+        assert.ok(line, o);
+        return JSON.parse(line.slice(2)) as {
+          grants: Record<string, number>;
+          nulls: number;
+          overlaps: number;
+          startMs: number;
+          endMs: number;
+        };
+      });
+      const summary = JSON.stringify(stats);
+      t.diagnostic(
+        `nulls ${stats.map((p) => p.nulls)}, grants ${stats.map((p) => JSON.stringify(p.grants))}`,
+      );
+      assert.equal(
+        stats.reduce((s, p) => s + p.overlaps, 0),
+        0,
+        `overlaps: ${summary}`,
+      );
+      assert.ok(
+        Math.max(...stats.map((p) => p.startMs)) < Math.min(...stats.map((p) => p.endMs)),
+        `the processes ran together: ${summary}`,
+      );
+      const s = await openFileLeaseStore(`file:${path}`);
+      const marks = ((await s.readMark(0)) ?? 0) + ((await s.readMark(1)) ?? 0);
+      assert.equal(marks, 200, `each of the 200 grants raised a mark by 1: ${summary}`);
+      assert.deepEqual(await s.list(), []);
+      await s.close();
+    } finally {
+      for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    }
+  });
+});
