@@ -4,6 +4,8 @@
  * the only importers of this file.
  *
  *   sqlite:PATH              the embedded default (a file; created if missing)
+ *   file:PATH                leases and marks in one JSON file, for a node without a
+ *                            coordination service (one host; atomic rename, fsync)
  *   postgres://user@host:port/db   (also postgresql://)
  *   redis://host:port[/db]
  *   mysql://user@host:port/db      MariaDB or MySQL (segments, ticket servers)
@@ -62,6 +64,12 @@ export async function openLeaseStore(
       if (options.autoMigrate ?? true) await store.migrate();
       return store;
     }
+    case 'file': {
+      const { openFileLeaseStore } = await import('./file/open.js');
+      const store = await openFileLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
+      if (options.autoMigrate ?? true) await store.migrate();
+      return store;
+    }
     case 'postgres': {
       const { openPostgresLeaseStore } = await import('./postgres/open.js');
       return openPostgresLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
@@ -76,7 +84,7 @@ export async function openLeaseStore(
     }
     default:
       throw new RangeError(
-        `store URL: expected a scheme of sqlite, postgres, redis or etcd, got "${scheme}" in ${address}`,
+        `store URL: expected a scheme of sqlite, file, postgres, redis or etcd, got "${scheme}" in ${address}`,
       );
   }
 }
@@ -175,7 +183,7 @@ export async function migrateStore(url: string, options: OpenStoreOptions = {}):
       await store.close();
     }
   };
-  if (['sqlite', 'postgres', 'redis', 'etcd'].includes(scheme)) {
+  if (['sqlite', 'postgres', 'redis', 'etcd', 'file'].includes(scheme)) {
     await run('leases, marks, claims', () => openLeaseStore(url, opts));
   }
   if (['sqlite', 'postgres', 'mysql', 'mariadb'].includes(scheme)) {

@@ -69,7 +69,10 @@ test('usage mistakes: --node with --store, --store on another scheme, a bad rang
     [['gen', 'uuidv7', '--store', u], /--store applies to snowflake only/],
     [['gen', 'snowflake', '--store', u, '--workers', '5-2'], /--workers: expected 5 to/],
     [['leases', 'extra'], /unexpected argument "extra"/],
-    [['gen', 'snowflake', '--store', 'nosuch://x'], /scheme of sqlite, postgres, redis or etcd/],
+    [
+      ['gen', 'snowflake', '--store', 'nosuch://x'],
+      /scheme of sqlite, file, postgres, redis or etcd/,
+    ],
   ] as const;
   for (const [argv, message] of cases) {
     const r = await cli([...argv]);

@@ -1,0 +1,15 @@
+// Crash/restart cycles with rewound clocks when the mark lives in a local file (no
+// coordination service): the file store.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { markRestartSuite } from './mark-restart.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idforge-restart-file-'));
+let n = 0;
+
+markRestartSuite('file', {
+  url: () => `file:${join(dir, `restart-${n++}.json`)}`,
+  ttlMs: 600,
+  cycles: 20,
+});
