@@ -4,17 +4,18 @@
  * 1. IDs per second from a warm segment on the synchronous path (`tryNext()`), with mitata
  *    and with a plain loop, against the goal of 25 million per second (Meituan Leaf's
  *    in-process figure is 23 to 26 million on a faster machine).
- * 2. For each reachable store (SQLite always; PostgreSQL, MariaDB when they answer): IDs per
- *    second through `next()` with the store in the loop, and database round trips per million
- *    IDs, against the expected 1,000,000 / step for a fixed step.
+ * 2. For each reachable store (SQLite always; PostgreSQL, MariaDB, Redis when they answer):
+ *    IDs per second through `next()` with the store in the loop, and round trips per million
+ *    IDs (blocks taken), against the expected 1,000,000 / step for a fixed step. A Redis block
+ *    costs one INCRBY plus a read and a durable write of its mark (in SQLite here).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSegmentStore } from '../../src/adapters/open.js';
+import { openCounterStore, openSegmentStore } from '../../src/adapters/open.js';
+import { openSequence } from '../../src/adapters/open-sequence.js';
 import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
-import { openSegmentSequence } from '../../src/sequences/sequence.js';
 import { dropNamespaces } from '../../test/helpers/namespaces.js';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -68,6 +69,8 @@ async function syncPath(): Promise<void> {
 interface StoreCase {
   name: string;
   url: string;
+  /** Redis counters: the durable mark store. */
+  marks?: string;
 }
 
 async function reachableStores(): Promise<StoreCase[]> {
@@ -77,10 +80,18 @@ async function reachableStores(): Promise<StoreCase[]> {
     { name: 'sqlite', url: `sqlite:${join(dir, 'seq.db')}` },
     { name: 'postgres', url: `postgres://postgres@127.0.0.1:5432/test?namespace=${ns}` },
     { name: 'mysql', url: `mysql://root@127.0.0.1:3306/test?namespace=${ns}` },
+    { name: 'redis', url: `redis://127.0.0.1:6379?namespace=${ns}` },
   ];
+  const marks = `sqlite:${join(dir, 'marks.db')}`;
   const out: StoreCase[] = [];
   for (const c of all) {
     try {
+      if (c.name === 'redis') {
+        const r = await openCounterStore(c.url, { connectTimeoutMs: 2000 });
+        await r.close();
+        out.push({ ...c, marks });
+        continue;
+      }
       const s = await openSegmentStore(c.url, { connectTimeoutMs: 2000 });
       await s.migrate();
       await s.close();
@@ -101,10 +112,18 @@ async function storePath(): Promise<void> {
   const cases = await reachableStores();
   for (const c of cases) {
     for (const step of [1000, 10_000]) {
-      const store = await openSegmentStore(c.url);
       const tag = `bench_${step}_${randomBytes(3).toString('hex')}`;
-      await store.createTag(tag, { step });
-      const seq = await openSegmentSequence(store, tag, { dynamicStep: false });
+      if (c.marks === undefined) {
+        const store = await openSegmentStore(c.url);
+        await store.createTag(tag, { step });
+        await store.close();
+      }
+      const opened = await openSequence(c.url, tag, {
+        dynamicStep: false,
+        blockSize: step,
+        ...(c.marks === undefined ? {} : { marks: c.marks }),
+      });
+      const seq = opened.sequence;
       const t0 = performance.now();
       let prev = 0n;
       for (let i = 0; i < ids; i++) {
@@ -114,8 +133,7 @@ async function storePath(): Promise<void> {
       }
       const s = (performance.now() - t0) / 1000;
       const trips = seq.stats.fetches;
-      seq.close();
-      await store.close();
+      await opened.close();
       rows.push([
         c.name,
         String(step),
@@ -134,6 +152,10 @@ async function storePath(): Promise<void> {
   await dropNamespaces(
     'mysql',
     cases.filter((c) => c.name === 'mysql').map((c) => c.url),
+  ).catch(() => undefined);
+  await dropNamespaces(
+    'redis',
+    cases.filter((c) => c.name === 'redis').map((c) => c.url),
   ).catch(() => undefined);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
