@@ -16,12 +16,12 @@
  * ('postgres', redacted URL, operation, cause), bounded by the connect and statement
  * timeouts. Safe to share within a process.
  */
-import pg from 'pg';
-import { assertNumber, StoreUnavailableError } from '../../core/index.js';
+import type pg from 'pg';
+import { StoreUnavailableError } from '../../core/index.js';
 import type { DurableMarkStore } from '../../sequences/ports.js';
 import { assertMark, assertMarkKey } from '../mark-args.js';
-import { redactUrl } from '../open.js';
-import { type PostgresStoreOptions, parsePostgresUrl } from './open.js';
+import type { PostgresStoreOptions } from './open.js';
+import { openPostgresPool } from './pool.js';
 import { quoteNamespace } from './schema.js';
 
 /** Adapts a pg.Pool (see {@link openPostgresMarkStore}); the store owns and ends the pool. */
@@ -133,35 +133,7 @@ export async function openPostgresMarkStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<PostgresMarkStore> {
-  const address = redactUrl(url);
-  const connectTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1);
-  const queryTimeoutMs = assertNumber(
-    'queryTimeoutMs',
-    options.queryTimeoutMs ?? connectTimeoutMs,
-    1,
-  );
-  const { connectionString, namespace } = parsePostgresUrl(url, options.namespace);
-  const pool = new pg.Pool({
-    connectionString,
-    max: 4,
-    connectionTimeoutMillis: Math.ceil(connectTimeoutMs),
-    statement_timeout: Math.ceil(queryTimeoutMs),
-    query_timeout: Math.ceil(queryTimeoutMs),
-    idleTimeoutMillis: 30_000,
-    keepAlive: true,
-    allowExitOnIdle: true,
-    application_name: 'idforge',
-    // A mark acknowledged before its WAL flush could be lost by a server crash.
-    options: '-c synchronous_commit=on',
-  });
-  // A broken idle connection (server restart) is dropped by the pool, which then emits
-  // 'error'; without a listener that would crash the process. The next call reconnects.
-  pool.on('error', () => {});
-  try {
-    await pool.query('SELECT 1');
-  } catch (error) {
-    await pool.end().catch(() => {});
-    throw new StoreUnavailableError('postgres', address, 'connect', error);
-  }
+  // The shared pool settings, synchronous_commit=on included: pool.ts.
+  const { pool, address, namespace } = await openPostgresPool(url, options);
   return new PostgresMarkStore(pool, address, namespace);
 }

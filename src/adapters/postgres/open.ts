@@ -6,9 +6,7 @@
  * The namespace (default `idforge`) is the PostgreSQL schema holding the store's tables; it is
  * removed from the URL before node-postgres sees it. Every other parameter is node-postgres's.
  */
-import pg from 'pg';
 import type { LeaseStore } from '../../coord/ports.js';
-import { assertNumber, StoreUnavailableError } from '../../core/index.js';
 import { redactUrl } from '../open.js';
 import { PostgresLeaseStore } from './lease-store.js';
 import { quoteNamespace } from './schema.js';
@@ -26,9 +24,6 @@ export interface PostgresStoreOptions {
   /** The schema to use; overrides the URL's `?namespace=`. Default `idforge`. */
   readonly namespace?: string;
 }
-
-/** Connections per store: a node makes one call at a time; a few cover concurrent callers. */
-const POOL_SIZE = 4;
 
 /** The default namespace (PostgreSQL schema) of the store. */
 export const DEFAULT_POSTGRES_NAMESPACE = 'idforge';
@@ -74,36 +69,8 @@ export async function openPostgresLeaseStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<LeaseStore> {
-  const address = redactUrl(url);
-  const connectTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1);
-  const queryTimeoutMs = assertNumber(
-    'queryTimeoutMs',
-    options.queryTimeoutMs ?? connectTimeoutMs,
-    1,
-  );
-  const { connectionString, namespace } = parsePostgresUrl(url, options.namespace);
-  const pool = new pg.Pool({
-    connectionString,
-    max: POOL_SIZE,
-    connectionTimeoutMillis: Math.ceil(connectTimeoutMs),
-    statement_timeout: Math.ceil(queryTimeoutMs),
-    query_timeout: Math.ceil(queryTimeoutMs),
-    // A client that stalls inside a transaction must not hold lease rows locked for long.
-    idle_in_transaction_session_timeout: Math.ceil(2 * queryTimeoutMs),
-    idleTimeoutMillis: 30_000,
-    keepAlive: true,
-    allowExitOnIdle: true,
-    application_name: 'idforge',
-  });
-  // An idle pooled connection that breaks (server restart) is dropped by the pool, which then
-  // emits 'error'; without a listener that would crash the process. The next call reconnects
-  // or rejects with StoreUnavailableError.
-  pool.on('error', () => {});
-  try {
-    await pool.query('SELECT 1');
-  } catch (error) {
-    await pool.end().catch(() => {});
-    throw new StoreUnavailableError('postgres', address, 'connect', error);
-  }
+  // The shared pool settings (timeouts, synchronous_commit=on for the marks): pool.ts.
+  const { openPostgresPool } = await import('./pool.js');
+  const { pool, address, namespace } = await openPostgresPool(url, options);
   return new PostgresLeaseStore(pool, address, namespace);
 }
