@@ -78,3 +78,32 @@ test('the core barrel is the only re-exporter of its layer', () => {
     assert.doesNotMatch(readFileSync(f, 'utf8'), /^export \* from/m, relative(root, f));
   }
 });
+
+test('coord and sequences import the core barrel, their own files and node: only: no driver', () => {
+  for (const layer of ['coord', 'sequences']) {
+    const dir = join(root, 'src', layer);
+    for (const f of files(dir)) {
+      for (const spec of imports(f)) {
+        if (!spec.startsWith('.')) {
+          assert.ok(spec.startsWith('node:'), `${relative(root, f)} imports package "${spec}"`);
+          continue;
+        }
+        const target = resolve(dirname(f), spec);
+        assert.ok(
+          target.startsWith(dir) || target === join(root, 'src/core/index.js'),
+          `${relative(root, f)} reaches outside its layer and the core barrel: "${spec}"`,
+        );
+      }
+    }
+  }
+});
+
+test('drivers are imported only under src/adapters', () => {
+  const drivers = /^(pg|mysql2(\/promise)?|ioredis|etcd3|better-sqlite3)$/;
+  for (const f of files(join(root, 'src'))) {
+    if (f.startsWith(join(root, 'src/adapters'))) continue;
+    for (const spec of imports(f)) {
+      assert.doesNotMatch(spec, drivers, `${relative(root, f)} imports the driver "${spec}"`);
+    }
+  }
+});
