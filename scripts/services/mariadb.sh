@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Runs a MariaDB server of the project's own on loopback, for fault tests that crash a ticket
+# server (the shared MariaDB on 3306 is never touched). User root with an empty password over
+# TCP, data directory, socket, pid and log all inside DIR, configured as a durable ticket
+# server (see write_config below for why each setting).
+#
+#   scripts/services/mariadb.sh start  [--port N] [--dir DIR]
+#   scripts/services/mariadb.sh stop   [--port N] [--dir DIR] [--kill] [--wipe]
+#   scripts/services/mariadb.sh status [--port N] [--dir DIR]
+#
+# Defaults: port 13306; dir ${TMPDIR:-/tmp}/idforge-mariadb-PORT (my.cnf, data/, socket, pid,
+# log). `stop --kill` sends SIGKILL (a crash: InnoDB recovers from its redo log at the next
+# start); `--wipe` deletes DIR after stopping. Idempotent: starting a running server or
+# stopping a stopped one is a no-op. Needs mariadbd from Debian's mariadb-server (installed
+# with apt-get when missing and we are root). Exit status 0 on success.
+set -euo pipefail
+
+cmd="${1:-start}"
+[[ $# -gt 0 ]] && shift
+port=13306
+dir=""
+kill=0
+wipe=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --port) port="$2"; shift 2 ;;
+    --dir) dir="$2"; shift 2 ;;
+    --kill) kill=1; shift ;;
+    --wipe) wipe=1; shift ;;
+    *) echo "mariadb.sh: unknown argument '$1'" >&2; exit 1 ;;
+  esac
+done
+[[ "$port" =~ ^[0-9]+$ ]] || { echo "mariadb.sh: expected a numeric --port, got '$port'" >&2; exit 1; }
+[[ "$port" != 3306 ]] || { echo "mariadb.sh: 3306 is the shared server; pick another port" >&2; exit 1; }
+dir="${dir:-${TMPDIR:-/tmp}/idforge-mariadb-$port}"
+pidfile="$dir/mariadb.pid"
+cnf="$dir/my.cnf"
+
+# --no-defaults: never read /etc/mysql/my.cnf, whose socket and pid file are the shared server's.
+up() {
+  mariadb-admin --no-defaults --protocol=tcp -h 127.0.0.1 -P "$port" -u root \
+    --connect-timeout=2 ping >/dev/null 2>&1
+}
+ours_running() { [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
+
+install_server() {
+  command -v mariadbd >/dev/null && return 0
+  [[ -x /usr/sbin/mariadbd ]] && return 0
+  [[ "$(id -u)" == 0 ]] || { echo "mariadb.sh: mariadbd is not installed (apt-get install mariadb-server)" >&2; exit 1; }
+  echo "mariadb.sh: installing mariadb-server from Debian's packages" >&2
+  # policy-rc.d 101: the package must not start (or restart) the distribution's own server.
+  local policy=/usr/sbin/policy-rc.d created=0
+  if [[ ! -e "$policy" ]]; then printf '#!/bin/sh\nexit 101\n' >"$policy"; chmod +x "$policy"; created=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mariadb-server >"$dir/apt.log" 2>&1 ||
+    { ((created)) && rm -f "$policy"; echo "mariadb.sh: apt-get failed; see $dir/apt.log" >&2; exit 1; }
+  ((created)) && rm -f "$policy"
+  return 0
+}
+
+write_config() {
+  local user=""
+  [[ "$(id -u)" == 0 ]] && user="user = mysql"
+  cat >"$cnf" <<EOF
+# Written by scripts/services/mariadb.sh: an idforge ticket server for tests.
+[mysqld]
+$user
+datadir = $dir/data
+socket = $dir/mariadb.sock
+pid-file = $pidfile
+log-error = $dir/mariadb.log
+port = $port
+# Loopback only: a test server with a password-less root must not be reachable from outside.
+bind-address = 127.0.0.1
+# Accounts match by address (root@127.0.0.1); no DNS lookups that could stall a connection.
+skip-name-resolve
+# Durability, the whole point of a ticket server: a ticket is acknowledged only after the
+# REPLACE's commit is in the redo log on disk (fsync per commit), so a crash (SIGKILL, power
+# loss) can never bring back a counter below a ticket a client already holds. InnoDB persists
+# the auto-increment counter in that same redo log (MariaDB >= 10.2.4), and the ticket row
+# holds the last ticket, so recovery restarts above it. MyISAM (Flickr's 2006 choice) has
+# neither a redo log nor crash recovery: never use it for tickets.
+default-storage-engine = InnoDB
+innodb_flush_log_at_trx_commit = 1
+# Torn-page protection for the data pages recovery reads back (the default; stated on purpose).
+innodb_doublewrite = 1
+# REPLACE of one row is a "simple insert": lock mode 1 (consecutive) allocates its value under
+# a short mutex, not a statement-long table lock, and stays safe if someone enables
+# statement-based replication; mode 2 (interleaved) would gain nothing for single rows.
+innodb_autoinc_lock_mode = 1
+# No binary log: a ticket server is not replicated (Flickr's two servers are independent,
+# split by auto_increment_offset). If you turn it on, also set sync_binlog = 1, so the binlog
+# and InnoDB agree after a crash (two-phase commit with both fsynced).
+skip-log-bin
+# auto_increment_increment/offset are NOT set here: idforge's ticket client sets them in the
+# session of every ticket statement, from the settings stored with each ticket table, so they
+# survive restarts and need no SUPER privilege (SET GLOBAL is lost at a restart unless it is
+# also in this file). See docs/sequences-tickets.md.
+# Small footprint for a test machine.
+innodb_buffer_pool_size = 32M
+innodb_log_file_size = 16M
+performance_schema = OFF
+character-set-server = utf8mb4
+collation-server = utf8mb4_general_ci
+EOF
+}
+
+start() {
+  if up; then echo "mariadb.sh: MariaDB already answers on 127.0.0.1:$port"; return 0; fi
+  mkdir -p "$dir"
+  install_server
+  local mariadbd
+  mariadbd="$(command -v mariadbd || echo /usr/sbin/mariadbd)"
+  write_config
+  if [[ ! -d "$dir/data/mysql" ]]; then
+    # "normal": root@localhost, root@127.0.0.1 and root@::1 with an empty password, as on the
+    # shared test server (the Debian default is unix-socket authentication only).
+    mariadb-install-db --defaults-file="$cnf" --auth-root-authentication-method=normal \
+      --skip-test-db >"$dir/install.log" 2>&1 ||
+      { echo "mariadb.sh: mariadb-install-db failed; see $dir/install.log" >&2; exit 1; }
+  fi
+  [[ "$(id -u)" != 0 ]] || chown -R mysql: "$dir"
+  # setsid and closed descriptors: the server outlives this script and its caller's pipes.
+  setsid "$mariadbd" --defaults-file="$cnf" </dev/null >>"$dir/mariadb.out" 2>&1 &
+  for _ in $(seq 1 600); do
+    if up; then
+      mariadb --no-defaults --protocol=tcp -h 127.0.0.1 -P "$port" -u root \
+        -e 'CREATE DATABASE IF NOT EXISTS test' >/dev/null
+      echo "mariadb.sh: MariaDB answers on 127.0.0.1:$port (data in $dir/data)"
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "mariadb.sh: MariaDB did not answer on 127.0.0.1:$port; see $dir/mariadb.log" >&2
+  exit 1
+}
+
+stop() {
+  if ours_running; then
+    local pid
+    pid="$(cat "$pidfile")"
+    if ((kill)); then kill -KILL "$pid"; else kill -TERM "$pid"; fi
+    for _ in $(seq 1 1200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    if kill -0 "$pid" 2>/dev/null; then echo "mariadb.sh: pid $pid did not stop" >&2; exit 1; fi
+    echo "mariadb.sh: stopped MariaDB (pid $pid) on 127.0.0.1:$port$( ((kill)) && echo ' (SIGKILL)')"
+  else
+    echo "mariadb.sh: no MariaDB of ours on 127.0.0.1:$port"
+  fi
+  rm -f "$pidfile"
+  if ((wipe)); then rm -rf "$dir"; fi
+}
+
+case "$cmd" in
+  start) start ;;
+  stop) stop ;;
+  status) if up; then echo "mariadb.sh: up on $port"; else echo "mariadb.sh: down on $port"; exit 1; fi ;;
+  *) echo "mariadb.sh: expected start, stop or status, got '$cmd'" >&2; exit 1 ;;
+esac

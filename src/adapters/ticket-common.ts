@@ -1,0 +1,157 @@
+/**
+ * What the ticket-server adapters (MariaDB/MySQL and PostgreSQL) share: the checks of a
+ * sequence name and of a server's increment and offset, and where a re-planned series starts.
+ * Misuse throws `RangeError` ("expected X, got Y"). No driver is imported here.
+ */
+import { StoreUnavailableError } from '../core/index.js';
+import type { TicketServer } from '../sequences/ports.js';
+
+/**
+ * A {@link TicketServer} that can also be re-planned safely: what `idforge ticket setup` needs
+ * to add a server (or change the increment) without ever reissuing a ticket.
+ */
+export interface PlannableTicketServer extends TicketServer {
+  /**
+   * As {@link TicketServer.setup}, and when this call creates the sequence or changes its
+   * increment or offset, the first ticket it issues afterwards is greater than `floor`
+   * (default 0): pass the largest {@link high} of every server of the sequence. With settings
+   * unchanged, `floor` is ignored and nothing changes (idempotent).
+   */
+  setup(name: string, increment: number, offset: number, floor?: bigint): Promise<void>;
+  /**
+   * A number at least as large as every ticket of `name` this server has issued (the last
+   * ticket); 0n when the sequence does not exist here. Validates the name like `next`.
+   */
+  high(name: string): Promise<bigint>;
+}
+
+/** Lower case so that table names mean the same on every `lower_case_table_names`. */
+const NAME = /^[a-z][a-z0-9_]{0,47}$/;
+
+/** The largest increment: MySQL's and MariaDB's `auto_increment_increment` maximum. */
+export const MAX_TICKET_INCREMENT = 65_535;
+
+/** The largest ticket: both backends use a signed-range BIGINT (PostgreSQL's sequence limit). */
+export const MAX_TICKET = 2n ** 63n - 1n;
+
+/**
+ * Checks a sequence name: `[a-z][a-z0-9_]*`, at most 48 characters, so that `tickets_<name>`
+ * fits both MySQL's 64- and PostgreSQL's 63-character identifiers. Returns the table (or
+ * sequence) name `tickets_<name>`.
+ */
+export function ticketTable(name: string): string {
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new RangeError(
+      `ticket sequence name: expected [a-z][a-z0-9_]* of at most 48 characters, got ${JSON.stringify(name)}`,
+    );
+  }
+  return `tickets_${name}`;
+}
+
+/**
+ * `[<prefix>_]tickets_<name>` (no prefix when `prefix` is ''). Throws `RangeError` for a bad
+ * name, or when the whole passes the backend's `maxLength` (MySQL 64).
+ */
+export function prefixedTicketTable(prefix: string, name: string, maxLength: number): string {
+  const table = `${prefix === '' ? '' : `${prefix}_`}${ticketTable(name)}`;
+  if (table.length > maxLength) {
+    throw new RangeError(
+      `ticket sequence name: expected namespace and name to make a table name of at most ` +
+        `${maxLength} characters, got "${table}" (${table.length})`,
+    );
+  }
+  return table;
+}
+
+/**
+ * Checks one server's share of a sequence: `increment` an integer in [1, 65535] (the number of
+ * servers, or more to leave room for servers added later) and `offset` in [1, increment]
+ * (MySQL ignores an offset above the increment, which would break the split).
+ */
+export function assertTicketPlan(increment: number, offset: number): void {
+  if (!Number.isInteger(increment) || increment < 1 || increment > MAX_TICKET_INCREMENT) {
+    throw new RangeError(`increment: expected an integer in [1, 65535], got ${increment}`);
+  }
+  if (!Number.isInteger(offset) || offset < 1 || offset > increment) {
+    throw new RangeError(
+      `offset: expected an integer in [1, increment = ${increment}], got ${offset}`,
+    );
+  }
+}
+
+/**
+ * The smallest ticket of the series offset, offset + increment, ... that is greater than
+ * `floor`. Used when a sequence is created or re-planned while other servers have already
+ * issued tickets up to `floor`.
+ */
+export function firstTicketAbove(floor: bigint, increment: number, offset: number): bigint {
+  const inc = BigInt(increment);
+  const off = BigInt(offset);
+  if (floor < off) return off;
+  return off + ((floor - off) / inc + 1n) * inc;
+}
+
+/** Describes the stored settings, as written in a MariaDB table comment. */
+export function ticketComment(increment: number, offset: number): string {
+  return `idforge tickets: increment=${increment} offset=${offset}`;
+}
+
+/** Reads {@link ticketComment} back; null for any other comment (a table idforge did not set up). */
+export function parseTicketComment(comment: string): { increment: number; offset: number } | null {
+  const m = /^idforge tickets: increment=(\d+) offset=(\d+)$/.exec(comment);
+  return m === null ? null : { increment: Number(m[1]), offset: Number(m[2]) };
+}
+
+/**
+ * The error a ticket server reports as the cause when a sequence was never set up on it
+ * (or its table was dropped): says what to run.
+ */
+export function notSetUp(name: string, cause: unknown): Error {
+  return new Error(
+    `ticket sequence "${name}" is not set up on this server: run ` +
+      `\`idforge ticket setup ${name} --servers URL,URL\` (${cause instanceof Error ? cause.message : String(cause)})`,
+    { cause },
+  );
+}
+
+/**
+ * Runs `fn`, giving up after `ms`: any failure (or the deadline) rejects with
+ * `StoreUnavailableError` (backend, address, operation, cause); `RangeError`s and typed
+ * idforge errors raised by `fn` itself pass through. A call given up on may still finish on
+ * the server; for a ticket that is a gap, never a duplicate (nobody receives it).
+ */
+export async function withDeadline<T>(
+  where: { readonly backend: string; readonly address: string },
+  operation: string,
+  ms: number,
+  fn: () => Promise<T>,
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([fn(), deadline]);
+  } catch (e) {
+    if (e instanceof StoreUnavailableError || e instanceof RangeError) throw e;
+    throw new StoreUnavailableError(where.backend, where.address, operation, e);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resolves true when `p` settles within `ms`, false otherwise (never rejects). */
+export async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const done = await Promise.race([
+    p.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  return done;
+}

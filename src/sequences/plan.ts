@@ -1,0 +1,137 @@
+/**
+ * The offset/increment planner: how N writers (MySQL/MariaDB servers, PostgreSQL sequences,
+ * Flickr ticket servers) share one number space without talking to each other. Writer i
+ * (1-based) issues i, i + increment, i + 2 * increment, ...; with increment >= N no two writers
+ * ever issue the same number. Pure: builds text, runs nothing.
+ */
+
+export type PlanDialect = 'mysql' | 'postgres';
+
+/** Options of {@link planWriters}. */
+export interface PlanOptions {
+  /**
+   * Sequence name. PostgreSQL: the sequence created (default `ids`). MySQL: when given, the
+   * plan also creates the ticket table `tickets_<name>` (InnoDB, as idforge's ticket servers).
+   */
+  readonly name?: string;
+  /**
+   * The increment, at least the number of writers (default: exactly that). A larger one leaves
+   * offsets free for writers added later without re-planning.
+   */
+  readonly increment?: number;
+}
+
+/** What one writer runs. */
+export interface WriterPlan {
+  /** 1-based; also its offset. */
+  readonly writer: number;
+  readonly offset: number;
+  readonly increment: number;
+  /** SQL to run on this writer, in order. */
+  readonly statements: readonly string[];
+  /** MySQL only: the my.cnf lines (under [mysqld]) that survive a restart (SET GLOBAL does not). */
+  readonly config: readonly string[];
+  /** The first numbers this writer issues (three), for the reader's eye. */
+  readonly sample: readonly bigint[];
+}
+
+export interface WriterPlanSet {
+  readonly dialect: PlanDialect;
+  readonly writers: number;
+  readonly increment: number;
+  /** Offsets writers + 1 .. increment: free for writers added later without re-planning. */
+  readonly spareOffsets: readonly number[];
+  readonly perWriter: readonly WriterPlan[];
+  /** The caveats every plan comes with; see {@link PLAN_CAVEAT}. */
+  readonly caveat: string;
+}
+
+/** The most writers (MySQL's auto_increment_increment maximum). */
+export const MAX_WRITERS = 65_535;
+
+/**
+ * The seeds' caveat about adding a writer later. The increment is baked into the numbers.
+ */
+export const PLAN_CAVEAT =
+  'The increment is baked into every number already issued: writer i owns i, i + increment, ' +
+  'i + 2 x increment, ... Adding a writer beyond the increment means re-planning all of them: ' +
+  'stop every writer, choose the new increment, move each counter above the largest number any ' +
+  'writer has issued (MySQL: ALTER TABLE ... AUTO_INCREMENT = n; PostgreSQL: ALTER SEQUENCE ... ' +
+  'RESTART WITH n), then start them again (`idforge ticket setup` does this for ticket ' +
+  'servers). Leave headroom instead: plan more writers than you have (--increment 4 for 2 ' +
+  'writers), and a new writer takes a spare offset without touching the others. ' +
+  'auto_increment_offset must not exceed auto_increment_increment (MySQL then ignores it), and ' +
+  'SET GLOBAL is lost at a restart: put the same settings in my.cnf. The writers drift apart, ' +
+  'so numbers are unique but not increasing across writers.';
+
+const NAME = /^[a-z][a-z0-9_]{0,47}$/;
+
+/**
+ * Plans `writers` writers (an integer in [1, 65535]) for `dialect`. Throws `RangeError` for a
+ * bad count, dialect, name, or an increment below the number of writers.
+ */
+export function planWriters(
+  writers: number,
+  dialect: PlanDialect,
+  options: PlanOptions = {},
+): WriterPlanSet {
+  if (!Number.isInteger(writers) || writers < 1 || writers > MAX_WRITERS) {
+    throw new RangeError(`writers: expected an integer in [1, ${MAX_WRITERS}], got ${writers}`);
+  }
+  if (dialect !== 'mysql' && dialect !== 'postgres') {
+    throw new RangeError(`dialect: expected "mysql" or "postgres", got ${JSON.stringify(dialect)}`);
+  }
+  const increment = options.increment ?? writers;
+  if (!Number.isInteger(increment) || increment < writers || increment > MAX_WRITERS) {
+    throw new RangeError(
+      `increment: expected an integer in [writers = ${writers}, ${MAX_WRITERS}], got ${increment}`,
+    );
+  }
+  const name = options.name;
+  if (name !== undefined && !NAME.test(name)) {
+    throw new RangeError(
+      `name: expected [a-z][a-z0-9_]* of at most 48 characters, got ${JSON.stringify(name)}`,
+    );
+  }
+  const perWriter: WriterPlan[] = [];
+  for (let offset = 1; offset <= writers; offset++) {
+    perWriter.push({
+      writer: offset,
+      offset,
+      increment,
+      statements:
+        dialect === 'mysql'
+          ? mysqlStatements(increment, offset, name)
+          : pgStatements(increment, offset, name),
+      config:
+        dialect === 'mysql'
+          ? [`auto_increment_increment = ${increment}`, `auto_increment_offset = ${offset}`]
+          : [],
+      sample: [0, 1, 2].map((k) => BigInt(offset) + BigInt(k) * BigInt(increment)),
+    });
+  }
+  const spareOffsets: number[] = [];
+  for (let o = writers + 1; o <= increment; o++) spareOffsets.push(o);
+  return { dialect, writers, increment, spareOffsets, perWriter, caveat: PLAN_CAVEAT };
+}
+
+function mysqlStatements(increment: number, offset: number, name: string | undefined): string[] {
+  const out = [
+    `SET GLOBAL auto_increment_increment = ${increment};`,
+    `SET GLOBAL auto_increment_offset = ${offset};`,
+  ];
+  if (name !== undefined) {
+    out.push(
+      `CREATE TABLE IF NOT EXISTS tickets_${name} (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT ` +
+        'PRIMARY KEY, stub CHAR(1) NOT NULL UNIQUE) ENGINE = InnoDB;',
+    );
+  }
+  return out;
+}
+
+function pgStatements(increment: number, offset: number, name: string | undefined): string[] {
+  return [
+    `CREATE SEQUENCE ${name ?? 'ids'} AS bigint INCREMENT BY ${increment} START WITH ${offset} ` +
+      'MINVALUE 1 NO CYCLE;',
+  ];
+}

@@ -1,0 +1,225 @@
+// The TicketServer contract, run against each adapter on its real server
+// (ticket-server-mysql.test.ts, ticket-server-postgres.test.ts). Several "servers" of one
+// sequence are simulated by namespaces (databases/schemas) on the one shared server; the
+// fault suite (test/faults/tickets.test.ts) runs two real MariaDB processes.
+import assert from 'node:assert/strict';
+import { connect, createServer, type Socket } from 'node:net';
+import { after, describe, test } from 'node:test';
+import type { PlannableTicketServer } from '../../src/adapters/ticket-common.js';
+import { setupTicketServers } from '../../src/adapters/tickets-open.js';
+import { StoreUnavailableError } from '../../src/core/index.js';
+
+export interface TicketHarness {
+  readonly backend: 'mysql' | 'postgres';
+  /** The real server, for the stalling proxy. */
+  readonly host: string;
+  readonly port: number;
+  /** A URL of the server (or of `port` on 127.0.0.1) in namespace `ns`. */
+  url(ns: string, port?: number): string;
+  open(url: string, options?: { connectTimeoutMs?: number }): Promise<PlannableTicketServer>;
+  /** Drops the namespaces created. */
+  drop(namespaces: readonly string[]): Promise<void>;
+}
+
+/** A TCP proxy to the server that can stop forwarding (a server that hangs). */
+async function stallableProxy(host: string, port: number) {
+  const sockets: Socket[] = [];
+  let stalled = false;
+  const s = createServer((down) => {
+    const up = connect(port, host);
+    sockets.push(down, up);
+    for (const sock of [down, up]) sock.on('error', () => {});
+    down.pipe(up);
+    up.pipe(down);
+    if (stalled) down.pause();
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (s.address() as { port: number }).port,
+    stall: () => {
+      stalled = true;
+      for (const sock of sockets) sock.pause();
+    },
+    close: async () => {
+      for (const sock of sockets) sock.destroy();
+      await new Promise((resolve) => s.close(resolve));
+    },
+  };
+}
+
+const serial = (n: number, from: bigint, inc: bigint) =>
+  Array.from({ length: n }, (_, i) => from + BigInt(i) * inc);
+
+export function ticketServerContract(h: TicketHarness, skip: string | false): void {
+  const namespaces: string[] = [];
+  const opened: PlannableTicketServer[] = [];
+  const fresh = () => {
+    const ns = `idf_tk_${process.pid}_${Math.random().toString(16).slice(2, 8)}`;
+    namespaces.push(ns);
+    return ns;
+  };
+  const open = async (ns = fresh()) => {
+    const s = await h.open(h.url(ns));
+    opened.push(s);
+    return s;
+  };
+  const take = async (s: PlannableTicketServer, name: string, n: number) => {
+    const out: bigint[] = [];
+    for (let i = 0; i < n; i++) out.push(await s.next(name));
+    return out;
+  };
+
+  after(async () => {
+    await Promise.all(opened.map((s) => s.close()));
+    if (!skip) await h.drop(namespaces);
+  });
+
+  describe(`TicketServer contract (${h.backend})`, { skip }, () => {
+    test('tickets follow offset, offset + increment, ...; high() is the last one', async () => {
+      const s = await open();
+      assert.equal(await s.high('photos'), 0n, 'nothing before setup');
+      await s.setup('photos', 3, 2);
+      assert.deepEqual(await take(s, 'photos', 5), serial(5, 2n, 3n));
+      assert.equal(await s.high('photos'), 14n);
+    });
+
+    test('setup is idempotent: running it again never restarts the series', async () => {
+      const ns = fresh();
+      const s = await open(ns);
+      await s.setup('orders', 2, 1);
+      assert.deepEqual(await take(s, 'orders', 3), [1n, 3n, 5n]);
+      await s.setup('orders', 2, 1, 10_000n);
+      const other = await open(ns);
+      await other.setup('orders', 2, 1);
+      assert.deepEqual(
+        await take(other, 'orders', 2),
+        [7n, 9n],
+        'floor ignored: settings unchanged',
+      );
+    });
+
+    test('sequences with different settings on one server stay apart', async () => {
+      const s = await open();
+      await s.setup('a', 2, 1);
+      await s.setup('b', 5, 5);
+      const a: bigint[] = [];
+      const b: bigint[] = [];
+      // Interleaved and concurrent: pooled connections switch between both settings.
+      await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          if (i % 2 === 0) a.push(await s.next('a'));
+          else b.push(await s.next('b'));
+        }),
+      );
+      assert.deepEqual(
+        [...a].sort((x, y) => Number(x - y)),
+        serial(20, 1n, 2n),
+      );
+      assert.deepEqual(
+        [...b].sort((x, y) => Number(x - y)),
+        serial(20, 5n, 5n),
+      );
+    });
+
+    test('many connections at once: every ticket unique, in its residue, and each caller increasing', async () => {
+      const ns = fresh();
+      const clients = await Promise.all([open(ns), open(ns), open(ns), open(ns)]);
+      await clients[0]!.setup('photos', 4, 3);
+      const perCaller = await Promise.all(
+        clients.flatMap((c) => Array.from({ length: 5 }, () => take(c, 'photos', 50))),
+      );
+      const all = perCaller.flat();
+      assert.equal(new Set(all).size, 1000);
+      assert.ok(all.every((t) => t % 4n === 3n));
+      for (const seq of perCaller) {
+        for (let i = 1; i < seq.length; i++) assert.ok(seq[i]! > seq[i - 1]!, 'caller increasing');
+      }
+    });
+
+    test('N servers set up by setupTicketServers split the space; adding one re-plans above all', async () => {
+      const servers = [await open(), await open()];
+      assert.equal(await setupTicketServers(servers, 'users'), 0n);
+      const first = (await Promise.all(servers.map((s) => take(s, 'users', 5)))).flat();
+      assert.deepEqual(
+        first.sort((x, y) => Number(x - y)),
+        serial(10, 1n, 1n),
+        '2 servers: odd and even',
+      );
+      await take(servers[0]!, 'users', 20); // server 1 runs ahead, as servers drift
+      servers.push(await open());
+      const floor = await setupTicketServers(servers, 'users');
+      assert.equal(floor, 49n, 'the largest ticket issued by any server');
+      const again = await Promise.all(servers.map((s) => take(s, 'users', 5)));
+      again.forEach((got, i) => {
+        assert.ok(
+          got.every((t) => t > floor && t % 3n === BigInt((i + 1) % 3)),
+          `server ${i + 1}`,
+        );
+      });
+      const all = [...first, ...again.flat()];
+      assert.equal(new Set(all).size, all.length, 'no ticket reissued by the re-plan');
+    });
+
+    test('a wiped server set up again starts above the floor of the others', async () => {
+      const s = await open();
+      await s.setup('wiped', 2, 2, 1_000n);
+      assert.deepEqual(await take(s, 'wiped', 2), [1002n, 1004n]);
+    });
+
+    test('a sequence never set up rejects with StoreUnavailableError naming the fix', async () => {
+      const s = await open();
+      await assert.rejects(s.next('missing'), (e: unknown) => {
+        assert.ok(e instanceof StoreUnavailableError);
+        assert.equal(e.backend, h.backend);
+        assert.equal(e.operation, 'next');
+        assert.match((e.cause as Error).message, /idforge ticket setup missing --servers/);
+        return true;
+      });
+      assert.equal(await s.high('missing'), 0n);
+    });
+
+    test('bad names and plans are RangeErrors, before any I/O', async () => {
+      const s = await open();
+      for (const name of ['', 'Photos', 'a-b', 'a b', '1a', 'x'.repeat(49), "a'"]) {
+        await assert.rejects(s.next(name), RangeError, name);
+        await assert.rejects(s.setup(name, 1, 1), RangeError, name);
+      }
+      for (const [inc, off] of [
+        [0, 1],
+        [2, 3],
+        [2, 0],
+        [1.5, 1],
+        [65_536, 1],
+      ] as const) {
+        await assert.rejects(s.setup('ok', inc, off), RangeError, `${inc}/${off}`);
+      }
+    });
+
+    test('an absent server is StoreUnavailableError at open, within the timeout', async () => {
+      const started = Date.now();
+      await assert.rejects(
+        h.open(h.url('x', 1), { connectTimeoutMs: 500 }),
+        (e: unknown) => e instanceof StoreUnavailableError && e.operation === 'connect',
+      );
+      assert.ok(Date.now() - started < 2000);
+    });
+
+    test('a server that stops answering is StoreUnavailableError within connect + query timeouts', async () => {
+      const proxy = await stallableProxy(h.host, h.port);
+      const ns = fresh();
+      const s = await h.open(h.url(ns, proxy.port), { connectTimeoutMs: 400 });
+      try {
+        await s.setup('stall', 1, 1);
+        assert.equal(await s.next('stall'), 1n);
+        proxy.stall();
+        const started = Date.now();
+        await assert.rejects(s.next('stall'), StoreUnavailableError);
+        const waited = Date.now() - started;
+        assert.ok(waited < 800 + 500, `gave up after ${waited} ms`);
+      } finally {
+        await s.close();
+        await proxy.close();
+      }
+    });
+  });
+}
