@@ -1,0 +1,278 @@
+// Flickr's two ticket servers, for real: two MariaDB processes of our own (ports 13306 and
+// 13307, started by scripts/services/mariadb.sh with their own data directories; the shared
+// server on 3306 is never touched), set up with increment 2 and offsets 1 and 2, under load
+// from one TicketClient. One is SIGKILLed mid-run, SIGSTOPped, and crashed repeatedly; a
+// negative control shows the crash test catches a server that is not durable.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import mysql from 'mysql2/promise';
+import { MariadbTicketServer } from '../../src/adapters/mariadb/ticket-server.js';
+import { setupTicketServers } from '../../src/adapters/tickets-open.js';
+import { StoreUnavailableError } from '../../src/core/index.js';
+import { shortReason, TicketClient } from '../../src/sequences/ticket-client.js';
+import { serviceSkip } from '../helpers/services.js';
+
+// The shared server's presence says whether MariaDB is installed here at all.
+const skip = await serviceSkip('mariadb', '127.0.0.1', 3306);
+const PORTS = [13306, 13307] as const;
+const script = fileURLToPath(new URL('../../scripts/services/mariadb.sh', import.meta.url));
+const run = promisify(execFile);
+const service = (port: number, ...args: string[]) =>
+  run('bash', [script, ...args, '--port', String(port)], { timeout: 120_000 });
+const url = (port: number) => `mysql://root@127.0.0.1:${port}/test`;
+/** Bounds of every call: a request to a dead or frozen server gives up after 600 ms. */
+const TIMEOUTS = { connectTimeoutMs: 300, queryTimeoutMs: 300 };
+
+const servers: MariadbTicketServer[] = [];
+const open = async (port: number) => {
+  const s = await MariadbTicketServer.open(url(port), TIMEOUTS);
+  servers.push(s);
+  return s;
+};
+
+/**
+ * Runs `workers` loops of `take` until `done()`; each acknowledged ticket is recorded. The
+ * promise rejects with the first error `onError` rethrows (handled early: awaited later).
+ */
+function load(
+  workers: number,
+  take: () => Promise<bigint>,
+  done: () => boolean,
+  onTicket: (t: bigint, ms: number) => void,
+  onError: (e: unknown) => void = (e) => {
+    throw e;
+  },
+): Promise<void> {
+  const loop = async () => {
+    while (!done()) {
+      const started = performance.now();
+      try {
+        const t = await take();
+        onTicket(t, performance.now() - started);
+      } catch (e) {
+        onError(e);
+      }
+    }
+  };
+  const all = Promise.all(Array.from({ length: workers }, loop));
+  all.catch(() => {});
+  return all.then(() => {});
+}
+
+const max = (xs: Iterable<bigint>) => [...xs].reduce((a, b) => (a > b ? a : b), 0n);
+
+describe('two ticket servers (MariaDB processes of our own)', { skip }, () => {
+  before(async () => {
+    for (const p of PORTS) await service(p, 'stop', '--kill', '--wipe');
+    for (const p of PORTS) await service(p, 'start');
+  });
+
+  after(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    for (const p of PORTS) await service(p, 'stop', '--wipe').catch(() => {});
+  });
+
+  test('odd/even split under load; SIGKILL one mid-run: every request is served by the other; restarted, it is brought back', async (t) => {
+    const [a, b] = [await open(PORTS[0]), await open(PORTS[1])];
+    await setupTicketServers([a, b], 'photos');
+    const t0 = performance.now();
+    const events: string[] = [];
+    const client = new TicketClient([a, b], 'photos', {
+      retryAfterMs: 200,
+      maxRetryAfterMs: 800,
+      onStateChange: (e) =>
+        events.push(
+          `+${Math.round(performance.now() - t0)} ms ${e.address} ${e.state}` +
+            (e.error ? ` (${shortReason(e.error)})` : ''),
+        ),
+    });
+    let phase: 'before' | 'killing' | 'down' | 'restarted' = 'before';
+    const acked = {
+      before: [] as bigint[],
+      killing: [] as bigint[], // while the kill runs: A's last answers may still arrive
+      down: [] as bigint[],
+      restarted: [] as bigint[],
+    };
+    let stop = false;
+    const running = load(
+      8,
+      () => client.next(),
+      () => stop,
+      (ticket) => acked[phase].push(ticket),
+    );
+
+    await sleep(1000);
+    const killedAt = performance.now();
+    phase = 'killing';
+    await service(PORTS[0], 'stop', '--kill');
+    await sleep(50); // answers A sent before it died are processed by now
+    phase = 'down';
+    await sleep(1500);
+    await service(PORTS[0], 'start');
+    phase = 'restarted';
+    const restartedAt = performance.now();
+    const deadline = Date.now() + 20_000;
+    while (acked.restarted.filter((x) => x % 2n === 1n).length < 200 && Date.now() < deadline) {
+      await sleep(50);
+    }
+    stop = true;
+    await running; // rejects if any request failed: both servers down never happened
+
+    const odd = (xs: bigint[]) => xs.filter((x) => x % 2n === 1n);
+    const all = [...acked.before, ...acked.killing, ...acked.down, ...acked.restarted];
+    assert.equal(new Set(all).size, all.length, '0 duplicates');
+    const beforeOdd = odd(acked.before).length;
+    const share = beforeOdd / acked.before.length;
+    assert.ok(
+      share > 0.3 && share < 0.7,
+      `odd/even split before the kill: ${beforeOdd}/${acked.before.length}`,
+    );
+    assert.ok(acked.down.length > 100, 'the other server kept serving');
+    assert.deepEqual(odd(acked.down), [], 'only even tickets while the odd server is dead');
+    const back = odd(acked.restarted);
+    assert.ok(back.length >= 200, 'the restarted server is back in the rotation');
+    const lastOdd = max(odd([...acked.before, ...acked.killing]));
+    assert.ok(
+      back.every((x) => x > lastOdd),
+      'no ticket the odd server acknowledged before the crash is issued again',
+    );
+    const [sa, sb] = client.stats();
+    assert.equal(sa!.up, true);
+    assert.ok(sa!.failures >= 1 && sa!.failovers >= 1);
+    assert.equal(sb!.failures, 0);
+    t.diagnostic(
+      `tickets ${all.length} (before the kill ${acked.before.length}: ${beforeOdd} odd; during ` +
+        `the kill ${acked.killing.length}; while A was dead ` +
+        `${acked.down.length}, all even; after restart ${acked.restarted.length}); A: ` +
+        `${sa!.failures} failures, ${sa!.failovers} failovers; killed-to-restart ` +
+        `${Math.round(restartedAt - killedAt)} ms; InnoDB deadlock retries ` +
+        `${a.deadlockRetries + b.deadlockRetries}; client events: ${events.join(' | ')}`,
+    );
+  });
+
+  test('a SIGKILLed ticket server restarted under load: no ticket acknowledged before the crash is ever issued again', async (t) => {
+    const a = await open(PORTS[0]);
+    await a.setup('crash', 2, 1);
+    const figures: string[] = [];
+    for (let cycle = 1; cycle <= 3; cycle++) {
+      const acked: bigint[] = [];
+      let dead = false;
+      const running = load(
+        16,
+        () => a.next('crash'),
+        () => dead,
+        (x) => acked.push(x),
+        (e) => {
+          assert.ok(e instanceof StoreUnavailableError, String(e));
+          dead = true;
+        },
+      );
+      await sleep(300 + 200 * cycle);
+      await service(PORTS[0], 'stop', '--kill'); // mid-run: 16 requests in flight
+      dead = true;
+      await running;
+      await service(PORTS[0], 'start');
+      const ackedSet = new Set(acked);
+      const last = max(acked);
+      const afterRestart: bigint[] = [];
+      for (let i = 0; i < 300; i++) afterRestart.push(await a.next('crash'));
+      const reissued = afterRestart.filter((x) => ackedSet.has(x)).length;
+      assert.equal(reissued, 0, `cycle ${cycle}: reissued tickets`);
+      assert.ok(afterRestart[0]! > last, `cycle ${cycle}: ${afterRestart[0]} after ${last}`);
+      assert.ok(acked.length > 50, `cycle ${cycle}: load before the crash (${acked.length})`);
+      assert.ok(
+        afterRestart.every((x) => x % 2n === 1n),
+        'still its own residue after restart',
+      );
+      figures.push(`cycle ${cycle}: ${acked.length} acked up to ${last}, next ${afterRestart[0]}`);
+    }
+    t.diagnostic(figures.join('; '));
+  });
+
+  test('negative control: with innodb_flush_log_at_trx_commit = 0 the same crash reissues acknowledged tickets', async (t) => {
+    const a = await open(PORTS[1]);
+    await a.setup('unsafe', 1, 1);
+    for (let i = 0; i < 10; i++) await a.next('unsafe');
+    const admin = await mysql.createConnection({ host: '127.0.0.1', port: PORTS[1], user: 'root' });
+    // Commits now sit in the log buffer for up to a second: a crash loses them.
+    await admin.query('SET GLOBAL innodb_flush_log_at_trx_commit = 0');
+    await admin.end();
+    const acked: bigint[] = [];
+    let dead = false;
+    const running = load(
+      16,
+      () => a.next('unsafe'),
+      () => dead,
+      (x) => acked.push(x),
+      () => {
+        dead = true;
+      },
+    );
+    await sleep(400);
+    await service(PORTS[1], 'stop', '--kill');
+    dead = true;
+    await running;
+    await service(PORTS[1], 'start'); // my.cnf sets it back to 1
+    const ackedSet = new Set(acked);
+    const afterRestart: bigint[] = [];
+    for (let i = 0; i < 100; i++) afterRestart.push(await a.next('unsafe'));
+    const reissued = afterRestart.filter((x) => ackedSet.has(x)).length;
+    assert.ok(reissued > 0, 'the crash test detects a server that is not durable');
+    t.diagnostic(
+      `${acked.length} acked up to ${max(acked)}; after the crash the server issued ${afterRestart[0]} again: ${reissued} of 100 reissued`,
+    );
+  });
+
+  test('a frozen server (SIGSTOP): requests fail over within the call bound, none hangs; thawed, it comes back', async (t) => {
+    const [a, b] = [await open(PORTS[0]), await open(PORTS[1])];
+    await setupTicketServers([a, b], 'frozen');
+    const client = new TicketClient([a, b], 'frozen', { retryAfterMs: 300, maxRetryAfterMs: 600 });
+    const pid = Number(
+      readFileSync(
+        join(process.env.TMPDIR ?? tmpdir(), `idforge-mariadb-${PORTS[0]}`, 'mariadb.pid'),
+        'utf8',
+      ),
+    );
+    const tickets: bigint[] = [];
+    let slowest = 0;
+    let stop = false;
+    const running = load(
+      8,
+      () => client.next(),
+      () => stop,
+      (x, ms) => {
+        tickets.push(x);
+        slowest = Math.max(slowest, ms);
+      },
+    );
+    await sleep(300);
+    process.kill(pid, 'SIGSTOP');
+    try {
+      await sleep(2000);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await sleep(1500);
+    stop = true;
+    await running;
+    assert.equal(new Set(tickets).size, tickets.length, '0 duplicates');
+    const bound = TIMEOUTS.connectTimeoutMs + TIMEOUTS.queryTimeoutMs;
+    assert.ok(
+      slowest < bound + 500,
+      `slowest request ${Math.round(slowest)} ms (bound ${bound} ms)`,
+    );
+    const [sa] = client.stats();
+    assert.ok(sa!.failures >= 1, 'the frozen server failed requests');
+    assert.equal(sa!.up, true, 'and came back after SIGCONT');
+    t.diagnostic(
+      `${tickets.length} tickets; slowest request ${Math.round(slowest)} ms; A failures ${sa!.failures}`,
+    );
+  });
+});
