@@ -3,6 +3,8 @@
  * Redis counters) behind one interface. Stores are opened from idforge/adapters.
  */
 export * from './counter-source.js';
+export * from './plan.js';
 export * from './ports.js';
 export * from './segment-buffer.js';
 export * from './sequence.js';
+export * from './ticket-client.js';
