@@ -9,8 +9,10 @@ import { convertCommand, convertHelp } from './commands/convert.js';
 import { genCommand, genHelp } from './commands/gen.js';
 import { inspectCommand, inspectHelp } from './commands/inspect.js';
 import { layoutsCommand, layoutsHelp } from './commands/layouts.js';
+import { planCommand, planHelp } from './commands/plan.js';
 import { seqCommand, seqHelp } from './commands/seq.js';
 import { leasesCommand, leasesHelp, migrateCommand, migrateHelp } from './commands/store.js';
+import { ticketCommand, ticketHelp } from './commands/ticket.js';
 import { type CliIo, UsageError } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -29,6 +31,8 @@ Commands:
   leases              list the live worker-ID leases of a store, with their marks
   migrate             create what idforge needs in a store (--store URL; idempotent)
   seq <sub> [tag]     segment sequences (create, next, show): numbers by blocks from a table
+  ticket <sub> <name> Flickr ticket servers (setup, next) over --servers URL,URL
+  plan --writers N    auto-increment offset/increment statements for N writers
 
 Options:
   -h, --help          help for idforge or a command (idforge help <command>)
@@ -108,6 +112,26 @@ const COMMANDS: Record<string, Command> = {
       marks: { type: 'string' },
     },
     run: (p, v, io) => seqCommand(p, v, io),
+  },
+  ticket: {
+    help: ticketHelp,
+    options: {
+      servers: { type: 'string' },
+      count: { type: 'string', short: 'n' },
+      increment: { type: 'string' },
+    },
+    run: (p, v, io) => ticketCommand(p, v, io),
+  },
+  plan: {
+    help: planHelp,
+    options: {
+      writers: { type: 'string' },
+      dialect: { type: 'string' },
+      increment: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    run: (p, v, io) => planCommand(p, v, io),
   },
   layouts: {
     help: layoutsHelp,
