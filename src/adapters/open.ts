@@ -205,4 +205,14 @@ function withNamespace<T extends object>(
   return options.namespace === undefined ? base : { ...base, namespace: options.namespace };
 }
 
+export type { PlannableTicketServer } from './ticket-common.js';
+
+export {
+  closeTicketServers,
+  lazyTicketServer,
+  openTicketServer,
+  openTicketServers,
+  setupTicketServers,
+  type TicketServerOptions,
+} from './tickets-open.js';
 export { StoreUnavailableError };

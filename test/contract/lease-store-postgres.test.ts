@@ -4,7 +4,6 @@
 // is absent, silent or stalls mid-session.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { after, afterEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -12,6 +11,7 @@ import { openPostgresLeaseStore } from '../../src/adapters/postgres/open.js';
 import type { Lease, LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import { serviceSkip } from '../helpers/services.js';
+import { silentServer, stallableProxy } from '../helpers/tcp.js';
 import { leaseStoreContract, owner, request } from './lease-store.js';
 
 const URL_ = process.env.IDFORGE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -65,40 +65,6 @@ function unavailable(address: string, operation: string) {
   };
 }
 
-/** A TCP server that accepts connections and never answers. */
-async function silentServer(): Promise<{ server: Server; port: number; sockets: Socket[] }> {
-  const sockets: Socket[] = [];
-  const s = createServer((sock) => sockets.push(sock));
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  return { server: s, port: (s.address() as { port: number }).port, sockets };
-}
-
-/** A TCP proxy to the PostgreSQL server that can stop forwarding (a server that hangs). */
-async function stallableProxy() {
-  const sockets: Socket[] = [];
-  let stalled = false;
-  const s = createServer((down) => {
-    const up = connect(port, host);
-    sockets.push(down, up);
-    for (const sock of [down, up]) sock.on('error', () => {});
-    down.pipe(up);
-    up.pipe(down);
-    if (stalled) down.pause();
-  });
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (s.address() as { port: number }).port,
-    stall() {
-      stalled = true;
-      for (const sock of sockets) sock.pause();
-    },
-    async close() {
-      for (const sock of sockets) sock.destroy();
-      await new Promise((resolve) => s.close(resolve));
-    },
-  };
-}
-
 describe('PostgreSQL lease store: unreachable servers', () => {
   test('a closed port rejects with StoreUnavailableError (connect), password redacted', async () => {
     const url = 'postgres://idforge:s3cret@127.0.0.1:1/test';
@@ -123,8 +89,7 @@ describe('PostgreSQL lease store: unreachable servers', () => {
       const elapsed = Date.now() - started;
       assert.ok(elapsed >= 250 && elapsed < 1500, `took ${elapsed} ms`);
     } finally {
-      for (const sock of silent.sockets) sock.destroy();
-      await new Promise((resolve) => silent.server.close(resolve));
+      await silent.close();
     }
   });
 
@@ -141,7 +106,7 @@ describe('PostgreSQL lease store: unreachable servers', () => {
 
 describe('PostgreSQL lease store: on the server', { skip }, () => {
   test('a server that stalls mid-session fails each call within the timeouts', async () => {
-    const proxy = await stallableProxy();
+    const proxy = await stallableProxy(host, port);
     const url = `postgres://postgres@127.0.0.1:${proxy.port}/test`;
     const ns = freshNamespace();
     const timeouts = { connectTimeoutMs: 400, queryTimeoutMs: 400 };

@@ -3,11 +3,11 @@
 // sequence are simulated by namespaces (databases/schemas) on the one shared server; the
 // fault suite (test/faults/tickets.test.ts) runs two real MariaDB processes.
 import assert from 'node:assert/strict';
-import { connect, createServer, type Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
 import type { PlannableTicketServer } from '../../src/adapters/ticket-common.js';
 import { setupTicketServers } from '../../src/adapters/tickets-open.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
+import { stallableProxy } from '../helpers/tcp.js';
 
 export interface TicketHarness {
   readonly backend: 'mysql' | 'postgres';
@@ -19,32 +19,6 @@ export interface TicketHarness {
   open(url: string, options?: { connectTimeoutMs?: number }): Promise<PlannableTicketServer>;
   /** Drops the namespaces created. */
   drop(namespaces: readonly string[]): Promise<void>;
-}
-
-/** A TCP proxy to the server that can stop forwarding (a server that hangs). */
-async function stallableProxy(host: string, port: number) {
-  const sockets: Socket[] = [];
-  let stalled = false;
-  const s = createServer((down) => {
-    const up = connect(port, host);
-    sockets.push(down, up);
-    for (const sock of [down, up]) sock.on('error', () => {});
-    down.pipe(up);
-    up.pipe(down);
-    if (stalled) down.pause();
-  });
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (s.address() as { port: number }).port,
-    stall: () => {
-      stalled = true;
-      for (const sock of sockets) sock.pause();
-    },
-    close: async () => {
-      for (const sock of sockets) sock.destroy();
-      await new Promise((resolve) => s.close(resolve));
-    },
-  };
 }
 
 const serial = (n: number, from: bigint, inc: bigint) =>
