@@ -55,3 +55,19 @@ export async function collectInputs(args: readonly string[], io: CliIo): Promise
     throw new UsageError('expected at least one ID (or - to read standard input)');
   return out;
 }
+
+/**
+ * Columns padded to their widest cell, two spaces apart, trailing spaces trimmed: the table
+ * of `layouts`, `leases` and `seq show`.
+ */
+export function formatTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [head, ...rows]
+    .map((cells) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

@@ -1,5 +1,5 @@
 import { LAYOUTS, type Layout, layoutYearsLeft } from '../../core/index.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, formatTable } from '../io.js';
 
 export const layoutsHelp = `Usage: idforge layouts [--json]
 
@@ -76,12 +76,6 @@ export function layoutsCommand(values: { json?: boolean }, io: CliIo, nowMs: num
       l.maxNodes.toLocaleString('en-US'),
     ];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) =>
-    r
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  io.stdout.write(`${[fmt(head), ...rows.map(fmt)].join('\n')}\n`);
+  io.stdout.write(`${formatTable(head, rows)}\n`);
   return 0;
 }

@@ -2,7 +2,7 @@
 import { openCounterStore, openSegmentStore, storeScheme } from '../../adapters/open.js';
 import { openSequence } from '../../adapters/open-sequence.js';
 import type { SegmentTag } from '../../sequences/index.js';
-import { type CliIo, LineWriter, UsageError } from '../io.js';
+import { type CliIo, formatTable, LineWriter, UsageError } from '../io.js';
 import { integer } from './gen.js';
 import { storeUrl } from './store.js';
 
@@ -71,15 +71,7 @@ function showTable(tags: SegmentTag[]): string {
     new Date(t.updatedAtMs).toISOString(),
     t.description,
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [head, ...rows]
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return formatTable(head, rows);
 }
 
 export async function seqCommand(

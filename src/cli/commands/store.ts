@@ -1,7 +1,7 @@
 /** `idforge migrate` and `idforge leases`: the store commands. */
 import { migrateStore, openLeaseStore, redactUrl } from '../../adapters/open.js';
 import type { LeaseRecord } from '../../coord/index.js';
-import { type CliIo, UsageError } from '../io.js';
+import { type CliIo, formatTable, UsageError } from '../io.js';
 
 export const migrateHelp = `Usage: idforge migrate [--store URL]
 
@@ -62,15 +62,7 @@ function table(rows: LeaseRecord[], now: number): string {
     iso(r.markMs),
     iso(r.lastIssuedMs),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  return [head, ...body]
-    .map((cells) =>
-      cells
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return formatTable(head, body);
 }
 
 export async function leasesCommand(
