@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Lease, LeaseOwner, LeaseRequest, LeaseStore } from '../../src/coord/ports.js';
+import { raceInProcesses } from './fixtures/race.js';
 
 export interface ContractOptions {
   /** Opens a fresh store with an empty namespace, migrated. */
@@ -15,6 +16,20 @@ export interface ContractOptions {
   readonly shortTtlMs: number;
   /** Reason to skip, when the server is absent and services are not required. */
   readonly skip?: string | false;
+  /**
+   * The store has no clock a client can read (etcd): serverTimeMs() must resolve null and
+   * list() report storeClockMs null. Otherwise both must be numbers near this host's clock.
+   */
+  readonly clockless?: boolean;
+  /**
+   * For a store whose calls block their thread (SQLite): a fresh location's URL and how to open
+   * it. The "concurrent" test then races separate processes on it (./fixtures/race.ts), since
+   * promises in one process would run such a store's calls one after another.
+   */
+  readonly processes?: {
+    readonly freshUrl: () => string;
+    readonly open: (url: string) => Promise<LeaseStore>;
+  };
 }
 
 export function owner(): LeaseOwner {
@@ -27,6 +42,27 @@ export function request(o: LeaseOwner, min: number, max: number, ttlMs = 30_000)
 
 export function report(ttlMs: number, reserveMarkMs: number) {
   return { ttlMs, reserveMarkMs, clockMs: Date.now(), lastIssuedMs: Date.now() - 1 };
+}
+
+/**
+ * Resolves once `lease` is no longer listed: it expired by the store's own clock. Polls list()
+ * (an event wait, not a fixed sleep); fails when it is still listed `boundMs` after its TTL.
+ */
+async function untilExpired(s: LeaseStore, lease: Lease, ttlMs: number): Promise<void> {
+  const started = Date.now();
+  const boundMs = ttlMs + 15_000;
+  for (;;) {
+    const live = await s.list();
+    if (!live.some((r) => r.workerId === lease.workerId && r.instanceId === lease.instanceId)) {
+      return;
+    }
+    if (Date.now() - started > boundMs) {
+      assert.fail(
+        `lease of worker ID ${lease.workerId} still listed ${boundMs} ms after its grant`,
+      );
+    }
+    await sleep(Math.max(10, Math.min(100, ttlMs / 10)));
+  }
 }
 
 async function withStore(open: () => Promise<LeaseStore>, fn: (s: LeaseStore) => Promise<void>) {
@@ -60,19 +96,43 @@ export function leaseStoreContract(name: string, options: ContractOptions): void
         assert.equal(d?.workerId, 6, 'a specific free ID');
       }));
 
-    test('concurrent acquires from one range never share an ID', () =>
-      withStore(open, async (s) => {
-        const got = await Promise.all(
-          Array.from({ length: 10 }, () => s.acquire(request(owner(), 0, 7))),
-        );
-        const ids = got.filter((l): l is Lease => l !== null).map((l) => l.workerId);
+    test('concurrent acquires from one range never share an ID', async () => {
+      // Ten acquires of [0, 7]: on SQLite from four processes at once, elsewhere as promises
+      // over this store's connections (which overlap on the wire).
+      const procs = options.processes;
+      const url = procs?.freshUrl();
+      const store = url === undefined ? await open() : await procs!.open(url);
+      try {
+        let got: (Pick<Lease, 'workerId' | 'instanceId'> | null)[];
+        if (url === undefined) {
+          got = await Promise.all(
+            Array.from({ length: 10 }, () => store.acquire(request(owner(), 0, 7))),
+          );
+        } else {
+          const call = { kind: 'lease', min: 0, max: 7, ttlMs: 30_000 } as const;
+          const per = [3, 3, 2, 2].map((k) => Array.from({ length: k }, () => call));
+          got = (
+            await raceInProcesses<Pick<Lease, 'workerId' | 'instanceId'> | null>(url, per)
+          ).flat();
+        }
+        const granted = got.filter((l) => l !== null);
+        const ids = granted.map((l) => l.workerId);
         assert.equal(ids.length, 8);
         assert.deepEqual(
           [...ids].sort((x, y) => x - y),
           [0, 1, 2, 3, 4, 5, 6, 7],
         );
         assert.equal(got.filter((l) => l === null).length, 2);
-      }));
+        const listed = await store.list();
+        assert.deepEqual(
+          listed.map((r) => [r.workerId, r.instanceId]),
+          granted.sort((x, y) => x.workerId - y.workerId).map((l) => [l.workerId, l.instanceId]),
+          'the store holds exactly the grants that were reported',
+        );
+      } finally {
+        await store.close();
+      }
+    });
 
     test('list reports each live lease with its owner, expiry and mark', () =>
       withStore(open, async (s) => {
@@ -136,17 +196,44 @@ export function leaseStoreContract(name: string, options: ContractOptions): void
 
     test('an expired lease is free again and its holder can no longer renew it', () =>
       withStore(open, async (s) => {
-        const old = await s.acquire(request(owner(), 0, 0, shortTtlMs));
+        const a = owner();
+        const old = await s.acquire(request(a, 0, 0, shortTtlMs));
         assert.ok(old);
         assert.equal(await s.acquire(request(owner(), 0, 0)), null);
-        await sleep(shortTtlMs + 1500);
+        await untilExpired(s, old, shortTtlMs);
         assert.deepEqual(await s.list(), []);
+        // Expired, and nobody took the ID yet: the former holder still cannot renew it.
+        const before = await s.renew(old, report(30_000, Date.now() + 60_000));
+        assert.equal(before.held, false, 'renewed after expiry, before anyone took the ID');
+        assert.ok(!before.claimants.includes(a.instanceId), `claimants ${before.claimants}`);
         const o = owner();
         const next = await s.acquire(request(o, 0, 0));
         assert.equal(next?.workerId, 0);
-        const r = await s.renew(old, report(30_000, Date.now()));
-        assert.equal(r.held, false);
+        const r = await s.renew(old, report(30_000, Date.now() + 60_000));
+        assert.equal(r.held, false, 'renewed after another instance took the ID');
         assert.deepEqual(r.claimants, [o.instanceId]);
+        assert.equal(await s.readMark(0), next?.markMs, 'the former holder raised no mark');
+        assert.deepEqual(
+          (await s.list()).map((l) => l.instanceId),
+          [o.instanceId],
+        );
+      }));
+
+    test('renewing an expired lease (nobody took it yet) returns not-held and changes nothing', () =>
+      withStore(open, async (s) => {
+        const l = await s.acquire(request(owner(), 4, 4, shortTtlMs));
+        assert.ok(l);
+        await untilExpired(s, l, shortTtlMs);
+        const r = await s.renew(l, report(30_000, Date.now() + 60_000));
+        assert.equal(r.held, false);
+        assert.deepEqual(r.claimants, []);
+        assert.deepEqual(await s.list(), [], 'the renewal did not bring the lease back');
+        assert.equal(await s.readMark(4), l.markMs, 'nor raise the mark');
+        const again = await s.renew(l, report(30_000, Date.now() + 60_000));
+        assert.equal(again.held, false, 'a second try fails the same way');
+        const next = await s.acquire(request(owner(), 4, 4));
+        assert.equal(next?.workerId, 4, 'the ID is free to anyone');
+        assert.equal(next.previousMarkMs, l.markMs);
       }));
 
     test('a renewal extends the lease past its first TTL', () =>
@@ -160,10 +247,27 @@ export function leaseStoreContract(name: string, options: ContractOptions): void
         assert.equal(await s.acquire(request(owner(), 0, 0)), null);
       }));
 
-    test('serverTimeMs is near this host clock, or null', () =>
-      withStore(open, async (s) => {
-        const t = await s.serverTimeMs();
-        if (t !== null) assert.ok(Math.abs(t - Date.now()) < 2000, `server time ${t}`);
-      }));
+    if (options.clockless) {
+      test('no store clock: serverTimeMs is null and leases list storeClockMs null', () =>
+        withStore(open, async (s) => {
+          assert.equal(await s.serverTimeMs(), null);
+          assert.ok(await s.acquire(request(owner(), 0, 0)));
+          const [r] = await s.list();
+          assert.equal(r?.storeClockMs, null);
+        }));
+    } else {
+      test('serverTimeMs is the store clock, near this host clock, and stamps the leases', () =>
+        withStore(open, async (s) => {
+          const before = Date.now();
+          const t = await s.serverTimeMs();
+          assert.equal(typeof t, 'number', `server time ${t}`);
+          assert.ok(Math.abs(t! - before) < 2000, `server time ${t}, host ${before}`);
+          assert.ok(await s.acquire(request(owner(), 0, 0, 30_000)));
+          const [r] = await s.list();
+          assert.ok(r && typeof r.storeClockMs === 'number', `storeClockMs ${r?.storeClockMs}`);
+          assert.ok(Math.abs(r.storeClockMs - t!) < 2000, `stamped ${r.storeClockMs}`);
+          assert.equal(r.expiresAtMs, r.storeClockMs + 30_000, 'expiry is the store clock + TTL');
+        }));
+    }
   });
 }
