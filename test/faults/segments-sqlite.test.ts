@@ -1,4 +1,5 @@
-// The multi-process segment test on SQLite: one database file shared by 8 processes.
+// The multi-process segment test on SQLite: one database file shared by 8 processes; with the
+// negative control (the cheapest real store to run it on).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,4 +9,8 @@ import { segmentFaultSuite } from './segments.js';
 const dir = mkdtempSync(join(tmpdir(), 'idforge-segments-procs-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-segmentFaultSuite('sqlite', { url: () => `sqlite:${join(dir, 'segments.db')}` });
+let n = 0;
+segmentFaultSuite('sqlite', {
+  url: () => `sqlite:${join(dir, `segments-${n++}.db`)}`,
+  control: true,
+});

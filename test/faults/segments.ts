@@ -4,6 +4,9 @@
 // take intervals overlap). How finely the blocks interleave is reported: on the servers the
 // takes alternate almost every time; SQLite's busy handler lets a process that just committed
 // take the lock again before the sleeping waiters wake, so its blocks come in runs.
+// The negative control (on one backend, `control: true`) runs the same processes with a take
+// that is SELECT then UPDATE without a transaction, all 8 reading before any writes
+// (fixtures/racy-take.ts): the blocks must then overlap.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Segment } from '../../src/sequences/ports.js';
 import { assertContiguous } from '../contract/segment-store.js';
 import { openTestSegmentStore } from '../helpers/segment-stores.js';
+import { waitFor } from '../helpers/wait.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/segment-proc.ts', import.meta.url));
 
@@ -19,6 +23,8 @@ export interface SegmentFaultOptions {
   /** A fresh store URL (its own file or namespace). */
   readonly url: () => string;
   readonly skip?: string | false;
+  /** Also run the negative control (SQLite URLs only). */
+  readonly control?: boolean;
 }
 
 interface Proc {
@@ -26,6 +32,8 @@ interface Proc {
   readonly segments: Segment[];
   fatal: string | null;
   span: [number, number] | null;
+  /** Printed W: waiting at the racy take's barrier. */
+  waiting: boolean;
   readonly ready: Promise<void>;
   readonly exited: Promise<number | string>;
 }
@@ -39,6 +47,7 @@ function start(config: Record<string, unknown>): Proc {
     segments: [],
     fatal: null,
     span: null,
+    waiting: false,
     ready: Promise.resolve(),
     exited: once(child, 'close').then(([code, signal]) => (code ?? signal) as number | string),
   };
@@ -56,6 +65,7 @@ function start(config: Record<string, unknown>): Proc {
       const line = buf.slice(0, nl);
       buf = buf.slice(nl + 1);
       if (line === 'R') onReady();
+      else if (line === 'W') proc.waiting = true;
       else if (line.startsWith('X ')) proc.fatal = line.slice(2);
       else if (line.startsWith('T ')) {
         const [from, to] = line.slice(2).split(' ').map(Number);
@@ -147,6 +157,46 @@ export function segmentFaultSuite(name: string, options: SegmentFaultOptions): v
           `${name}: ${PROCS * COUNT} takes in ${ms} ms (${Math.round((PROCS * COUNT * 1000) / ms)}/s), ` +
             `0 overlaps, all 8 taking together for ${firstEnd - lastStart} ms, ` +
             `${changes} owner changes along the range`,
+        );
+      } finally {
+        for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+      }
+    });
+
+    if (!options.control) return;
+
+    test('negative control: the same 8 processes taking without a transaction get overlapping blocks', async (t) => {
+      const url = options.url();
+      const store = await openTestSegmentStore(url);
+      try {
+        await store.migrate();
+        await store.createTag('racy', { step: 10 });
+      } finally {
+        await store.close();
+      }
+      const procs = Array.from({ length: 8 }, () =>
+        start({ url, tag: 'racy', count: 20, step: 100, racy: true }),
+      );
+      try {
+        await Promise.all(procs.map((p) => p.ready));
+        for (const p of procs) p.child.stdin!.write('go\n');
+        // Every process has read max_id; only now may they write it back.
+        await waitFor(() => procs.every((p) => p.waiting), 'all 8 to read max_id');
+        for (const p of procs) p.child.stdin!.end('write\n');
+        const codes = await Promise.all(procs.map((p) => p.exited));
+        assert.deepEqual(codes, Array(8).fill(0), procs.map((p) => p.fatal).join('; '));
+        const all = procs.flatMap((p) => p.segments);
+        assert.equal(all.length, 160);
+        const sorted = [...all].sort((a, b) => (a.first < b.first ? -1 : 1));
+        let overlaps = 0;
+        for (let i = 1; i < sorted.length; i++)
+          if (sorted[i]!.first <= sorted[i - 1]!.last) overlaps++;
+        t.diagnostic(`control: ${overlaps} overlapping blocks of ${all.length}`);
+        assert.throws(() => assertContiguous(all, 1n), /gap or overlap/, 'the check fails');
+        assert.deepEqual(
+          procs.map((p) => `${p.segments[0]!.first}-${p.segments[0]!.last}`),
+          Array(8).fill('1-100'),
+          'all 8 took the same first block',
         );
       } finally {
         for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
