@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import type { DurableMarkStore } from '../../src/sequences/ports.js';
+import { raceInProcesses } from './fixtures/race.js';
 
 const MAX = (1n << 63n) - 1n;
 const fixture = fileURLToPath(new URL('../faults/fixtures/mark-raise-proc.ts', import.meta.url));
@@ -30,6 +31,11 @@ export interface MarkContractOptions {
   /** The URL of the store location `name` (the same name: the same marks). */
   readonly url: (name: string) => string;
   readonly skip?: string | false;
+  /**
+   * The store's calls block their thread (SQLite): the "concurrent" test races separate
+   * processes (./fixtures/race.ts), since promises in one process would raise one at a time.
+   */
+  readonly processes?: boolean;
 }
 
 async function withStores(
@@ -97,10 +103,24 @@ export function markStoreContract(name: string, options: MarkContractOptions): v
         const values = stores.map((_, j) =>
           Array.from({ length: 40 }, (_, i) => BigInt(((i * 7919 + j * 104_729) % 100_003) + 1)),
         );
-        const got = await Promise.all(
-          stores.flatMap((s, j) => values[j]!.map((v) => s.raise('k', v).then((m) => [v, m]))),
-        );
-        for (const [v, m] of got) assert.ok(m! >= v!, `raise(${v}) returned ${m}`);
+        let got: bigint[][];
+        if (options.processes) {
+          // Three processes at once: in this one, SQLite would run the raises one by one.
+          const per = values.map((vs) =>
+            vs.map((v) => ({ kind: 'mark', key: 'k', value: String(v) }) as const),
+          );
+          got = (await raceInProcesses<string>(url, per)).map((ms) => ms.map(BigInt));
+        } else {
+          got = await Promise.all(
+            stores.map((s, j) => Promise.all(values[j]!.map((v) => s.raise('k', v)))),
+          );
+        }
+        values.forEach((vs, j) => {
+          vs.forEach((v, i) => {
+            const m = got[j]![i]!;
+            assert.ok(m >= v, `raise(${v}) returned ${m}`);
+          });
+        });
         let max = 0n;
         for (const v of values.flat()) if (v > max) max = v;
         for (const s of stores) assert.equal(await s.read('k'), max);
@@ -122,11 +142,13 @@ export function markStoreContract(name: string, options: MarkContractOptions): v
     test('before migrate, read and raise are StoreUnavailableError', async () => {
       const s = await openMarks(fresh(), false);
       try {
-        for (const [p, op] of [
-          [s.read('k'), 'read'],
-          [s.raise('k', 1n), 'raise'],
+        // Each call is made only when the previous one has been awaited: two promises made
+        // first would leave the second's rejection unobserved while the first is pending.
+        for (const [call, op] of [
+          [() => s.read('k'), 'read'],
+          [() => s.raise('k', 1n), 'raise'],
         ] as const) {
-          await assert.rejects(p, (e: unknown) => {
+          await assert.rejects(call, (e: unknown) => {
             assert.ok(e instanceof StoreUnavailableError, String(e));
             assert.equal(e.backend, name);
             assert.equal(e.operation, op);

@@ -10,6 +10,7 @@ import {
   UnknownTagError,
 } from '../../src/core/index.js';
 import type { Segment, SegmentStore } from '../../src/sequences/ports.js';
+import { type RaceCall, raceInProcesses } from './fixtures/race.js';
 
 export interface SegmentContractOptions {
   /** Opens a fresh store with an empty namespace, migrated. */
@@ -18,6 +19,39 @@ export interface SegmentContractOptions {
   readonly openUnmigrated: () => Promise<SegmentStore>;
   /** Reason to skip, when the server is absent and services are not required. */
   readonly skip?: string | false;
+  /**
+   * For a store whose calls block their thread (SQLite): a fresh location's URL and how to open
+   * it, migrated. The "concurrent" test then races separate processes on it
+   * (./fixtures/race.ts): promises in one process would take one segment after another.
+   */
+  readonly processes?: {
+    readonly freshUrl: () => string;
+    readonly open: (url: string) => Promise<SegmentStore>;
+  };
+}
+
+/**
+ * Takes one segment of `tag` per entry of `steps` (undefined: the stored step), all at once:
+ * as promises on `s`, or spread round-robin over `processes` OS processes on `url`. The blocks
+ * come back in the order of `steps`.
+ */
+export async function concurrentTakes(
+  s: SegmentStore,
+  tag: string,
+  steps: readonly (number | undefined)[],
+  url?: string,
+  processes = 4,
+): Promise<Segment[]> {
+  if (url === undefined) return Promise.all(steps.map((step) => s.takeSegment(tag, step)));
+  const per: RaceCall[][] = Array.from({ length: processes }, () => []);
+  steps.forEach((step, i) => {
+    per[i % processes]!.push({ kind: 'segment', tag, ...(step === undefined ? {} : { step }) });
+  });
+  const results = await raceInProcesses<[string, string]>(url, per);
+  return steps.map((_, i) => {
+    const [first, last] = results[i % processes]![Math.floor(i / processes)]!;
+    return { tag, first: BigInt(first), last: BigInt(last) };
+  });
 }
 
 const MAX = 2n ** 63n - 1n;
@@ -174,13 +208,16 @@ export function segmentStoreContract(name: string, options: SegmentContractOptio
         await assert.rejects(s.takeSegment('last'), SequenceExhaustedError);
       }));
 
-    test('100 concurrent takes get disjoint blocks covering a contiguous range', () =>
-      withStore(open, async (s) => {
+    test('100 concurrent takes get disjoint blocks covering a contiguous range', async () => {
+      // On SQLite from four processes at once; elsewhere as promises over the store's pool.
+      const url = options.processes?.freshUrl();
+      const s = url === undefined ? await open() : await options.processes!.open(url);
+      try {
         await s.createTag('busy', { step: 7 });
         const steps = Array.from({ length: 100 }, (_, i) =>
           i % 3 === 0 ? 20 : i % 3 === 1 ? 2 : undefined,
         );
-        const got = await Promise.all(steps.map((step) => s.takeSegment('busy', step)));
+        const got = await concurrentTakes(s, 'busy', steps, url);
         got.forEach((g, i) => {
           const expected = BigInt(Math.max(steps[i] ?? 1, 7));
           assert.equal(g.last - g.first + 1n, expected, `take ${i} size`);
@@ -188,7 +225,10 @@ export function segmentStoreContract(name: string, options: SegmentContractOptio
         const last = assertContiguous(got, 1n);
         assert.equal(last, 34n * 20n + 66n * 7n);
         assert.equal((await s.getTag('busy'))?.maxId, last);
-      }));
+      } finally {
+        await s.close();
+      }
+    });
 
     test('bigint precision above 2^53, also for huge requested steps', () =>
       withStore(open, async (s) => {
