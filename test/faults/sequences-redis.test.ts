@@ -1,6 +1,6 @@
 // 8 processes x 200,000 numbers from one Redis counter (INCRBY blocks through the double
 // buffer), marks in a shared SQLite file: 0 duplicates, each process increasing.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -12,6 +12,7 @@ const urls: string[] = [];
 const skip = await serviceSkip('redis', SERVERS.redis.host, SERVERS.redis.port);
 after(() => (skip ? undefined : dropNamespaces('redis', urls)));
 const dir = mkdtempSync(join(tmpdir(), 'idforge-seq-redis-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 sequenceFleetSuite('redis', {
   url: () => {
