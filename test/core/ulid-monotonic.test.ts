@@ -12,7 +12,7 @@ import {
   UlidGenerator,
   ulidTimestamp,
 } from '../../src/core/ulid.js';
-import { monotonicVector } from '../vectors/ulid.js';
+import { monotonicCarryVectors, monotonicVector } from '../vectors/ulid.js';
 
 /** A generator whose first randomness is the 10 random bytes of `id`, at `id`'s time. */
 function startingAt(id: string, clock = new ManualClock(ulidTimestamp(id))) {
@@ -98,6 +98,41 @@ for (const t of transitions) {
         );
       } else assert.equal(gen.next(), t.expect[i], `step ${i}`);
     });
+  });
+}
+
+/** The 128 bits of a ULID as one integer (independent of the generator's limbs). */
+function bits(id: string): bigint {
+  return decodeUlid(id).reduce((v, b) => (v << 8n) | BigInt(b), 0n);
+}
+
+for (const v of monotonicCarryVectors) {
+  test(`carry vector: ${v.title}`, () => {
+    if (v.next !== 'overflow') {
+      assert.equal(bits(v.next) - bits(v.from), 1n, 'the vector itself: next = from + 1');
+    }
+    // Through next(), and through nextBytes(), which joins the limbs into 40-bit halves; the
+    // clock stands still, then steps back (the same rule applies to an earlier reading).
+    for (const [how, draw] of [
+      ['next', (g: UlidGenerator) => g.next()],
+      ['nextBytes', (g: UlidGenerator) => encodeUlid(g.nextBytes())],
+    ] as const) {
+      for (const step of [0, -1]) {
+        const { gen, clock } = startingAt(v.from);
+        assert.equal(gen.next(), v.from);
+        clock.advance(step);
+        if (v.next === 'overflow') {
+          assert.throws(() => draw(gen), MonotonicOverflowError, `${how}, clock ${step}`);
+          clock.set(ulidTimestamp(v.from));
+          assert.throws(() => draw(gen), MonotonicOverflowError, 'the state is unchanged');
+        } else {
+          assert.equal(draw(gen), v.next, `${how}, clock ${step}`);
+          if (v.next.endsWith('Z'.repeat(16)))
+            assert.throws(() => gen.next(), MonotonicOverflowError);
+          else assert.equal(bits(gen.next()) - bits(v.next), 1n, `${how}: and on by one after it`);
+        }
+      }
+    }
   });
 }
 

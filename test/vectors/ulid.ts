@@ -136,3 +136,74 @@ export const monotonicVector = {
 
 /** oklog/ulid ulid_test.go TestParseStrictInvalidCharacters: the base string. */
 export const strictBase = '0000XSNJG0MQJHBF4QX1EFD6Y3';
+
+/**
+ * The monotonic increment at every carry boundary of the 80-bit randomness, within one
+ * millisecond (time 01BX5ZZKBK, the spec's example). Derived: `next` is `from` + 1 as an 80-bit
+ * integer (computed with Python integers, independently of idforge), written as 16 Crockford
+ * digits. src/core/ulid.ts keeps the randomness as four 20-bit limbs of 4 digits each (and
+ * nextBytes joins them into two 40-bit halves), so every limb boundary has a vector: carry out of
+ * the low limb, on into the second, third and top limb, carries inside a limb, and the all-Z
+ * randomness that cannot be incremented.
+ */
+export const monotonicCarryVectors: readonly {
+  readonly title: string;
+  readonly from: string;
+  readonly next: string | 'overflow';
+}[] = [
+  {
+    title: 'carry out of the low limb: …0000ZZZZ → …00010000',
+    from: '01BX5ZZKBK000000000000ZZZZ',
+    next: '01BX5ZZKBK0000000000010000',
+  },
+  {
+    title: 'carry out of the low limb into a non-zero second limb',
+    from: '01BX5ZZKBKACTAV9WEVGEMZZZZ',
+    next: '01BX5ZZKBKACTAV9WEVGEN0000',
+  },
+  {
+    title: 'carry out of the low limb, then inside the second limb',
+    from: '01BX5ZZKBK0000000000ZZZZZZ',
+    next: '01BX5ZZKBK0000000001000000',
+  },
+  {
+    title: 'carry out of the two low limbs (the low 40-bit half) into the third',
+    from: '01BX5ZZKBK00000000ZZZZZZZZ',
+    next: '01BX5ZZKBK0000000100000000',
+  },
+  {
+    title: 'carry out of the low 40-bit half into a non-zero third limb',
+    from: '01BX5ZZKBKACTAV9WEZZZZZZZZ',
+    next: '01BX5ZZKBKACTAV9WF00000000',
+  },
+  {
+    title: 'carry out of the three low limbs into the top limb',
+    from: '01BX5ZZKBK0000ZZZZZZZZZZZZ',
+    next: '01BX5ZZKBK0001000000000000',
+  },
+  {
+    title: 'carry out of the three low limbs into a non-zero top limb',
+    from: '01BX5ZZKBKACTAZZZZZZZZZZZZ',
+    next: '01BX5ZZKBKACTB000000000000',
+  },
+  {
+    title: 'carry inside the top limb, from its lowest digit to its highest',
+    from: '01BX5ZZKBK0ZZZZZZZZZZZZZZZ',
+    next: '01BX5ZZKBK1000000000000000',
+  },
+  {
+    title: 'the last carry possible: into the top digit',
+    from: '01BX5ZZKBKYZZZZZZZZZZZZZZZ',
+    next: '01BX5ZZKBKZ000000000000000',
+  },
+  {
+    title: 'no carry: one below the largest randomness',
+    from: '01BX5ZZKBKZZZZZZZZZZZZZZZY',
+    next: '01BX5ZZKBKZZZZZZZZZZZZZZZZ',
+  },
+  {
+    title: 'the randomness 2^80 - 1 cannot be incremented: overflow, never into the time',
+    from: '01BX5ZZKBKZZZZZZZZZZZZZZZZ',
+    next: 'overflow',
+  },
+];
