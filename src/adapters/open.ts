@@ -26,23 +26,10 @@ export interface OpenStoreOptions {
   readonly namespace?: string;
 }
 
-/** The URL with any password replaced by `***`: safe for logs and error messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z0-9+.-]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
-}
+import { redactUrl, storeScheme } from './url.js';
 
-/** The scheme of a store URL: 'sqlite', 'postgres', 'redis', 'etcd', 'mysql'. */
-export function storeScheme(url: string): string {
-  const m = /^([a-z0-9+.-]+):/i.exec(url);
-  if (m === null) {
-    throw new RangeError(
-      'store URL: expected sqlite:PATH, postgres://..., mysql://..., redis://... or ' +
-        `etcd://host:port, got "${url}"`,
-    );
-  }
-  const s = m[1]!.toLowerCase();
-  return s === 'postgresql' ? 'postgres' : s;
-}
+/** Where the two URL helpers live (a leaf module the drivers' adapters import). */
+export { redactUrl, storeScheme };
 
 /**
  * Opens the lease store a URL names and checks it answers. Rejects with `RangeError` for an

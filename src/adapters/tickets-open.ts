@@ -4,8 +4,8 @@
  * may carry `?namespace=NAME` (MySQL: the database; PostgreSQL: the schema).
  */
 import type { TicketServer } from '../sequences/ports.js';
-import { redactUrl, storeScheme } from './open.js';
 import type { PlannableTicketServer } from './ticket-common.js';
+import { redactUrl, storeScheme } from './url.js';
 
 export type { PlannableTicketServer } from './ticket-common.js';
 

@@ -6,15 +6,24 @@
 
 /** Short, safe rendering of any value for an error message. */
 export function describe(value: unknown): string {
-  if (typeof value === 'string') {
-    return value.length > 40 ? `string "${value.slice(0, 37)}..."` : `string "${value}"`;
-  }
+  if (typeof value === 'string') return `string "${truncate(value, 40)}"`;
   if (typeof value === 'bigint') return `bigint ${value}n`;
   if (value === null) return 'null';
   if (value instanceof Uint8Array) return `Uint8Array(${value.length})`;
   if (Array.isArray(value)) return `array(${value.length})`;
   if (typeof value === 'object') return 'object';
   return `${typeof value} ${String(value)}`;
+}
+
+/**
+ * The text itself when at most `max` code points long, else its first `max - 3` code points
+ * and "...": cut between code points, never inside a surrogate pair (an emoji's halves are
+ * not valid UTF-8, and a message holding one cannot be printed or stored as text).
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const points = Array.from(text);
+  return points.length <= max ? text : `${points.slice(0, max - 3).join('')}...`;
 }
 
 export function typeError(name: string, expected: string, got: unknown): TypeError {

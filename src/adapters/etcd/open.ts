@@ -11,7 +11,7 @@
 import { Etcd3, type IOptions, isRecoverableError } from 'etcd3';
 import type { LeaseStore } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
-import { redactUrl } from '../open.js';
+import { redactUrl } from '../url.js';
 import { EtcdLeaseStore } from './lease-store.js';
 
 /** What an `etcd://` URL names. */

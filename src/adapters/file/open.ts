@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LeaseStore } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
-import { redactUrl } from '../open.js';
+import { redactUrl } from '../url.js';
 import { FileLeaseStore } from './lease-store.js';
 import { StateFile } from './state-file.js';
 
@@ -55,11 +55,11 @@ export function parseFileUrl(
       path = fileURLToPath(`file:${pathPart}`);
     } catch (error) {
       throw new RangeError(
-        `store URL: expected file:PATH or file:///PATH on this host, got "${url}" (${(error as Error).message})`,
+        `store URL: expected file:PATH or file:///PATH on this host, got "${redactUrl(url)}" (${(error as Error).message})`,
       );
     }
   }
-  if (path === '') throw new RangeError(`store URL: expected file:PATH, got "${url}"`);
+  if (path === '') throw new RangeError(`store URL: expected file:PATH, got "${redactUrl(url)}"`);
   const namespace = namespaceOption ?? query.get('namespace') ?? 'idforge';
   if (!NAMESPACE.test(namespace)) {
     throw new RangeError(

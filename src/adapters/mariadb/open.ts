@@ -16,8 +16,8 @@
  */
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
 import { assertNumber, IdforgeError, StoreUnavailableError } from '../../core/index.js';
-import { redactUrl } from '../open.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
+import { checkStoreUrl, redactUrl } from '../url.js';
 
 /** Options of the MariaDB/MySQL stores. */
 export interface MysqlStoreOptions {
@@ -38,6 +38,7 @@ const POOL_SIZE = 4;
  * at most 31 characters.
  */
 export function parseMysqlUrl(url: string, namespace?: string): { uri: string; namespace: string } {
+  checkStoreUrl(url);
   let parsed: URL;
   try {
     parsed = new URL(url);

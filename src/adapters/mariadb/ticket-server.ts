@@ -34,7 +34,6 @@
  */
 import mysql from 'mysql2/promise';
 import { assertNumber, SequenceExhaustedError } from '../../core/index.js';
-import { redactUrl } from '../open.js';
 import {
   assertTicketPlan,
   MAX_TICKET,
@@ -46,6 +45,7 @@ import {
   ticketComment,
   withDeadline,
 } from '../ticket-common.js';
+import { redactUrl } from '../url.js';
 import { type MysqlStoreOptions, parseMysqlUrl } from './open.js';
 
 interface Settings {

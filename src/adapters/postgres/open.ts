@@ -7,7 +7,7 @@
  * removed from the URL before node-postgres sees it. Every other parameter is node-postgres's.
  */
 import type { LeaseStore } from '../../coord/ports.js';
-import { redactUrl } from '../open.js';
+import { checkStoreUrl, redactUrl } from '../url.js';
 import { PostgresLeaseStore } from './lease-store.js';
 import { quoteNamespace } from './schema.js';
 
@@ -36,6 +36,7 @@ export function parsePostgresUrl(
   url: string,
   namespace?: string,
 ): { connectionString: string; namespace: string } {
+  checkStoreUrl(url);
   let parsed: URL;
   try {
     parsed = new URL(url);

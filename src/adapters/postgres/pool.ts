@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { assertNumber, StoreUnavailableError } from '../../core/index.js';
-import { redactUrl } from '../open.js';
+import { redactUrl } from '../url.js';
 import { type PostgresStoreOptions, parsePostgresUrl } from './open.js';
 
 /** Connections per store: a few cover a process's concurrent callers. */

@@ -29,7 +29,6 @@
  */
 import pg from 'pg';
 import { assertNumber } from '../../core/index.js';
-import { redactUrl } from '../open.js';
 import {
   assertTicketPlan,
   firstTicketAbove,
@@ -38,6 +37,7 @@ import {
   ticketTable,
   withDeadline,
 } from '../ticket-common.js';
+import { redactUrl } from '../url.js';
 import { type PostgresStoreOptions, parsePostgresUrl } from './open.js';
 import { quoteNamespace } from './schema.js';
 

@@ -2,7 +2,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { LeaseStore } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
-import { redactUrl } from '../open.js';
+import { checkStoreUrl, redactUrl } from '../url.js';
 import { RedisLeaseStore } from './lease-store.js';
 
 /** Options of {@link openRedisLeaseStore}. */
@@ -26,6 +26,7 @@ export function parseRedisUrl(
   url: string,
   namespaceOption: string | undefined,
 ): { readonly url: string; readonly namespace: string } {
+  checkStoreUrl(url);
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -1,11 +1,12 @@
 /** Opens a SQLite database file for the idforge stores. */
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../../core/index.js';
+import { redactUrl } from '../url.js';
 
 /** The path of a `sqlite:PATH` URL (`sqlite:` followed by a path; `sqlite://` is tolerated). */
 export function sqlitePath(url: string): string {
   const path = url.replace(/^sqlite:(\/\/)?/i, '');
-  if (path === '') throw new RangeError(`store URL: expected sqlite:PATH, got "${url}"`);
+  if (path === '') throw new RangeError(`store URL: expected sqlite:PATH, got "${redactUrl(url)}"`);
   return path;
 }
 

@@ -27,7 +27,6 @@ import {
   UnknownTagError,
 } from '../../core/index.js';
 import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
-import { redactUrl } from '../open.js';
 import {
   assertTablePrefix,
   assertTag,
@@ -38,6 +37,7 @@ import {
   segmentOf,
   tagOf,
 } from '../segment-args.js';
+import { redactUrl } from '../url.js';
 import { openSqliteDatabase } from './database.js';
 
 /** The DDL of a namespace's table; idempotent. */
