@@ -7,7 +7,7 @@
 // scenario drawn with bare INCRBY must find duplicates, or the scenario proves nothing.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -24,14 +24,17 @@ import type { BlockSource, DurableMarkStore } from '../../src/sequences/ports.js
 import { openMarks } from '../contract/mark-store.js';
 import { duplicates } from '../helpers/procs.js';
 import { ownServer } from '../helpers/server.js';
-import { reachable, serviceSkip } from '../helpers/services.js';
+import { serviceSkip } from '../helpers/services.js';
+import { early } from '../helpers/wait.js';
 
 const PORT = 16391;
 const REDIS = `redis://127.0.0.1:${PORT}?namespace=ctr`;
 const PG = process.env.IDFORGE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 // The shared server's presence says whether Redis is installed here at all.
 const skip = await serviceSkip('redis', '127.0.0.1', 6379);
-const pgSkip = (await reachable('127.0.0.1', 5432)) ? false : 'PostgreSQL is not reachable';
+// With IDFORGE_REQUIRE_SERVICES=1 a missing PostgreSQL fails the run instead of skipping.
+const pgAt = new URL(PG);
+const pgSkip = await serviceSkip('postgres', pgAt.hostname, Number(pgAt.port || 5432));
 const server = ownServer('redis', PORT, ['--no-persist']);
 const dir = mkdtempSync(join(tmpdir(), 'idforge-counter-'));
 const quiet = { warn() {} };
@@ -97,6 +100,7 @@ async function flushScenario(take: BlockSource): Promise<bigint[]> {
 describe('Redis counter moving backwards (own Redis without persistence)', { skip }, () => {
   before(() => server.start());
   after(async () => {
+    rmSync(dir, { recursive: true, force: true });
     await server.stop();
     if (pgSkip !== false) return;
     const { default: pg } = await import('pg');
@@ -132,36 +136,41 @@ describe('Redis counter moving backwards (own Redis without persistence)', { ski
     }
   });
 
-  test('killed and restarted empty while drawing: errors during the outage, then 0 duplicates', async (t) => {
-    const f = await fixture();
-    const take = counterBlockSource(f.counter, f.marks, f.key, { logger: quiet });
+  /** Draws blocks of 50 with `take` while Redis is killed and restarted empty. */
+  async function killScenario(take: BlockSource) {
     const blocks: Array<{ first: bigint; last: bigint }> = [];
     const codes: string[] = [];
     let restarted = -1;
     let running = true;
-    const loop = (async () => {
+    const loop = early(async () => {
       while (running) {
         try {
           blocks.push(await take(50));
         } catch (e) {
-          assert.ok(e instanceof IdforgeError, String(e));
+          if (!(e instanceof IdforgeError)) throw e;
           codes.push(e.code);
         }
         await sleep(2);
       }
-    })();
+    });
     try {
       await until(() => blocks.length >= 30, '30 blocks');
       await server.stop(true);
-      await sleep(300);
+      await until(() => codes.length > 0, 'a draw to fail while Redis is down');
       await server.start();
       restarted = blocks.length;
       await until(() => blocks.length >= restarted + 30, '30 blocks after the restart');
     } finally {
       running = false;
       await loop;
-      await close(f);
     }
+    return { blocks, codes, restarted };
+  }
+
+  test('killed and restarted empty while drawing: errors during the outage, then 0 duplicates', async (t) => {
+    const f = await fixture();
+    const take = counterBlockSource(f.counter, f.marks, f.key, { logger: quiet });
+    const { blocks, codes, restarted } = await killScenario(take).finally(() => close(f));
     const s = take.stats();
     t.diagnostic(
       `blocks ${blocks.length} (${restarted} before the restart), failed draws ${codes.length}, ` +
@@ -171,6 +180,15 @@ describe('Redis counter moving backwards (own Redis without persistence)', { ski
     assert.ok(s.regressions > 0 && s.reseeds > 0);
     assert.equal(duplicates(numbers(blocks)), 0);
     for (let i = 1; i < blocks.length; i++) assert.ok(blocks[i]!.first > blocks[i - 1]!.last);
+  });
+
+  test('negative control: the same kill and empty restart with bare INCRBY reissues numbers', async (t) => {
+    const f = await fixture();
+    const { blocks, restarted } = await killScenario(bareSource(f)).finally(() => close(f));
+    const dups = duplicates(numbers(blocks));
+    t.diagnostic(`control: ${dups} duplicates (${restarted} blocks before the restart)`);
+    // The empty Redis counts from 0 again: at least the first 30 blocks after it repeat.
+    assert.ok(dups >= 30 * 50, 'the duplicate check fails without the guard');
   });
 
   test('refuse: CounterRegressedError, and nothing at or below the mark is served', async () => {
@@ -224,8 +242,12 @@ describe('Redis counter moving backwards (own Redis without persistence)', { ski
         await flushAll();
         if (mode === 'guard') {
           await until(() => total() >= 300, '300 blocks');
+          const failed = procs.reduce((n, p) => n + p.errors, 0);
           await server.stop(true);
-          await sleep(200);
+          await until(
+            () => procs.reduce((n, p) => n + p.errors, 0) > failed,
+            'a draw to fail while Redis is down',
+          );
           await server.start();
         }
         await Promise.all(procs.map((p) => p.exited));
