@@ -239,3 +239,52 @@ describe('file lease store', () => {
     }
   });
 });
+
+// The negative control of the 4-process test above (kept apart from it): the same store code
+// with the file's lock taken away (test/faults/fixtures/file-lease-unlocked-proc.ts), every
+// process reading the document before any writes it back: the witness must see overlaps.
+test('negative control: 4 processes on one file without its lock hold one worker ID together', async (t) => {
+  const path = fresh();
+  const witness = join(dir, `witness-${n++}`);
+  mkdirSync(witness);
+  const fixture = fileURLToPath(
+    new URL('../faults/fixtures/file-lease-unlocked-proc.ts', import.meta.url),
+  );
+  const config = JSON.stringify({ path, witness, min: 0, max: 1 });
+  const procs = [0, 1, 2, 3].map(() => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, config], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const p = { child, text: '', exited: new Promise((res) => child.on('close', res)) };
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (p.text += s));
+    return p;
+  });
+  const all = async (what: string, line: RegExp) => {
+    const deadline = Date.now() + 30_000;
+    while (!procs.every((p) => line.test(p.text))) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  try {
+    await all('R', /^R$/m);
+    for (const p of procs) p.child.stdin.write('go\n');
+    await all('W: every process read the document', /^W$/m);
+    for (const p of procs) p.child.stdin.write('write\n');
+    await all('H: every process holds a lease', /^H /m);
+    for (const p of procs) p.child.stdin.end('release\n');
+    const codes = await Promise.all(procs.map((p) => p.exited));
+    assert.deepEqual(codes, [0, 0, 0, 0], procs.map((p) => p.text).join(' | '));
+    const held = procs.map((p) => /^H (\d+) (\d)$/m.exec(p.text)!);
+    const overlaps = held.reduce((s, m) => s + Number(m[2]), 0);
+    t.diagnostic(`control: ${overlaps} overlaps, worker IDs ${held.map((m) => m[1])}`);
+    assert.notEqual(overlaps, 0, 'the overlap check fails without the lock');
+    assert.deepEqual(
+      held.map((m) => m[1]),
+      ['0', '0', '0', '0'],
+      'all four read a free worker ID 0',
+    );
+  } finally {
+    for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+  }
+});
