@@ -3,6 +3,7 @@
  * in Node.js, browsers and edge runtimes. This file is the only re-exporter of the layer.
  */
 export * from './assert.js';
+export * from './backoff.js';
 export * from './clock.js';
 export * from './encoding/base32-crockford.js';
 export * from './encoding/base62.js';

@@ -13,14 +13,18 @@
  *
  * Failure: while buffers last, a store outage is invisible. When both are empty a request
  * waits for the fetch in flight, at most `fetchTimeoutMs`, then rejects with the source's
- * typed error (`StoreUnavailableError` naming the store). Failed prefetches are retried in the
- * background with back-off, so the buffer refills by itself when the store returns.
+ * typed error (`StoreUnavailableError` naming the store). After a failed fetch the next one
+ * waits for a bounded, jittered exponential back-off (default 25-50 ms, growing to 0.5-1 s), whoever
+ * asks for it: waiting requests sleep on a timer meanwhile and never start fetches of their own,
+ * so a store that fails at once (a refused connection, a synchronous driver) costs a few
+ * attempts per second and never starves the event loop; the buffer refills by itself within
+ * about a second of the store's return.
  *
  * Numbers are unique across every process sharing the store (the store hands out disjoint
  * blocks) and increasing within one buffer. A restart wastes the rest of the segments it
  * held: by design, the price of never asking the store per ID.
  */
-import { StoreUnavailableError } from '../core/index.js';
+import { Backoff, type BackoffOptions, StoreUnavailableError } from '../core/index.js';
 import type { BlockSource } from './ports.js';
 
 /** Options of {@link SegmentBuffer}. Times in ms. */
@@ -45,6 +49,8 @@ export interface SegmentBufferOptions {
   readonly address?: string;
   /** Monotonic milliseconds, for segment durations. Default performance.now. */
   readonly now?: () => number;
+  /** Delays between failed fetches. Default { initialMs: 50, maxMs: 1000 } (jittered). */
+  readonly backoff?: BackoffOptions;
 }
 
 /** Counters of a {@link SegmentBuffer}. */
@@ -55,6 +61,8 @@ export interface SegmentBufferStats {
   /** Blocks taken from the store (each one round trip). */
   readonly fetches: number;
   readonly fetchFailures: number;
+  /** Failed fetches since the last success (0 while the store answers). */
+  readonly failingStreak: number;
   /** Requests that found both buffers empty and had to wait on the store. */
   readonly waits: number;
   /** The step the next fetch asks for. */
@@ -88,7 +96,12 @@ export class SegmentBuffer {
   #loading: Promise<void> | null = null;
   #lastError: unknown = null;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  #retryMs = 100;
+  readonly #backoff: Backoff;
+  // After a failure no fetch starts until the back-off timer fires, whoever asks.
+  #coolingDown = false;
+  // Resolved (and replaced) whenever a fetch settles or the buffer closes: what waiters await.
+  #changed!: Promise<void>;
+  #notify!: () => void;
   #step: number;
   #lastFetchAt = Number.NaN;
   #served = 0n;
@@ -115,6 +128,20 @@ export class SegmentBuffer {
     this.#address = options.address ?? options.tag;
     this.#now = options.now ?? (() => performance.now());
     this.#step = this.#minStep;
+    this.#backoff = new Backoff(options.backoff ?? { initialMs: 50, maxMs: 1000 });
+    this.#renewSignal();
+  }
+
+  #renewSignal(): void {
+    this.#changed = new Promise((resolve) => {
+      this.#notify = resolve;
+    });
+  }
+
+  #signal(): void {
+    const notify = this.#notify;
+    this.#renewSignal();
+    notify();
   }
 
   /**
@@ -166,6 +193,7 @@ export class SegmentBuffer {
       served: this.#servedBase + this.#servedInCurrent(),
       fetches: this.#fetches,
       fetchFailures: this.#fetchFailures,
+      failingStreak: this.#backoff.attempts,
       waits: this.#waits,
       step: this.#step,
     };
@@ -179,6 +207,7 @@ export class SegmentBuffer {
   close(): void {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
+    this.#signal();
   }
 
   /** The current segment is used up: move to the next one if it is there. */
@@ -230,17 +259,19 @@ export class SegmentBuffer {
     );
   }
 
-  /** Waits for the fetch in flight (starting one if needed), at most `waitMs`. */
+  /**
+   * Waits, at most `waitMs`, for the fetch in flight to settle: one started now, or, during a
+   * back-off, the one its timer starts (a timer, so the event loop runs meanwhile).
+   */
   async #fetch(waitMs: number): Promise<void> {
     if (this.#loading === null) this.#prefetch();
-    const loading = this.#loading;
-    if (loading === null) return;
+    const changed = this.#changed;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, waitMs);
     });
     try {
-      await Promise.race([loading, timeout]);
+      await Promise.race([changed, timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -248,31 +279,38 @@ export class SegmentBuffer {
 
   /** Starts fetching the next block in the background, unless one is loaded or loading. */
   #prefetch(): void {
-    if (this.#next !== null || this.#loading !== null || this.#closed) return;
+    if (this.#next !== null || this.#loading !== null || this.#closed || this.#coolingDown) return;
     const size = this.#nextStep();
     this.#loading = this.#source(size).then(
       (block) => {
         this.#fetches++;
         this.#next = { first: block.first, last: block.last };
         this.#lastError = null;
-        this.#retryMs = 100;
+        this.#backoff.reset();
         this.#loading = null;
+        this.#signal();
       },
       (error: unknown) => {
         this.#fetchFailures++;
         this.#lastError = error;
         this.#loading = null;
         this.#scheduleRetry();
+        this.#signal();
       },
     );
   }
 
+  /** The next fetch after a failure, and only it, starts when the back-off timer fires. */
   #scheduleRetry(): void {
     if (this.#closed) return;
+    this.#coolingDown = true;
     clearTimeout(this.#retryTimer);
-    this.#retryTimer = setTimeout(() => this.#prefetch(), this.#retryMs);
+    this.#retryTimer = setTimeout(() => {
+      this.#coolingDown = false;
+      this.#prefetch();
+    }, this.#backoff.next());
+    // Waiting requests hold their own timers; an idle buffer must not keep the process alive.
     this.#retryTimer.unref?.();
-    this.#retryMs = Math.min(this.#retryMs * 2, 2000);
   }
 
   /** Leaf's rule: compare the previous segment's lifetime with the target. */

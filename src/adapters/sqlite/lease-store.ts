@@ -15,7 +15,7 @@ import type {
   RenewReport,
   RenewResult,
 } from '../../coord/ports.js';
-import { StoreUnavailableError } from '../../core/index.js';
+import { runSqlite } from './run.js';
 import { SQLITE_LEASE_SCHEMA } from './schema.js';
 
 interface LeaseRow {
@@ -46,11 +46,7 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   #run<T>(operation: string, fn: () => T): Promise<T> {
-    try {
-      return Promise.resolve(fn());
-    } catch (error) {
-      return Promise.reject(new StoreUnavailableError('sqlite', this.address, operation, error));
-    }
+    return runSqlite(this.#db, this.address, operation, fn);
   }
 
   migrate(): Promise<void> {

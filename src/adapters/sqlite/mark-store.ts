@@ -11,10 +11,10 @@
  * `max(stored, value)`, so two raisers can never lower each other's mark.
  */
 import type Database from 'better-sqlite3';
-import { StoreUnavailableError } from '../../core/index.js';
 import type { DurableMarkStore } from '../../sequences/ports.js';
 import { assertMark, assertMarkKey } from '../mark-args.js';
 import { openSqliteDatabase } from './database.js';
+import { runSqlite } from './run.js';
 
 /** Created by `migrate()` (idempotent). */
 export const SQLITE_MARK_SCHEMA = `
@@ -45,11 +45,7 @@ export class SqliteMarkStore implements DurableMarkStore {
   }
 
   #run<T>(operation: string, fn: () => T): Promise<T> {
-    try {
-      return Promise.resolve(fn());
-    } catch (error) {
-      return Promise.reject(new StoreUnavailableError('sqlite', this.address, operation, error));
-    }
+    return runSqlite(this.#db, this.address, operation, fn);
   }
 
   /** Creates the table. Idempotent; never run by the other methods. */

@@ -20,9 +20,7 @@
 import type Database from 'better-sqlite3';
 import {
   assertNumber,
-  IdforgeError,
   SequenceExhaustedError,
-  StoreUnavailableError,
   TagExistsError,
   UnknownTagError,
 } from '../../core/index.js';
@@ -39,6 +37,7 @@ import {
 } from '../segment-args.js';
 import { redactUrl } from '../url.js';
 import { openSqliteDatabase } from './database.js';
+import { runSqlite } from './run.js';
 
 /** The DDL of a namespace's table; idempotent. */
 function schemaOf(table: string): string {
@@ -110,25 +109,19 @@ export class SqliteSegmentStore implements SegmentStore {
     this.#now = now;
   }
 
-  /** Runs `fn` synchronously; driver errors become StoreUnavailableError, typed ones pass. */
+  /** Runs `fn` (a lock held elsewhere is waited out, run.ts); driver errors become StoreUnavailableError. */
   #run<T>(operation: string, fn: (s: Statements) => T): Promise<T> {
-    try {
+    return runSqlite(this.#db, this.address, operation, () => {
       this.#statements ??= prepareStatements(this.#db, this.#table);
-      return Promise.resolve(fn(this.#statements));
-    } catch (error) {
-      if (error instanceof IdforgeError) return Promise.reject(error);
-      return Promise.reject(new StoreUnavailableError('sqlite', this.address, operation, error));
-    }
+      return fn(this.#statements);
+    });
   }
 
   /** Creates the table. Idempotent; never run by the other methods. */
   migrate(): Promise<void> {
-    try {
+    return runSqlite(this.#db, this.address, 'migrate', () => {
       this.#db.exec(schemaOf(this.#table));
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(new StoreUnavailableError('sqlite', this.address, 'migrate', error));
-    }
+    });
   }
 
   /** See {@link SegmentStore.createTag}; `RangeError`/`TypeError` for bad arguments. */
