@@ -110,6 +110,25 @@ describe('issue 8: redactUrl', () => {
   });
 });
 
+/**
+ * Runs `fn` with console.error, warn and log captured (drivers and the default node logger
+ * print there: mysql2 names each option it ignores); returns what they printed.
+ */
+async function printedBy(fn: () => Promise<void>): Promise<string> {
+  const lines: string[] = [];
+  const saved = { error: console.error, warn: console.warn, log: console.log };
+  const capture = (...args: unknown[]) => {
+    lines.push(args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 10 }))).join(' '));
+  };
+  Object.assign(console, { error: capture, warn: capture, log: capture });
+  try {
+    await fn();
+  } finally {
+    Object.assign(console, saved);
+  }
+  return lines.join('\n');
+}
+
 /** Each opener the adapters export, on a URL; a store that opens is closed again. */
 const OPENERS: [string, (url: string) => Promise<{ close(): Promise<void> | void }>][] = [
   ['openLeaseStore', (u) => openLeaseStore(u, { connectTimeoutMs: 500 })],
@@ -134,12 +153,15 @@ describe('issue 8: errors of the store openers', () => {
     await fc.assert(
       fc.asyncProperty(secretUrlArb([...SERVER_SCHEMES, 'sqlite', 'file'], dir), async (c) => {
         for (const [name, open] of OPENERS) {
-          try {
-            const store = await open(c.url);
-            await store.close();
-          } catch (error) {
-            assertNoSecret(shown(error), c, `${name} error`);
-          }
+          const printed = await printedBy(async () => {
+            try {
+              const store = await open(c.url);
+              await store.close();
+            } catch (error) {
+              assertNoSecret(shown(error), c, `${name} error`);
+            }
+          });
+          assertNoSecret(printed, c, `${name} console output`);
         }
       }),
       { numRuns: 40 },
@@ -173,7 +195,11 @@ describe('issue 8: CLI output', () => {
         async (c: SecretUrl) => {
           for (const command of COMMANDS) {
             const [first, ...rest] = command;
-            assertNoSecret(await runCli([first!, ...rest, '--store', c.url]), c, command.join(' '));
+            let output = '';
+            const printed = await printedBy(async () => {
+              output = await runCli([first!, ...rest, '--store', c.url]);
+            });
+            assertNoSecret(`${output}\n${printed}`, c, command.join(' '));
           }
         },
       ),
