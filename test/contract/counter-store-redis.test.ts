@@ -123,8 +123,10 @@ describe('Redis counter store', { skip }, () => {
     const ns = `${run}-${n++}`;
     const s = await openFresh(ns);
     await withRedis((r) => r.set(`${ns}:counter:k`, 'hello'));
-    for (const p of [s.incrBy('k', 1), s.raiseTo('k', 5n)]) {
-      await assert.rejects(p, (e: unknown) => e instanceof StoreUnavailableError);
+    // Each call is made only once the previous one is awaited: a second promise made up
+    // front would reject unobserved while the first is still pending.
+    for (const call of [() => s.incrBy('k', 1), () => s.raiseTo('k', 5n)]) {
+      await assert.rejects(call, (e: unknown) => e instanceof StoreUnavailableError);
     }
     await withRedis((r) => r.set(`${ns}:counter:k`, '007'));
     await assert.rejects(s.raiseTo('k', 5n), /does not hold an integer/);
@@ -191,12 +193,14 @@ describe('Redis counter store: connection failures', () => {
     try {
       assert.equal(await s.incrBy('k', 1), 1n);
       stalled = true;
-      for (const [p, op] of [
-        [s.incrBy('k', 1), 'incrBy'],
-        [s.raiseTo('k', 9n), 'raiseTo'],
+      // Each call starts when its time starts, after the previous one was awaited: made up
+      // front, the second would be timed from the wrong moment and reject unobserved.
+      for (const [call, op] of [
+        [() => s.incrBy('k', 1), 'incrBy'],
+        [() => s.raiseTo('k', 9n), 'raiseTo'],
       ] as const) {
         const started = Date.now();
-        await assert.rejects(p, (e: unknown) => {
+        await assert.rejects(call, (e: unknown) => {
           assert.ok(e instanceof StoreUnavailableError, String(e));
           assert.equal(e.operation, op);
           return true;

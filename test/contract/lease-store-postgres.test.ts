@@ -12,7 +12,7 @@ import type { Lease, LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import { serviceSkip } from '../helpers/services.js';
 import { silentServer, stallableProxy } from '../helpers/tcp.js';
-import { leaseStoreContract, owner, request } from './lease-store.js';
+import { leaseStoreContract, owner, request, untilExpired } from './lease-store.js';
 
 const URL_ = process.env.IDFORGE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const server = new URL(URL_);
@@ -184,8 +184,9 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
   test('an expired lease taken over by racing hosts goes to exactly one', async () => {
     const ns = freshNamespace();
     const hosts = await Promise.all(Array.from({ length: 4 }, () => openFresh(ns)));
-    assert.ok(await hosts[0]!.acquire(request(owner(), 5, 5, 300)));
-    await sleep(600);
+    const first = await hosts[0]!.acquire(request(owner(), 5, 5, 300));
+    assert.ok(first);
+    await untilExpired(hosts[0]!, first, 300);
     const got = await Promise.all(
       Array.from({ length: 12 }, (_, i) => hosts[i % 4]!.acquire(request(owner(), 5, 5))),
     );
@@ -195,14 +196,45 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
   test('grants racing over leases that keep expiring never deadlock', async () => {
     // Regression: a grant that loses a row keeps it locked; with TTLs so short that the row is
     // free again at the next candidate pick, losers each holding a row another wanted
-    // deadlocked (PostgreSQL 40P01) until grants took turns on the per-namespace lock.
+    // deadlocked (PostgreSQL 40P01) until grants took turns on the per-namespace lock. A
+    // deadlock shows as a rejection (PostgreSQL breaks it after deadlock_timeout) or as a round
+    // that never completes: every call must resolve, with a valid grant or null.
     const ns = freshNamespace();
     const hosts = await Promise.all(Array.from({ length: 3 }, () => openFresh(ns)));
+    let granted = 0;
     for (let round = 0; round < 15; round++) {
-      await Promise.all(
-        Array.from({ length: 36 }, (_, i) => hosts[i % 3]!.acquire(request(owner(), 0, 23, 60))),
+      const calls = Array.from({ length: 36 }, (_, i) => {
+        const o = owner();
+        return hosts[i % 3]!.acquire(request(o, 0, 23, 60)).then((l) => ({ o, l }));
+      });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stuck = new Promise<'stuck'>((resolve) => {
+        timer = setTimeout(() => resolve('stuck'), 20_000);
+      });
+      const settled = await Promise.race([Promise.allSettled(calls), stuck]);
+      clearTimeout(timer);
+      assert.notEqual(settled, 'stuck', `round ${round}: grants still waiting after 20 s`);
+      if (settled === 'stuck') return;
+      const failed = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      assert.deepEqual(
+        failed.map(
+          (e: { cause?: { code?: string }; message?: string }) => e.cause?.code ?? e.message,
+        ),
+        [],
+        `round ${round}: grants rejected (40P01 is a deadlock)`,
       );
-      await sleep(20);
+      for (const r of settled) {
+        if (r.status !== 'fulfilled' || r.value.l === null) continue;
+        const { o, l } = r.value;
+        assert.ok(
+          Number.isInteger(l.workerId) && l.workerId >= 0 && l.workerId <= 23,
+          `${l.workerId}`,
+        );
+        assert.equal(l.instanceId, o.instanceId);
+        granted++;
+      }
+      if (round === 0) assert.ok(granted >= 24, `round 0 granted ${granted} of 24 free IDs`);
+      await sleep(20); // let some of the 60 ms leases lapse: the next round races over them
     }
   });
 

@@ -48,7 +48,7 @@ export function report(ttlMs: number, reserveMarkMs: number) {
  * Resolves once `lease` is no longer listed: it expired by the store's own clock. Polls list()
  * (an event wait, not a fixed sleep); fails when it is still listed `boundMs` after its TTL.
  */
-async function untilExpired(s: LeaseStore, lease: Lease, ttlMs: number): Promise<void> {
+export async function untilExpired(s: LeaseStore, lease: Lease, ttlMs: number): Promise<void> {
   const started = Date.now();
   const boundMs = ttlMs + 15_000;
   for (;;) {

@@ -5,7 +5,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { openLeaseStore } from '../../src/adapters/open.js';
 import { createSnowflakeNode, type NodeLogger } from '../../src/coord/index.js';
@@ -18,8 +17,10 @@ import {
   decompose,
   getLayout,
   IdforgeError,
+  ManualClock,
 } from '../../src/core/index.js';
 import { faultyStore } from '../helpers/fault-store.js';
+import { early, waitFor } from '../helpers/wait.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-node-'));
 let n = 0;
@@ -48,6 +49,22 @@ function memoryLogger(): NodeLogger & { lines: string[] } {
 }
 
 const quiet = { logger: memoryLogger(), maxSkewMs: Number.POSITIVE_INFINITY };
+
+/**
+ * `p`, or a rejection naming `what` after `ms`: a bound on an event wait, for waits whose own
+ * timeout runs on a ManualClock that the test does not move (they would never time out).
+ */
+async function within<T>(p: Promise<T>, what: string, ms = 20_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([p, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function workerOf(id: bigint): number {
   return decompose(layout, id).fields.node!;
@@ -101,9 +118,10 @@ describe('SnowflakeNode on SQLite', () => {
     const a = await createSnowflakeNode({ store, workerIds: 2, ...quiet });
     const last = a.batch(1000).at(-1)!;
     await a.close();
-    // Restart with the clock 800 ms behind: waits about 800 ms, then issues above `last`.
+    // Restart with the clock 800 ms behind: it waits until its own clock is past the mark,
+    // then issues above `last` (what proves the wait is the first ID's time, not a stopwatch).
+    const mark = (await store.readMark(2))!;
     const logger = memoryLogger();
-    const t0 = Date.now();
     const b = await createSnowflakeNode({
       store,
       workerIds: 2,
@@ -112,9 +130,10 @@ describe('SnowflakeNode on SQLite', () => {
       maxSkewMs: Number.POSITIVE_INFINITY,
       logger,
     });
-    assert.ok(Date.now() - t0 >= 700, `waited ${Date.now() - t0} ms`);
     assert.match(logger.lines.join('\n'), /behind its high-water mark; waiting/);
-    assert.ok(b.next() > last);
+    const firstAfter = b.next();
+    assert.ok(firstAfter > last);
+    assert.ok(decompose(layout, firstAfter).unixMs >= mark, 'issued only past the mark');
     await b.close();
     // 10 s behind with a 2 s tolerance: BehindMarkError naming the gap; the lease is released.
     await assert.rejects(
@@ -133,6 +152,8 @@ describe('SnowflakeNode on SQLite', () => {
   });
 
   test('store down while running: issues until the lease deadline, stops, then recovers', async () => {
+    // An injected clock: the deadline is exact (last renewal sent + ttl - guard), not a window.
+    const clock = new ManualClock(Date.now());
     const real = await openLeaseStore(freshUrl());
     const { store, control } = faultyStore(real);
     const node = await createSnowflakeNode({
@@ -141,74 +162,104 @@ describe('SnowflakeNode on SQLite', () => {
       ttlMs: 1500,
       renewEveryMs: 200,
       retryMs: 50,
+      clock,
       ...quiet,
     });
-    node.next();
-    const downAt = Date.now();
-    control.down = true;
-    let lastOk = downAt;
-    let error: unknown;
-    while (Date.now() - downAt < 3000) {
+    try {
+      const t0 = clock.now(); // every renewal so far was sent at t0: the clock has not moved
+      node.next();
+      control.down = true;
+      const deadline = node.readiness.deadlineMs!;
+      assert.equal(deadline, t0 + 1500 - 300, 'last renewal sent + ttl - guard (ttl / 5)');
+      clock.set(deadline - 1); // the last 1 ms tick that ends by the deadline
+      assert.equal(workerOf(node.next()), 3, 'still issuing up to the deadline');
+      clock.set(deadline);
+      let error: unknown;
       try {
         node.next();
-        lastOk = Date.now();
       } catch (e) {
         error = e;
-        break;
       }
-      await sleep(5);
+      assert.ok(error instanceof IdforgeError, `stopped with ${String(error)}`);
+      assert.equal(error.code, 'IDF_LEASE_LOST');
+      await waitFor(() => node.metrics.renewalFailures > 0, 'a failed renewal');
+      assert.equal(node.readiness.ready, false);
+      control.down = false;
+      await within(
+        early(() => node.whenReady()),
+        'ready again once the store is back',
+      );
+      assert.equal(workerOf(node.next()), 3);
+    } finally {
+      await node.close();
+      await real.close();
     }
-    assert.ok(error instanceof IdforgeError, `stopped with ${String(error)}`);
-    assert.equal(error.code, 'IDF_LEASE_LOST');
-    const ranFor = lastOk - downAt;
-    // Deadline = last renewal sent + ttl - guard (300 ms): between 1000 and 1200 ms after.
-    assert.ok(ranFor >= 900 && ranFor <= 1300, `kept issuing for ${ranFor} ms`);
-    assert.equal(node.readiness.ready, false);
-    assert.ok(node.metrics.renewalFailures > 0);
-    control.down = false;
-    await node.whenReady(3000);
-    assert.equal(workerOf(node.next()), 3);
-    await node.close();
-    await real.close();
   });
 
   test('a slow store: the node waits at the mark reservation instead of issuing past it', async () => {
+    const clock = new ManualClock(Date.now());
     const real = await openLeaseStore(freshUrl());
-    const { store, control } = faultyStore(real);
+    const faulty = faultyStore(real);
+    const { control } = faulty;
+    // Signals the first renewal sent while the store stalls (the keeper's, on its own timer).
+    let stalledRenewal!: () => void;
+    const renewing = new Promise<void>((r) => {
+      stalledRenewal = r;
+    });
+    const store = {
+      ...faulty.store,
+      renew: (...args: Parameters<LeaseStore['renew']>) => {
+        if (control.stall !== null) stalledRenewal();
+        return faulty.store.renew(...args);
+      },
+    };
     const node = await createSnowflakeNode({
       store,
       workerIds: 4,
       ttlMs: 5000,
       markWindowMs: 300,
+      clock,
       ...quiet,
     });
     let release!: () => void;
     control.stall = new Promise<void>((r) => {
       release = r;
     });
-    const reserved = node.readiness.reservedMs!;
-    let error: unknown;
-    const until = Date.now() + 2000;
-    while (Date.now() < until) {
-      try {
-        const id = node.next();
-        assert.ok(decompose(layout, id).unixMs < reserved, 'never past the reservation');
-      } catch (e) {
-        error = e;
-        break;
-      }
-      await sleep(2);
+    try {
+      const reserved = node.readiness.reservedMs!;
+      clock.set(reserved - 1);
+      const id = node.next();
+      assert.ok(decompose(layout, id).unixMs < reserved, 'issues below the reservation');
+      clock.set(reserved);
+      assert.throws(
+        () => node.next(),
+        (e: unknown) => e instanceof IdforgeError && e.code === 'IDF_NOT_READY',
+        'never at or past the reservation',
+      );
+      let settled = false;
+      const waiting = early(() => node.batchAsync(3, 3000));
+      void waiting.then(
+        () => {
+          settled = true;
+        },
+        () => {
+          settled = true;
+        },
+      );
+      await within(renewing, 'the renewal that reserves further, stalled');
+      assert.equal(settled, false, 'batchAsync waits while the reservation is not persisted');
+      assert.equal(node.readiness.ready, false);
+      control.stall = null;
+      release();
+      const ids = await within(waiting, 'batchAsync once the store answers');
+      assert.equal(ids.length, 3);
+      assert.ok((await real.readMark(4))! > decompose(layout, ids[2]!).unixMs);
+    } finally {
+      control.stall = null;
+      release();
+      await node.close();
+      await real.close();
     }
-    assert.ok(error instanceof IdforgeError && error.code === 'IDF_NOT_READY', String(error));
-    const waiting = node.batchAsync(3, 3000);
-    await sleep(50);
-    control.stall = null;
-    release();
-    const ids = await waiting;
-    assert.equal(ids.length, 3);
-    assert.ok((await real.readMark(4))! > decompose(layout, ids[2]!).unixMs);
-    await node.close();
-    await real.close();
   });
 
   test('two live instances on one worker ID (store edited by hand): both stop, loudly', async () => {
@@ -240,7 +291,11 @@ describe('SnowflakeNode on SQLite', () => {
     faultyA.control.stall = null;
     unstall();
     assert.equal(b.workerId, 6);
-    await sleep(300);
+    // Each sees the other's claim at its next renewal (every 100 ms).
+    await waitFor(
+      () => a.metrics.duplicatesDetected >= 1 && b.metrics.duplicatesDetected >= 1,
+      'both instances to detect the duplicate',
+    );
     assert.throws(() => a.next(), /not ready|fenced|claimed|DUPLICATE|duplicate/i);
     assert.throws(
       () => b.batch(2000),
