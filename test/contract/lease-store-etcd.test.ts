@@ -11,13 +11,12 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Etcd3 } from 'etcd3';
 import { openEtcdLeaseStore, parseEtcdUrl } from '../../src/adapters/etcd/open.js';
 import type { LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import { requireServices, serviceSkip } from '../helpers/services.js';
-import { leaseStoreContract, owner, report, request } from './lease-store.js';
+import { leaseStoreContract, owner, report, request, untilExpired } from './lease-store.js';
 
 const url = process.env.IDFORGE_ETCD_URL ?? 'etcd://127.0.0.1:2379';
 const { hosts } = parseEtcdUrl(url);
@@ -152,7 +151,8 @@ describe('etcd lease store', { skip }, () => {
     try {
       const l = await s.acquire({ ...request(owner(), 5, 5, 1000), reserveMarkMs: 1234 });
       assert.equal(l?.markMs, 1234);
-      await sleep(2000 + 1500); // etcd's minimum TTL (2 s) applies to a 1 s request
+      assert.ok(l);
+      await untilExpired(s, l, 2000); // etcd's minimum TTL (2 s) applies to a 1 s request
       assert.deepEqual((await raw!.getAll().prefix(`/${ns}/`).keys()).sort(), [`/${ns}/mark/5`]);
       assert.equal(await s.readMark(5), 1234);
       const next = await s.acquire({ ...request(owner(), 5, 5), reserveMarkMs: 1000 });
@@ -176,7 +176,7 @@ describe('etcd lease store', { skip }, () => {
       assert.equal(old.TTL, '-1', 'the old etcd lease is revoked');
       const [r] = await s.list();
       assert.ok(r && r.expiresAtMs - Date.now() <= 2000, `expires at ${r?.expiresAtMs}`);
-      await sleep(2000 + 1500);
+      await untilExpired(s, l, 2000);
       assert.equal((await s.acquire(request(owner(), 0, 0)))?.workerId, 0);
     } finally {
       await s.close();
