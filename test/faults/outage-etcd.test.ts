@@ -1,4 +1,5 @@
 // etcd down at start and while running: the project's own member on port 23790.
+import { freshNamespaceUrl } from '../helpers/namespaces.js';
 import { ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { outageSuite } from './outage.js';
@@ -8,7 +9,7 @@ const skip = await serviceSkip('etcd', '127.0.0.1', 2379);
 
 outageSuite({
   server: ownServer('etcd', 23790),
-  url: 'etcd://127.0.0.1:23790?namespace=outage',
+  url: freshNamespaceUrl('etcd', 'outage', 'etcd://127.0.0.1:23790'),
   backend: 'etcd',
   address: /127\.0\.0\.1:23790/,
   skip,

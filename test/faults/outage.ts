@@ -1,22 +1,39 @@
 // The coordination store down, for real: the project's own server instance is stopped and
-// started again (scripts/services/), never the shared one.
+// started again (scripts/services/), never the shared one. Each run uses a namespace of its
+// own, dropped at the end, so no run sees another's leases or marks. The negative control (on
+// one backend, `control: true`) issues through the same outage with the lease check off: it
+// issues past the lease deadline and, once the store is back, alongside the next holder of
+// its worker ID.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openLeaseStore } from '../../src/adapters/open.js';
 import { createSnowflakeNode } from '../../src/coord/index.js';
-import { IdforgeError, StoreUnavailableError } from '../../src/core/index.js';
+import {
+  decompose,
+  getLayout,
+  IdforgeError,
+  SnowflakeGenerator,
+  StoreUnavailableError,
+} from '../../src/core/index.js';
 import { cli } from '../helpers/cli.js';
+import { dropNamespaces, type ServerName } from '../helpers/namespaces.js';
 import { duplicates } from '../helpers/procs.js';
 import type { OwnServer } from '../helpers/server.js';
+import { early, waitFor as until } from '../helpers/wait.js';
 
 export interface OutageOptions {
   readonly server: OwnServer;
+  /** On the own server, with a namespace of this run (freshNamespaceUrl), dropped after. */
   readonly url: string;
-  readonly backend: string;
+  readonly backend: ServerName;
   /** What the address in errors must contain (host:port). */
   readonly address: RegExp;
   readonly skip?: string | false;
+  /** Also run the negative control. */
+  readonly control?: boolean;
 }
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -25,7 +42,13 @@ export function outageSuite(options: OutageOptions): void {
   const { server, url, backend } = options;
   describe(`${backend} store outages (own server)`, { skip: options.skip ?? false }, () => {
     before(() => server.start());
-    after(() => server.stop());
+    after(async () => {
+      try {
+        await dropNamespaces(backend, [url]);
+      } finally {
+        await server.stop();
+      }
+    });
 
     test('down at start: a typed error naming the backend and address, in the API and CLI', async () => {
       await server.stop();
@@ -67,19 +90,19 @@ export function outageSuite(options: OutageOptions): void {
       const codes = new Set<string>();
       let lastOk = 0;
       let running = true;
-      const loop = (async () => {
+      const loop = early(async () => {
         while (running) {
           try {
             ids.push(...node.batch(50));
             lastOk = Date.now();
           } catch (e) {
-            assert.ok(e instanceof IdforgeError, String(e));
+            if (!(e instanceof IdforgeError)) throw e;
             codes.add(e.code);
           }
           await sleep(2);
         }
-      })();
-      await sleep(500);
+      });
+      await until(() => ids.length >= 1000, 'the node to issue');
       const downAt = Date.now();
       await server.stop(true);
       const stoppedAfter = await waitFor(() => codes.size > 0, 10_000);
@@ -91,7 +114,7 @@ export function outageSuite(options: OutageOptions): void {
       const before = ids.length;
       await server.start();
       await node.whenReady(20_000);
-      await sleep(300);
+      await until(() => ids.length >= before + 500, 'issuing again');
       running = false;
       await loop;
       assert.ok(ids.length > before, 'issued again after the store came back');
@@ -100,8 +123,82 @@ export function outageSuite(options: OutageOptions): void {
       await node.close();
       await store.close();
     });
+
+    if (!options.control) return;
+
+    test('negative control: with the lease check off, it issues past the deadline and beside the next holder', async (t) => {
+      const store = await openLeaseStore(url);
+      await store.migrate();
+      const ttlMs = 3000;
+      const now = Date.now();
+      const lease = await store.acquire({
+        min: 0,
+        max: 0,
+        ttlMs,
+        owner: { instanceId: randomUUID(), host: hostname(), pid: process.pid, startedAtMs: now },
+        clockMs: now,
+        reserveMarkMs: now,
+      });
+      assert.ok(lease, 'worker ID 0 leased');
+      // The guard off: a generator on the leased worker ID that never looks at the lease.
+      const gen = new SnowflakeGenerator({ node: lease.workerId, warnYears: 0 });
+      const unguarded: bigint[] = [];
+      let lastOk = 0;
+      let running = true;
+      const loop = early(async () => {
+        while (running) {
+          unguarded.push(...gen.batch(50));
+          lastOk = Date.now();
+          await sleep(2);
+        }
+      });
+      let node: Awaited<ReturnType<typeof createSnowflakeNode>> | undefined;
+      let next: Awaited<ReturnType<typeof openLeaseStore>> | undefined;
+      try {
+        await server.stop(true);
+        const downAt = Date.now();
+        await until(() => lastOk - downAt > ttlMs, 'issuing past the lease deadline');
+        await server.start();
+        // The lease expired during the outage: the next node (a client of its own) takes
+        // worker ID 0.
+        next = await openLeaseStore(url, { connectTimeoutMs: 5000 });
+        node = await createSnowflakeNode({
+          store: next,
+          workerIds: [0, 0],
+          ttlMs,
+          acquireTimeoutMs: 20_000,
+          logger: quiet,
+          maxSkewMs: Number.POSITIVE_INFINITY,
+        });
+        assert.equal(node.workerId, 0);
+        const theirs = await node.batchAsync(50);
+        const firstOfNext = unixMs(theirs[0]!);
+        await until(
+          () => unixMs(unguarded.at(-1)!) > firstOfNext,
+          'issuing beside the next holder',
+        );
+        const issuedFor = lastOk - downAt;
+        running = false;
+        await loop;
+        for (let i = 0; i < 20; i++) theirs.push(...(await node.batchAsync(50)));
+        const dups = duplicates([...unguarded, ...theirs]);
+        t.diagnostic(
+          `control: issued for ${issuedFor} ms after the crash (deadline ${ttlMs} ms), ` +
+            `${dups} duplicates with the next holder of worker ID 0`,
+        );
+        assert.ok(!(issuedFor <= ttlMs), 'the deadline check fails without the lease check');
+      } finally {
+        running = false;
+        await loop;
+        await node?.close();
+        await next?.close();
+        await store.close();
+      }
+    });
   });
 }
+
+const unixMs = (id: bigint) => decompose(getLayout('default'), id).unixMs;
 
 async function waitFor(cond: () => boolean, timeoutMs: number): Promise<boolean> {
   const until = Date.now() + timeoutMs;

@@ -20,24 +20,38 @@ export function freshNamespaceUrl(
   return `${base}${base.includes('?') ? '&' : '?'}namespace=${ns}`;
 }
 
+/** `url` without its namespace parameter: the server (and database) it lives on. */
+function serverOf(url: string): string {
+  return url.replace(/([?&])namespace=[^&]*(&|$)/, (_m, sep: string, end: string) =>
+    end === '&' ? sep : '',
+  );
+}
+
 /**
  * Deletes everything under the namespaces of `urls` (a schema, tables named with a prefix, or
- * keys under a prefix).
+ * keys under a prefix), on the server each URL names (the shared server, or a test's own
+ * instance on another port).
  */
 export async function dropNamespaces(server: ServerName, urls: readonly string[]): Promise<void> {
-  const names = urls.map(
-    (u) => new URL(u.replace(/^etcd:/, 'http:')).searchParams.get('namespace')!,
-  );
-  if (names.length === 0) return;
+  const byServer = new Map<string, string[]>();
+  for (const u of urls) {
+    const name = new URL(u.replace(/^etcd:/, 'http:')).searchParams.get('namespace')!;
+    const at = serverOf(u);
+    byServer.set(at, [...(byServer.get(at) ?? []), name]);
+  }
+  for (const [at, names] of byServer) await dropAt(server, at, names);
+}
+
+async function dropAt(server: ServerName, at: string, names: readonly string[]): Promise<void> {
   if (server === 'postgres') {
     const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: SERVERS.postgres.url });
+    const client = new pg.Client({ connectionString: at });
     await client.connect();
     for (const n of names) await client.query(`DROP SCHEMA IF EXISTS "${n}" CASCADE`);
     await client.end();
   } else if (server === 'mysql') {
     const { default: mysql } = await import('mysql2/promise');
-    const conn = await mysql.createConnection(SERVERS.mysql.url);
+    const conn = await mysql.createConnection(at);
     for (const n of names) {
       const [rows] = await conn.query(
         'SELECT table_name AS t FROM information_schema.tables ' +
@@ -51,7 +65,7 @@ export async function dropNamespaces(server: ServerName, urls: readonly string[]
     await conn.end();
   } else if (server === 'redis') {
     const { Redis } = await import('ioredis');
-    const redis = new Redis(SERVERS.redis.url);
+    const redis = new Redis(at);
     for (const n of names) {
       let cursor = '0';
       do {
@@ -63,7 +77,7 @@ export async function dropNamespaces(server: ServerName, urls: readonly string[]
     redis.disconnect();
   } else {
     const { Etcd3 } = await import('etcd3');
-    const client = new Etcd3({ hosts: 'http://127.0.0.1:2379' });
+    const client = new Etcd3({ hosts: at.replace(/^etcd:/, 'http:') });
     for (const n of names) await client.delete().prefix(`/${n}/`);
     client.close();
   }
