@@ -1,7 +1,9 @@
 // A segment store's database stopped for a period while a process keeps asking: numbers keep
 // coming from the buffers, then a typed error naming the database (fast, never a hang), then
 // recovery by itself after the restart; 0 duplicates overall. The server is the project's own
-// instance (scripts/services/), never the shared one.
+// instance (scripts/services/), never the shared one, with a namespace of its own per run,
+// dropped after. The negative control (on one backend, `control: true`) takes the durability
+// away: the server comes back empty, and the same drawing reissues numbers.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -9,22 +11,32 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openSegmentStore } from '../../src/adapters/open.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import { openSegmentSequence } from '../../src/sequences/index.js';
+import { dropNamespaces, type ServerName } from '../helpers/namespaces.js';
 import { duplicates } from '../helpers/procs.js';
 import type { OwnServer } from '../helpers/server.js';
 
 export interface SequenceOutageOptions {
   readonly server: OwnServer;
+  /** On the own server, with a namespace of this run (freshNamespaceUrl), dropped after. */
   readonly url: string;
-  readonly backend: string;
+  readonly backend: ServerName;
   readonly address: RegExp;
   readonly skip?: string | false;
+  /** Also run the negative control. */
+  readonly control?: boolean;
 }
 
 export function sequenceOutageSuite(options: SequenceOutageOptions): void {
   const { server, url, backend } = options;
   describe(`${backend} segment store outage (own server)`, { skip: options.skip ?? false }, () => {
     before(() => server.start());
-    after(() => server.stop());
+    after(async () => {
+      try {
+        await dropNamespaces(backend, [url]);
+      } finally {
+        await server.stop();
+      }
+    });
 
     test('buffers serve through the outage, then a fast typed error, then recovery', async () => {
       const store = await openSegmentStore(url, { connectTimeoutMs: 2000 });
@@ -68,15 +80,19 @@ export function sequenceOutageSuite(options: SequenceOutageOptions): void {
       await server.start();
       const upAt = Date.now();
       let recovered = false;
+      let lastError: unknown;
       while (!recovered && Date.now() - upAt < 30_000) {
         try {
           await take(100);
           recovered = true;
-        } catch {
+        } catch (e) {
+          // Only the store being unavailable is expected here; anything else fails the test.
+          if (!(e instanceof StoreUnavailableError)) throw e;
+          lastError = e;
           await sleep(100);
         }
       }
-      assert.ok(recovered, 'served again after the restart');
+      assert.ok(recovered, `served again after the restart; last error: ${lastError}`);
       await take(10_000);
       assert.equal(duplicates(ids), 0);
       for (let i = 1; i < ids.length; i++) assert.ok(ids[i]! > ids[i - 1]!, 'increasing');
@@ -87,6 +103,49 @@ export function sequenceOutageSuite(options: SequenceOutageOptions): void {
       );
       seq.close();
       await store.close();
+    });
+
+    if (!options.control) return;
+
+    test('negative control: a server that comes back empty makes the same drawing reissue numbers', async (t) => {
+      const store = await openSegmentStore(url, { connectTimeoutMs: 2000 });
+      const tag = `forget_${randomBytes(3).toString('hex')}`;
+      let seq: Awaited<ReturnType<typeof openSegmentSequence>> | undefined;
+      try {
+        await store.migrate();
+        await store.createTag(tag, { step: 5000 });
+        seq = await openSegmentSequence(store, tag, { dynamicStep: false, fetchTimeoutMs: 1500 });
+        const s = seq;
+        const ids: bigint[] = [];
+        for (let i = 0; i < 3000; i++) ids.push(s.tryNext() ?? (await s.next()));
+        // The durability taken away: killed, its data deleted, started empty; the operator
+        // re-creates the table and the tag as they were created first.
+        await server.stop(true, true);
+        await server.start();
+        const again = await openSegmentStore(url, { connectTimeoutMs: 5000 });
+        try {
+          await again.migrate();
+          await again.createTag(tag, { step: 5000 });
+        } finally {
+          await again.close();
+        }
+        // At most 7,000 numbers are left in the two buffers; the next block starts at 1 again.
+        let failures = 0;
+        while (ids.length < 15_000) {
+          try {
+            ids.push(s.tryNext() ?? (await s.next()));
+          } catch (e) {
+            if (!(e instanceof StoreUnavailableError) || ++failures > 100) throw e;
+            await sleep(50);
+          }
+        }
+        const dups = duplicates(ids);
+        t.diagnostic(`control: ${dups} of ${ids.length} numbers reissued`);
+        assert.notEqual(dups, 0, 'the duplicate check fails when the store forgets');
+      } finally {
+        seq?.close();
+        await store.close();
+      }
     });
   });
 }

@@ -7,8 +7,11 @@ const run = promisify(execFile);
 
 export interface OwnServer {
   start(): Promise<void>;
-  /** Stops it; `crash` kills it without a clean shutdown. */
-  stop(crash?: boolean): Promise<void>;
+  /**
+   * Stops it; `crash` kills it without a clean shutdown; `wipe` then deletes its data
+   * directory (the next start is an empty server).
+   */
+  stop(crash?: boolean, wipe?: boolean): Promise<void>;
 }
 
 /**
@@ -26,6 +29,7 @@ export function ownServer(
   };
   return {
     start: () => call('start', ...startArgs),
-    stop: (crash = false) => (crash && service !== 'etcd' ? call('stop', '--kill') : call('stop')),
+    stop: (crash = false, wipe = false) =>
+      call('stop', ...(crash && service !== 'etcd' ? ['--kill'] : []), ...(wipe ? ['--wipe'] : [])),
   };
 }
