@@ -19,8 +19,11 @@ const urls: string[] = [];
 const stores: SegmentStore[] = [];
 
 function freshUrl(base: string = BASE): string {
-  urls.push(freshNamespaceUrl('mysql', 'seg', base));
-  return urls.at(-1)!;
+  const url = freshNamespaceUrl('mysql', 'seg', base);
+  // Dropped at the end through the shared server, where the namespace lives: `base` may be a
+  // test's proxy to it, closed by then (dropNamespaces connects to the server a URL names).
+  urls.push(BASE + url.slice(base.length));
+  return url;
 }
 
 async function open(url: string, migrate = true): Promise<SegmentStore> {
