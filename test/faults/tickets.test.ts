@@ -1,8 +1,10 @@
 // Flickr's two ticket servers, for real: two MariaDB processes of our own (ports 13306 and
 // 13307, started by scripts/services/mariadb.sh with their own data directories; the shared
 // server on 3306 is never touched), set up with increment 2 and offsets 1 and 2, under load
-// from one TicketClient. One is SIGKILLed mid-run, SIGSTOPped, and crashed repeatedly; a
-// negative control shows the crash test catches a server that is not durable.
+// from one TicketClient. One is SIGKILLed mid-run, SIGSTOPped, and crashed repeatedly. Negative
+// controls show each check able to fail: the crash test catches a server that is not durable,
+// the duplicate check catches two servers set up with one offset, and the call-bound check
+// catches a request to a frozen server made without the bound.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { setupTicketServers } from '../../src/adapters/tickets-open.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import { shortReason, TicketClient } from '../../src/sequences/ticket-client.js';
 import { serviceSkip } from '../helpers/services.js';
+import { waitFor } from '../helpers/wait.js';
 
 // The shared server's presence says whether MariaDB is installed here at all.
 const skip = await serviceSkip('mariadb', '127.0.0.1', 3306);
@@ -40,6 +43,7 @@ const open = async (port: number) => {
 /**
  * Runs `workers` loops of `take` until `done()`; each acknowledged ticket is recorded. The
  * promise rejects with the first error `onError` rethrows (handled early: awaited later).
+ * `inFlight()` settles once every request started so far has settled.
  */
 function load(
   workers: number,
@@ -49,21 +53,37 @@ function load(
   onError: (e: unknown) => void = (e) => {
     throw e;
   },
-): Promise<void> {
+): Promise<void> & { inFlight(): Promise<void> } {
+  const pending = new Set<Promise<bigint>>();
   const loop = async () => {
     while (!done()) {
       const started = performance.now();
+      const request = take();
+      pending.add(request);
       try {
-        const t = await take();
+        const t = await request;
         onTicket(t, performance.now() - started);
       } catch (e) {
         onError(e);
+      } finally {
+        pending.delete(request);
       }
     }
   };
   const all = Promise.all(Array.from({ length: workers }, loop));
   all.catch(() => {});
-  return all.then(() => {});
+  return Object.assign(
+    all.then(() => {}),
+    { inFlight: () => Promise.allSettled([...pending]).then(() => {}) },
+  );
+}
+
+/** An onError for the crash loops: the server dying is expected, anything else is recorded. */
+function expectUnavailable(unexpected: unknown[], onDead: () => void): (e: unknown) => void {
+  return (e) => {
+    if (!(e instanceof StoreUnavailableError)) unexpected.push(e);
+    onDead();
+  };
 }
 
 const max = (xs: Iterable<bigint>) => [...xs].reduce((a, b) => (a > b ? a : b), 0n);
@@ -108,22 +128,23 @@ describe('two ticket servers (MariaDB processes of our own)', { skip }, () => {
       (ticket) => acked[phase].push(ticket),
     );
 
-    await sleep(1000);
+    await waitFor(() => acked.before.length >= 1000, '1,000 tickets before the kill');
     const killedAt = performance.now();
     phase = 'killing';
     await service(PORTS[0], 'stop', '--kill');
-    await sleep(50); // answers A sent before it died are processed by now
+    // Every request in flight at the kill has settled: A's last answers are counted as 'killing'.
+    await running.inFlight();
     phase = 'down';
-    await sleep(1500);
+    await waitFor(() => acked.down.length >= 500, '500 tickets while A is dead');
     // From here the server may answer at any moment (the start script returns only after it
     // does, and the client probes it meanwhile): its tickets count as after the restart.
     phase = 'restarted';
     await service(PORTS[0], 'start');
     const restartedAt = performance.now();
-    const deadline = Date.now() + 20_000;
-    while (acked.restarted.filter((x) => x % 2n === 1n).length < 200 && Date.now() < deadline) {
-      await sleep(50);
-    }
+    await waitFor(
+      () => acked.restarted.filter((x) => x % 2n === 1n).length >= 200,
+      '200 odd tickets after the restart',
+    ).catch(() => undefined); // asserted below, with the figures
     stop = true;
     await running; // rejects if any request failed: both servers down never happened
 
@@ -165,21 +186,22 @@ describe('two ticket servers (MariaDB processes of our own)', { skip }, () => {
     const figures: string[] = [];
     for (let cycle = 1; cycle <= 3; cycle++) {
       const acked: bigint[] = [];
+      const unexpected: unknown[] = [];
       let dead = false;
       const running = load(
         16,
         () => a.next('crash'),
         () => dead,
         (x) => acked.push(x),
-        (e) => {
-          assert.ok(e instanceof StoreUnavailableError, String(e));
+        expectUnavailable(unexpected, () => {
           dead = true;
-        },
+        }),
       );
-      await sleep(300 + 200 * cycle);
+      await waitFor(() => dead || acked.length >= 200 * cycle, `${200 * cycle} tickets`);
       await service(PORTS[0], 'stop', '--kill'); // mid-run: 16 requests in flight
       dead = true;
       await running;
+      assert.deepEqual(unexpected, [], 'only StoreUnavailableError while the server dies');
       await service(PORTS[0], 'start');
       const ackedSet = new Set(acked);
       const last = max(acked);
@@ -207,20 +229,22 @@ describe('two ticket servers (MariaDB processes of our own)', { skip }, () => {
     await admin.query('SET GLOBAL innodb_flush_log_at_trx_commit = 0');
     await admin.end();
     const acked: bigint[] = [];
+    const unexpected: unknown[] = [];
     let dead = false;
     const running = load(
       16,
       () => a.next('unsafe'),
       () => dead,
       (x) => acked.push(x),
-      () => {
+      expectUnavailable(unexpected, () => {
         dead = true;
-      },
+      }),
     );
-    await sleep(400);
+    await waitFor(() => dead || acked.length >= 300, '300 tickets');
     await service(PORTS[1], 'stop', '--kill');
     dead = true;
     await running;
+    assert.deepEqual(unexpected, [], 'only StoreUnavailableError while the server dies');
     await service(PORTS[1], 'start'); // my.cnf sets it back to 1
     const ackedSet = new Set(acked);
     const afterRestart: bigint[] = [];
@@ -254,14 +278,25 @@ describe('two ticket servers (MariaDB processes of our own)', { skip }, () => {
         slowest = Math.max(slowest, ms);
       },
     );
-    await sleep(300);
+    await waitFor(() => tickets.length >= 300, '300 tickets before the freeze');
     process.kill(pid, 'SIGSTOP');
+    const frozenSince = performance.now();
+    const frozenAt = tickets.length;
     try {
-      await sleep(2000);
+      await waitFor(
+        () => client.stats()[0]!.failures >= 1 && tickets.length >= frozenAt + 300,
+        'A to fail and B to serve 300 tickets while A is frozen',
+      );
+      // The freeze lasts 2 s in all (a fault of that length, not a wait for an event).
+      await sleep(2000 - (performance.now() - frozenSince));
     } finally {
       process.kill(pid, 'SIGCONT');
     }
-    await sleep(1500);
+    const thawedAt = tickets.length;
+    await waitFor(
+      () => client.stats()[0]!.up && tickets.slice(thawedAt).some((x) => x % 2n === 1n),
+      'A to serve again after SIGCONT',
+    );
     stop = true;
     await running;
     assert.equal(new Set(tickets).size, tickets.length, '0 duplicates');
@@ -276,5 +311,66 @@ describe('two ticket servers (MariaDB processes of our own)', { skip }, () => {
     t.diagnostic(
       `${tickets.length} tickets; slowest request ${Math.round(slowest)} ms; A failures ${sa!.failures}`,
     );
+  });
+
+  test('negative control: two servers set up with the same offset issue duplicates under the same load', async (t) => {
+    const [a, b] = [await open(PORTS[0]), await open(PORTS[1])];
+    await a.setup('same', 2, 1);
+    await b.setup('same', 2, 1);
+    const client = new TicketClient([a, b], 'same', { retryAfterMs: 200, maxRetryAfterMs: 800 });
+    const tickets: bigint[] = [];
+    let stop = false;
+    const running = load(
+      8,
+      () => client.next(),
+      () => stop,
+      (x) => tickets.push(x),
+    );
+    // Both servers count 1, 3, 5, ...: as soon as each has answered once, a ticket repeats.
+    const served = () => client.stats().map((s) => s.tickets);
+    await waitFor(() => new Set(tickets).size < tickets.length, 'a ticket issued twice');
+    stop = true;
+    await running;
+    const dups = tickets.length - new Set(tickets).size;
+    t.diagnostic(`control: ${dups} of ${tickets.length} tickets issued twice (${served()})`);
+    assert.notEqual(new Set(tickets).size, tickets.length, 'the duplicate check fails');
+  });
+
+  test('negative control: without the call bound, a request to a frozen server hangs past it', async (t) => {
+    // The SIGSTOP scenario with the bound taken away: a connection with minute-long timeouts.
+    const a = await MariadbTicketServer.open(url(PORTS[0]), {
+      connectTimeoutMs: 60_000,
+      queryTimeoutMs: 60_000,
+    });
+    servers.push(a);
+    await a.setup('unbounded', 2, 1);
+    await a.next('unbounded');
+    const pid = Number(
+      readFileSync(
+        join(process.env.TMPDIR ?? tmpdir(), `idforge-mariadb-${PORTS[0]}`, 'mariadb.pid'),
+        'utf8',
+      ),
+    );
+    const bound = TIMEOUTS.connectTimeoutMs + TIMEOUTS.queryTimeoutMs;
+    let settled = false;
+    let ms = 0;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const started = performance.now();
+      const request = a.next('unbounded').finally(() => {
+        settled = true;
+        ms = performance.now() - started;
+      });
+      request.catch(() => undefined);
+      // Still waiting once the bound the suite asserts (+ its 500 ms slack) has passed.
+      await sleep(bound + 500 + 100);
+      assert.equal(settled, false, 'the request to the frozen server is still waiting');
+      process.kill(pid, 'SIGCONT');
+      await request;
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    t.diagnostic(`control: the request took ${Math.round(ms)} ms (bound ${bound} ms)`);
+    assert.ok(!(ms < bound + 500), 'the call-bound check fails without the bound');
   });
 });
