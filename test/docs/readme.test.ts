@@ -17,13 +17,15 @@
 //             deep-equals VALUE (a JavaScript expression: JSON, 123n, undefined); a line
 //             ending in `// throws NAME` asserts that its expression throws an error named
 //             NAME. Each block runs on its own: it imports what it uses.
+// Examples run with an empty temporary directory as the working directory, so a relative store
+// such as sqlite:idforge.db is created there, never in the repository.
 // Other blocks (sh, text, plain ```) are not run. The last test also checks that the README
 // API table names every function and class src/core/index.ts exports (constants: docs/api.md).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { run } from '../../src/cli/main.js';
 import * as core from '../../src/core/index.js';
@@ -42,7 +44,16 @@ const coreUrl = pathToFileURL(join(root, 'src/core/index.ts')).href;
 const assertUrl = pathToFileURL(join(root, 'test/helpers/readme-assert.ts')).href;
 const DOCS = ['README.md', 'docs/api.md'];
 const temp = mkdtempSync(join(tmpdir(), 'idforge-readme-'));
-after(() => rmSync(temp, { recursive: true, force: true }));
+const cwd = join(temp, 'cwd');
+mkdirSync(cwd);
+const home = process.cwd();
+const rootDb = join(root, 'idforge.db');
+const rootDbBefore = existsSync(rootDb);
+before(() => process.chdir(cwd));
+after(() => {
+  process.chdir(home);
+  rmSync(temp, { recursive: true, force: true });
+});
 
 /** Runs the CLI in-process; standard output and error interleaved as a terminal shows them. */
 async function terminal(argv: string[]): Promise<string[]> {
@@ -127,4 +138,9 @@ test('the README API table names every function and class the core exports', () 
       assert.match(api, named, `docs/api.md does not mention the constant ${name}`);
     }
   }
+});
+
+test('the examples leave the repository alone (a relative store lands in the temporary cwd)', () => {
+  assert.equal(existsSync(rootDb), rootDbBefore, 'idforge.db in the repository root');
+  assert.equal(process.cwd(), cwd);
 });
