@@ -1,12 +1,13 @@
 // idforge seq create|next|show on the embedded SQLite store, in-process.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { cli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-seq-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('seq create, next and show', async () => {
   const store = `sqlite:${join(dir, 'seq.db')}`;

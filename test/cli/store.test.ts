@@ -1,13 +1,14 @@
 // idforge gen snowflake --store, leases and migrate on the embedded SQLite store, in-process.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { decompose, getLayout } from '../../src/core/index.js';
 import { cli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-store-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const url = (name: string) => `sqlite:${join(dir, `${name}.db`)}`;
 
 test('migrate is idempotent and says what it created', async () => {
