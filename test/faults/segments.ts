@@ -9,7 +9,6 @@
 // (fixtures/racy-take.ts): the blocks must then overlap.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Segment } from '../../src/sequences/ports.js';
@@ -49,7 +48,10 @@ function start(config: Record<string, unknown>): Proc {
     span: null,
     waiting: false,
     ready: Promise.resolve(),
-    exited: once(child, 'close').then(([code, signal]) => (code ?? signal) as number | string),
+    // Never rejects (once() would on an 'error' event, leaving the ready chain unhandled).
+    exited: new Promise((resolve) =>
+      child.on('close', (code, signal) => resolve((code ?? signal) as number | string)),
+    ),
   };
   let onReady!: () => void;
   (proc as { ready: Promise<void> }).ready = new Promise<void>((resolve, reject) => {

@@ -70,12 +70,13 @@ function load(
       }
     }
   };
-  const all = Promise.all(Array.from({ length: workers }, loop));
+  // The promise returned is handled from the start (a rejection before the caller awaits it
+  // must not be an unhandled rejection); the caller's await still sees it.
+  const all = Promise.all(Array.from({ length: workers }, loop)).then(() => {});
   all.catch(() => {});
-  return Object.assign(
-    all.then(() => {}),
-    { inFlight: () => Promise.allSettled([...pending]).then(() => {}) },
-  );
+  return Object.assign(all, {
+    inFlight: () => Promise.allSettled([...pending]).then(() => {}),
+  });
 }
 
 /** An onError for the crash loops: the server dying is expected, anything else is recorded. */
