@@ -11,7 +11,7 @@
  * Renewal failures are retried quickly; the node keeps issuing until a bound is reached.
  * Timers are unref'd and stop on close() or the AbortSignal.
  */
-import { type Clock, NoFreeWorkerError, StoreUnavailableError } from '../core/index.js';
+import { Backoff, type Clock, NoFreeWorkerError, StoreUnavailableError } from '../core/index.js';
 import type { Lease, LeaseOwner, LeaseStore } from './ports.js';
 
 /** Counters for metrics. */
@@ -73,10 +73,20 @@ export class LeaseKeeper {
   #busy: Promise<void> | null = null;
   #failingSince: number | null = null;
   #duplicate = false;
+  // Failed renewals are retried after a jittered back-off from retryMs, capped well inside
+  // the lease's margin (a quarter of ttl - guard), so a renewal still lands before the deadline.
+  readonly #renewBackoff: Backoff;
 
   constructor(settings: LeaseKeeperSettings, events: LeaseEvents) {
     this.#s = settings;
     this.#events = events;
+    this.#renewBackoff = new Backoff({
+      initialMs: settings.retryMs,
+      maxMs: Math.max(
+        settings.retryMs,
+        Math.min(settings.retryMs * 8, (settings.ttlMs - settings.guardMs) / 4),
+      ),
+    });
   }
 
   get lease(): Lease | null {
@@ -98,13 +108,15 @@ export class LeaseKeeper {
   }
 
   /**
-   * Acquires a worker ID, retrying every `retryMs` while the range is full, for at most
+   * Acquires a worker ID, retrying after a jittered back-off (from `retryMs`, growing up to
+   * 8 x `retryMs`) while the range is full, for at most
    * `waitMs`. Rejects with {@link NoFreeWorkerError} when the wait runs out, or
    * `StoreUnavailableError` at once when the store fails.
    */
   async acquire(waitMs: number): Promise<Lease> {
     const s = this.#s;
     const started = s.clock.now();
+    const backoff = new Backoff({ initialMs: s.retryMs, maxMs: s.retryMs * 8 });
     for (;;) {
       const sent = s.clock.now();
       const lease = await s.store.acquire({
@@ -130,7 +142,7 @@ export class LeaseKeeper {
       this.counters.refusals++;
       const waited = s.clock.now() - started;
       if (waited >= waitMs) throw new NoFreeWorkerError(s.store.backend, s.min, s.max, waited);
-      await sleep(Math.min(s.retryMs, waitMs - waited));
+      await sleep(Math.min(backoff.next(), waitMs - waited));
     }
   }
 
@@ -177,6 +189,7 @@ export class LeaseKeeper {
       return this.#lease === lease;
     }
     if (this.#lease !== lease) return false;
+    this.#renewBackoff.reset();
     if (this.#failingSince !== null) {
       this.#events.log(
         'info',
@@ -229,7 +242,7 @@ export class LeaseKeeper {
       this.#failingSince !== null;
     if (due) await this.renewNow().catch(() => undefined);
     if (this.#lease === null) return;
-    const next = this.#failingSince !== null ? s.retryMs : this.#nextDueIn();
+    const next = this.#failingSince !== null ? this.#renewBackoff.next() : this.#nextDueIn();
     this.#schedule(next);
   }
 

@@ -47,7 +47,7 @@ export interface SnowflakeNodeOptions {
   readonly acquireTimeoutMs?: number;
   /** Default wait of whenReady() and batchAsync(). Default 5000. */
   readonly readyTimeoutMs?: number;
-  /** Retry interval after a failed renewal or acquisition. Default 250. */
+  /** First retry delay after a failed renewal or acquisition; later ones back off (jittered, doubling, up to 8x). Default 250. */
   readonly retryMs?: number;
   /** Backward clock steps the generator waits out. Default 10. */
   readonly toleranceMs?: number;

@@ -10,6 +10,7 @@
  */
 import { hostname } from 'node:os';
 import {
+  Backoff,
   type Clock,
   DuplicateWorkerError,
   defaultClock,
@@ -271,6 +272,9 @@ export class SnowflakeNode {
   async #reacquire(): Promise<void> {
     if (this.#reacquiring) return;
     this.#reacquiring = true;
+    // A store that is down fails each attempt at once: back off (jittered, up to 8 x retryMs)
+    // so the process is not kept busy, yet tries again within ~2 s of the store's return.
+    const backoff = new Backoff({ initialMs: this.#s.retryMs, maxMs: this.#s.retryMs * 8 });
     try {
       while (!this.#closed) {
         try {
@@ -282,7 +286,7 @@ export class SnowflakeNode {
         } catch (error) {
           this.#lastError = error as IdforgeError;
           await this.#keeper.close(null).catch(() => undefined);
-          await backgroundSleep(this.#s.retryMs);
+          await backgroundSleep(backoff.next());
         }
       }
     } finally {

@@ -97,6 +97,12 @@ export async function connectRedis(
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
+    // Reconnects back off (jittered, 50 ms doubling to 0.5-1 s), so a restarted Redis is used
+    // again within about a second; ioredis's default grows by 50 ms a try up to 2 s.
+    retryStrategy: (times: number) => {
+      const step = Math.min(50 * 2 ** Math.min(times - 1, 5), 1000);
+      return step / 2 + Math.random() * (step / 2);
+    },
     protocol: 2,
   });
   let lastError: unknown = null;
