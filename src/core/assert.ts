@@ -20,7 +20,7 @@ export function describe(value: unknown): string {
  * and "...": cut between code points, never inside a surrogate pair (an emoji's halves are
  * not valid UTF-8, and a message holding one cannot be printed or stored as text).
  */
-export function truncate(text: string, max: number): string {
+function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   const points = Array.from(text);
   return points.length <= max ? text : `${points.slice(0, max - 3).join('')}...`;

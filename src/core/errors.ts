@@ -44,6 +44,8 @@ export const ErrorCode = {
   SEQUENCE_EXHAUSTED: 'IDF_SEQUENCE_EXHAUSTED',
   /** A counter returned a value at or below its durable high-water mark (it moved backwards). */
   COUNTER_REGRESSED: 'IDF_COUNTER_REGRESSED',
+  /** The clock did not reach the next tick within the generator's stall timeout. */
+  CLOCK_STALLED: 'IDF_CLOCK_STALLED',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -83,6 +85,32 @@ export class ClockRollbackError extends IdforgeError {
     );
     this.driftMs = driftMs;
     this.toleranceMs = toleranceMs;
+  }
+}
+
+/**
+ * A Snowflake generator used up its tick's sequence and the clock did not reach the next tick
+ * within `stallTimeoutMs` (a frozen VM clock, a broken injected clock). Nothing more was
+ * issued; the state is unchanged, so a later call after the clock moves continues safely.
+ */
+export class ClockStalledError extends IdforgeError {
+  /** How long this call waited for the next tick, in milliseconds. */
+  readonly waitedMs: number;
+  readonly stallTimeoutMs: number;
+  /** The clock reading that did not move on, in unix milliseconds. */
+  readonly clockMs: number;
+
+  constructor(waitedMs: number, stallTimeoutMs: number, clockMs: number) {
+    super(
+      ErrorCode.CLOCK_STALLED,
+      `the clock stayed at ${new Date(clockMs).toISOString()} for ${Math.round(waitedMs)} ms ` +
+        `(stallTimeoutMs ${stallTimeoutMs}) after this tick's sequence was used up; no ID was ` +
+        'issued. Check the clock source (a paused VM, a frozen or broken injected clock); the ' +
+        'next call after it moves continues without a duplicate.',
+    );
+    this.waitedMs = waitedMs;
+    this.stallTimeoutMs = stallTimeoutMs;
+    this.clockMs = clockMs;
   }
 }
 

@@ -3,7 +3,7 @@
  */
 import { assertInteger, assertNumber, rangeError, typeError } from '../assert.js';
 import { type Clock, defaultClock } from '../clock.js';
-import { ClockRollbackError, HorizonExceededError } from '../errors.js';
+import { ClockRollbackError, ClockStalledError, HorizonExceededError } from '../errors.js';
 import { isLayout, type Layout, layoutYearsLeft } from './layout.js';
 import { getLayout } from './presets.js';
 
@@ -19,6 +19,12 @@ export interface SnowflakeGeneratorOptions {
   readonly clock?: Clock;
   /** Backward clock steps up to this many ms are waited out; larger ones throw. Default 10. */
   readonly toleranceMs?: number;
+  /**
+   * When a tick's sequence is used up, the longest one call waits for the clock to reach the
+   * next tick; then it throws `ClockStalledError` (a clock that stopped would block for ever).
+   * Measured as the sum of the sleeps asked of the clock. Default 1000.
+   */
+  readonly stallTimeoutMs?: number;
   /** Warn at construction when the layout has fewer years left than this. Default 10. */
   readonly warnYears?: number;
   /** Receives that warning. Default `console.warn`. */
@@ -45,7 +51,7 @@ export interface SnowflakeStats {
 }
 
 const OPTIONS = new Set(
-  'layout node fields clock toleranceMs warnYears onWarning admit'.split(' '),
+  'layout node fields clock toleranceMs stallTimeoutMs warnYears onWarning admit'.split(' '),
 );
 /** Largest `batch` count. */
 const MAX_BATCH = 2 ** 24;
@@ -122,7 +128,7 @@ function nodeValues(layout: Layout, options: SnowflakeGeneratorOptions): Record<
  *
  * Each ID takes the current tick, floor((clock.now() - epochMs) / unitMs). Within a tick the
  * sequence counts up; when it is used up the generator sleeps (`clock.sleep`, not a spin)
- * until the next tick. When the clock is behind the last tick issued by at most `toleranceMs`,
+ * until the next tick, at most `stallTimeoutMs` (then {@link ClockStalledError}). When the clock is behind the last tick issued by at most `toleranceMs`,
  * it sleeps until the clock is back at that tick and continues its sequence there; a larger
  * step throws {@link ClockRollbackError} and leaves the state untouched, so the next call
  * after the clock recovers continues without a duplicate. A time before the epoch or past
@@ -140,6 +146,7 @@ export class SnowflakeGenerator {
   readonly #clock: Clock;
   readonly #nodeFields: Readonly<Record<string, number>>;
   readonly #toleranceMs: number;
+  readonly #stallTimeoutMs: number;
   readonly #admit: ((tickStartMs: number) => void) | undefined;
   readonly #epochMs: number;
   readonly #unitMs: number;
@@ -182,6 +189,11 @@ export class SnowflakeGenerator {
     this.#toleranceMs = assertNumber(
       'SnowflakeGenerator toleranceMs',
       options.toleranceMs ?? 10,
+      0,
+    );
+    this.#stallTimeoutMs = assertNumber(
+      'SnowflakeGenerator stallTimeoutMs',
+      options.stallTimeoutMs ?? 1000,
       0,
     );
     if (options.admit !== undefined && typeof options.admit !== 'function') {
@@ -290,6 +302,7 @@ export class SnowflakeGenerator {
     let exhausted = false;
     let rolledBack = false;
     let waitedMs = 0;
+    let stalledMs = 0;
     let rounds = 0;
     for (;;) {
       const now = this.#clock.now();
@@ -312,8 +325,13 @@ export class SnowflakeGenerator {
         }
         if (!exhausted) this.#exhaustionWaits++;
         exhausted = true;
+        if (stalledMs >= this.#stallTimeoutMs) {
+          throw new ClockStalledError(stalledMs, this.#stallTimeoutMs, now);
+        }
         const next = this.#epochMs + (this.#lastTick + 1) * this.#unitMs;
-        this.#clock.sleep(Math.max(next - this.#clock.nowPrecise(), 0.05));
+        const pause = Math.max(next - this.#clock.nowPrecise(), 0.05);
+        this.#clock.sleep(pause);
+        stalledMs += pause;
         continue;
       }
       // The clock is behind the last tick issued: wait if within tolerance, else refuse.
