@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { CounterRegressedError, SequenceExhaustedError } from '../../src/core/index.js';
 import { counterBlockSource } from '../../src/sequences/counter-source.js';
 import type { CounterStore, DurableMarkStore } from '../../src/sequences/ports.js';
+import { early } from '../helpers/wait.js';
 
 const quiet = { warn() {} };
 
@@ -82,10 +83,13 @@ describe('counterBlockSource', () => {
     marks.hold = true;
     const take = counterBlockSource(new MemoryCounter(), marks, 'k', { logger: quiet });
     let done = false;
-    const p = take(10).then((b) => {
-      done = true;
-      return b;
-    });
+    // Observed from creation: a rejection during the turns below fails this test, not the run.
+    const p = early(() =>
+      take(10).then((b) => {
+        done = true;
+        return b;
+      }),
+    );
     for (let i = 0; i < 5; i++) await tick();
     assert.equal(done, false, 'served before the mark was written');
     assert.equal(marks.mark, null);
@@ -188,8 +192,15 @@ describe('counterBlockSource', () => {
     const a = counterBlockSource(counter, marks, 'k', { onRegression: 'refuse', logger: quiet });
     const b = counterBlockSource(counter, marks, 'k', { onRegression: 'refuse', logger: quiet });
     marks.hold = true;
-    const pa = a(10); // INCRBY -> [1, 10], raise held
+    let paSettled = false;
+    // INCRBY -> [1, 10], raise held. Observed from creation.
+    const pa = early(() =>
+      a(10).finally(() => {
+        paSettled = true;
+      }),
+    );
     for (let i = 0; i < 5; i++) await tick();
+    assert.equal(paSettled, false, "A's raise is held");
     marks.hold = false;
     assert.deepEqual(await b(10), { first: 11n, last: 20n }, 'B raised the mark to 20 first');
     marks.release();

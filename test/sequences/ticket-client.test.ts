@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import type { TicketServer } from '../../src/sequences/ports.js';
 import { TicketClient, type TicketServerEvent } from '../../src/sequences/ticket-client.js';
+import { early } from '../helpers/wait.js';
 
 /** Server `offset` of `increment`; `down` fails, `held` keeps answers until released. */
 class FakeServer implements TicketServer {
@@ -128,7 +129,8 @@ describe('TicketClient', () => {
   test('requests in flight when a server dies fail over without pushing its back-off up', async () => {
     const { servers, client, clock } = setup(2);
     servers[0]!.hold = true;
-    const pending = Array.from({ length: 10 }, () => client.next());
+    // Each observed from creation: one failing during the turn below must not go unhandled.
+    const pending = Array.from({ length: 10 }, () => early(() => client.next()));
     await new Promise((r) => setImmediate(r));
     servers[0]!.down = true;
     servers[0]!.hold = false;
@@ -148,8 +150,15 @@ describe('TicketClient', () => {
     await take(client, 2); // down at t=0; the turn is server 1's again
     clock.t = 100;
     servers[0]!.hold = true;
-    const probe = client.next(); // starts at server 1 (its turn), which hangs
+    let probeSettled = false;
+    // Starts at server 1 (its turn), which hangs. Observed from creation.
+    const probe = early(() =>
+      client.next().finally(() => {
+        probeSettled = true;
+      }),
+    );
     await new Promise((r) => setImmediate(r));
+    assert.equal(probeSettled, false, 'the probe to server 1 is pending');
     const others = await take(client, 6);
     assert.ok(others.every((t) => t % 2n === 0n));
     assert.equal(servers[0]!.calls, 2, 'no second probe while the first is pending');
