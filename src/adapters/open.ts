@@ -15,6 +15,7 @@
 import type { LeaseStore } from '../coord/ports.js';
 import { StoreUnavailableError } from '../core/index.js';
 import type { CounterStore, DurableMarkStore, SegmentStore } from '../sequences/ports.js';
+import { assertTablePrefix } from './segment-args.js';
 
 /** Options of {@link openLeaseStore}. */
 export interface OpenStoreOptions {
@@ -44,10 +45,13 @@ export async function openLeaseStore(
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   switch (scheme) {
     case 'sqlite': {
-      const { openSqliteDatabase } = await import('./sqlite/database.js');
+      const { openSqliteDatabase, parseSqliteUrl } = await import('./sqlite/database.js');
       const { SqliteLeaseStore } = await import('./sqlite/lease-store.js');
+      const namespace = assertTablePrefix(
+        options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
+      );
       const db = openSqliteDatabase(url, address, connectTimeoutMs);
-      const store = new SqliteLeaseStore(db, address);
+      const store = new SqliteLeaseStore(db, address, undefined, namespace);
       if (options.autoMigrate ?? true) await store.migrate();
       return store;
     }
@@ -137,10 +141,13 @@ export async function openMarkStore(
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   if (scheme === 'sqlite') {
     const { openSqliteMarkStore } = await import('./sqlite/mark-store.js');
-    return openSqliteMarkStore(url, {
-      busyTimeoutMs: connectTimeoutMs,
-      autoMigrate: options.autoMigrate ?? true,
-    });
+    return openSqliteMarkStore(
+      url,
+      withNamespace(
+        { busyTimeoutMs: connectTimeoutMs, autoMigrate: options.autoMigrate ?? true },
+        options,
+      ),
+    );
   }
   if (scheme === 'postgres') {
     const { openPostgresMarkStore } = await import('./postgres/mark-store.js');

@@ -2,8 +2,8 @@
  * {@link SegmentStore} on MariaDB or MySQL (mysql2): segment sequences ("号段") shared by every
  * process and host that reaches the server, as in Meituan Leaf.
  *
- *   <namespace>_segments(tag VARCHAR(128) PRIMARY KEY, max_id BIGINT, step INT,
- *                        description VARCHAR(256), updated_at_ms BIGINT)   InnoDB, utf8mb4_bin
+ *   <namespace>_segments(tag VARBINARY(512) PRIMARY KEY, max_id BIGINT, step INT,
+ *                        description VARCHAR(256), updated_at_ms BIGINT)   InnoDB, utf8mb4
  *
  * Atomicity: a take is one transaction sent in one round trip:
  *
@@ -17,7 +17,13 @@
  * concurrent takes queue on the row lock. The exhaustion test subtracts: the SQL never
  * computes past 2^63 - 1. A take that fails mid-way (the connection is then destroyed and the
  * server rolls back) or times out may have moved max_id: those numbers are skipped, never
- * reissued. The utf8mb4_bin collation makes tags case-sensitive, as on the other backends.
+ * reissued.
+ *
+ * The tag is compared as its UTF-8 bytes (VARBINARY), as SQLite and PostgreSQL compare it:
+ * case-sensitive and with trailing spaces significant. A `_bin` collation would not do: MySQL
+ * and MariaDB's `utf8mb4_bin` is PAD SPACE, so `padA` and `padA ` were one tag (creating the
+ * second failed with TAG_EXISTS, drawing from it drew from the first). `migrate()` converts a
+ * table created with the old VARCHAR column (the bytes are kept).
  *
  * Durability is the server's: a take that the client saw committed survives a crash only with
  * `innodb_flush_log_at_trx_commit = 1` (the default) and, with replication, `sync_binlog = 1`.
@@ -50,7 +56,7 @@ function segmentSql(namespace: string) {
   return {
     schema: `
 CREATE TABLE IF NOT EXISTS ${t} (
-  tag           VARCHAR(128) NOT NULL,
+  tag           VARBINARY(512) NOT NULL,
   max_id        BIGINT       NOT NULL,
   step          INT          NOT NULL,
   description   VARCHAR(256) NOT NULL DEFAULT '',
@@ -70,6 +76,10 @@ COMMIT`,
     /** tag. */
     get: `SELECT ${COLUMNS} FROM ${t} WHERE tag = ?`,
     list: `SELECT ${COLUMNS} FROM ${t} ORDER BY tag`,
+    /** table name: the tag column's type (varbinary once migrated). */
+    tagType: `SELECT DATA_TYPE AS t FROM information_schema.columns
+WHERE table_schema = DATABASE() AND table_name = ? AND column_name = 'tag'`,
+    noPad: `ALTER TABLE ${t} MODIFY tag VARBINARY(512) NOT NULL`,
   };
 }
 
@@ -94,9 +104,18 @@ export class MysqlSegmentStore implements SegmentStore {
     this.#now = now;
   }
 
-  /** Creates the table (InnoDB). Idempotent; never run by the other methods. */
+  /**
+   * Creates the table (InnoDB), or converts an older table's tag column to VARBINARY.
+   * Idempotent; never run by the other methods.
+   */
   async migrate(): Promise<void> {
     await this.#db.query('migrate', this.#sql.schema);
+    const [column] = (await this.#db.query('migrate', this.#sql.tagType, [
+      `${this.namespace}_segments`,
+    ])) as { t: string }[];
+    if (column !== undefined && column.t.toLowerCase() !== 'varbinary') {
+      await this.#db.query('migrate', this.#sql.noPad);
+    }
   }
 
   /** See {@link SegmentStore.createTag}; `RangeError`/`TypeError` for bad arguments. */
@@ -135,18 +154,26 @@ export class MysqlSegmentStore implements SegmentStore {
   async getTag(tag: string): Promise<SegmentTag | null> {
     assertTag(tag);
     const [row] = (await this.#db.query('getTag', this.#sql.get, [tag])) as SegmentRow[];
-    return row === undefined ? null : tagOf(row);
+    return row === undefined ? null : tagOfBinary(row);
   }
 
-  /** Every tag, ordered by name (code point order). */
+  /** Every tag, ordered by name (byte order of UTF-8, which is code point order). */
   async listTags(): Promise<SegmentTag[]> {
-    return ((await this.#db.query('listTags', this.#sql.list)) as SegmentRow[]).map(tagOf);
+    return ((await this.#db.query('listTags', this.#sql.list)) as SegmentRow[]).map(tagOfBinary);
   }
 
   /** Ends the pool (waiting for calls in flight). Idempotent. */
   close(): Promise<void> {
     return this.#db.end();
   }
+}
+
+/** A row whose tag came back as the VARBINARY column's bytes. */
+function tagOfBinary(row: SegmentRow): SegmentTag {
+  const tag = row.tag as unknown;
+  return tagOf(
+    tag instanceof Uint8Array ? { ...row, tag: Buffer.from(tag).toString('utf8') } : row,
+  );
 }
 
 /**

@@ -1,14 +1,38 @@
 /** Opens a SQLite database file for the idforge stores. */
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../../core/index.js';
+import { assertTablePrefix } from '../segment-args.js';
 import { redactUrl } from '../url.js';
 import { SQLITE_BUSY_SLICE_MS, setBusyBudget } from './run.js';
 
-/** The path of a `sqlite:PATH` URL (`sqlite:` followed by a path; `sqlite://` is tolerated). */
-export function sqlitePath(url: string): string {
-  const path = url.replace(/^sqlite:(\/\/)?/i, '');
+/**
+ * The path and namespace of a `sqlite:PATH[?namespace=NAME]` URL (`sqlite://` is tolerated).
+ * The namespace prefixes every table (`NAME_leases`, `NAME_segments`, ...; default `idforge`),
+ * so fleets in one file stay apart. Throws `RangeError` for an empty path, a parameter other
+ * than `namespace` (a typo must not become part of a file name), or a malformed namespace.
+ */
+export function parseSqliteUrl(url: string): { path: string; namespace: string | undefined } {
+  const rest = url.replace(/^sqlite:(\/\/)?/i, '');
+  const q = rest.indexOf('?');
+  const path = q < 0 ? rest : rest.slice(0, q);
   if (path === '') throw new RangeError(`store URL: expected sqlite:PATH, got "${redactUrl(url)}"`);
-  return path;
+  let namespace: string | undefined;
+  if (q >= 0) {
+    for (const [key, value] of new URLSearchParams(rest.slice(q + 1))) {
+      if (key !== 'namespace') {
+        throw new RangeError(
+          `store URL: a sqlite: URL accepts only the parameter "namespace", got "${key.length > 40 ? `${key.slice(0, 37)}...` : key}" in ${redactUrl(url)}`,
+        );
+      }
+      namespace = assertTablePrefix(value);
+    }
+  }
+  return { path, namespace };
+}
+
+/** The file path of a `sqlite:` URL (see {@link parseSqliteUrl}). */
+export function sqlitePath(url: string): string {
+  return parseSqliteUrl(url).path;
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
   RenewReport,
   RenewResult,
 } from '../../coord/ports.js';
+import { assertTablePrefix } from '../segment-args.js';
 import { runSqlite } from './run.js';
 import { SQLITE_LEASE_SCHEMA } from './schema.js';
 
@@ -35,14 +36,35 @@ interface LeaseRow {
 export class SqliteLeaseStore implements LeaseStore {
   readonly backend = 'sqlite';
   readonly address: string;
+  /** Prefix of the tables (`NAMESPACE_leases`, `_marks`, `_claims`). */
+  readonly namespace: string;
   readonly #db: Database.Database;
   readonly #now: () => number;
 
-  /** `now` is the store's clock (default `Date.now`); tests inject one to expire leases. */
-  constructor(db: Database.Database, address: string, now: () => number = Date.now) {
+  /**
+   * `now` is the store's clock (default `Date.now`); tests inject one to expire leases.
+   * `namespace` prefixes the tables (default `idforge`); `RangeError` unless it matches
+   * `[a-z_][a-z0-9_]*` (at most 31 characters).
+   */
+  constructor(
+    db: Database.Database,
+    address: string,
+    now: () => number = Date.now,
+    namespace = 'idforge',
+  ) {
+    this.namespace = assertTablePrefix(namespace);
     this.#db = db;
     this.address = address;
     this.#now = now;
+  }
+
+  /** The statement with the tables of this namespace. */
+  #prepare(sql: string): Database.Statement {
+    return this.#db.prepare(this.#tables(sql));
+  }
+
+  #tables(sql: string): string {
+    return this.namespace === 'idforge' ? sql : sql.replaceAll('idforge_', `${this.namespace}_`);
   }
 
   #run<T>(operation: string, fn: () => T): Promise<T> {
@@ -51,7 +73,7 @@ export class SqliteLeaseStore implements LeaseStore {
 
   migrate(): Promise<void> {
     return this.#run('migrate', () => {
-      this.#db.exec(SQLITE_LEASE_SCHEMA);
+      this.#db.exec(this.#tables(SQLITE_LEASE_SCHEMA));
     });
   }
 
@@ -60,13 +82,11 @@ export class SqliteLeaseStore implements LeaseStore {
       this.#db
         .transaction((): Lease | null => {
           const now = this.#now();
-          const db = this.#db;
-          db.prepare('DELETE FROM idforge_leases WHERE expires_at_ms <= ?').run(now);
+          this.#prepare('DELETE FROM idforge_leases WHERE expires_at_ms <= ?').run(now);
           const held = new Set(
-            db
-              .prepare(
-                'SELECT worker_id FROM idforge_leases WHERE worker_id BETWEEN ? AND ? ORDER BY worker_id',
-              )
+            this.#prepare(
+              'SELECT worker_id FROM idforge_leases WHERE worker_id BETWEEN ? AND ? ORDER BY worker_id',
+            )
               .pluck()
               .all(request.min, request.max) as number[],
           );
@@ -79,7 +99,7 @@ export class SqliteLeaseStore implements LeaseStore {
           }
           if (workerId < 0) return null;
           const o = request.owner;
-          db.prepare(
+          this.#prepare(
             `INSERT INTO idforge_leases (worker_id, instance_id, host, pid, started_at_ms,
                expires_at_ms, last_issued_ms, clock_ms, store_clock_ms)
              VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
@@ -93,12 +113,11 @@ export class SqliteLeaseStore implements LeaseStore {
             request.clockMs,
             now,
           );
-          const previous = db
-            .prepare('SELECT mark_ms FROM idforge_marks WHERE worker_id = ?')
+          const previous = this.#prepare('SELECT mark_ms FROM idforge_marks WHERE worker_id = ?')
             .pluck()
             .get(workerId) as number | undefined;
           const markMs = Math.max(previous ?? Number.NEGATIVE_INFINITY, request.reserveMarkMs);
-          db.prepare(
+          this.#prepare(
             `INSERT INTO idforge_marks (worker_id, mark_ms) VALUES (?, ?)
              ON CONFLICT (worker_id) DO UPDATE SET mark_ms = max(mark_ms, excluded.mark_ms)`,
           ).run(workerId, markMs);
@@ -110,9 +129,8 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   #claim(workerId: number, instanceId: string, expiresAtMs: number, now: number): void {
-    const db = this.#db;
-    db.prepare('DELETE FROM idforge_claims WHERE expires_at_ms <= ?').run(now);
-    db.prepare(
+    this.#prepare('DELETE FROM idforge_claims WHERE expires_at_ms <= ?').run(now);
+    this.#prepare(
       `INSERT INTO idforge_claims (worker_id, instance_id, expires_at_ms) VALUES (?, ?, ?)
        ON CONFLICT (worker_id, instance_id) DO UPDATE SET expires_at_ms = excluded.expires_at_ms`,
     ).run(workerId, instanceId, expiresAtMs);
@@ -123,35 +141,31 @@ export class SqliteLeaseStore implements LeaseStore {
       this.#db
         .transaction((): RenewResult => {
           const now = this.#now();
-          const db = this.#db;
-          const changed = db
-            .prepare(
-              `UPDATE idforge_leases SET expires_at_ms = ?, last_issued_ms = ?, clock_ms = ?,
+          const changed = this.#prepare(
+            `UPDATE idforge_leases SET expires_at_ms = ?, last_issued_ms = ?, clock_ms = ?,
                  store_clock_ms = ?
                WHERE worker_id = ? AND instance_id = ? AND expires_at_ms > ?`,
-            )
-            .run(
-              now + report.ttlMs,
-              report.lastIssuedMs,
-              report.clockMs,
-              now,
-              lease.workerId,
-              lease.instanceId,
-              now,
-            ).changes;
+          ).run(
+            now + report.ttlMs,
+            report.lastIssuedMs,
+            report.clockMs,
+            now,
+            lease.workerId,
+            lease.instanceId,
+            now,
+          ).changes;
           const held = changed === 1;
           if (held) {
-            db.prepare(
+            this.#prepare(
               'UPDATE idforge_marks SET mark_ms = max(mark_ms, ?) WHERE worker_id = ?',
             ).run(report.reserveMarkMs, lease.workerId);
             this.#claim(lease.workerId, lease.instanceId, now + report.ttlMs, now);
           } else {
-            db.prepare('DELETE FROM idforge_claims WHERE expires_at_ms <= ?').run(now);
+            this.#prepare('DELETE FROM idforge_claims WHERE expires_at_ms <= ?').run(now);
           }
-          const claimants = db
-            .prepare(
-              'SELECT instance_id FROM idforge_claims WHERE worker_id = ? ORDER BY instance_id',
-            )
+          const claimants = this.#prepare(
+            'SELECT instance_id FROM idforge_claims WHERE worker_id = ? ORDER BY instance_id',
+          )
             .pluck()
             .all(lease.workerId) as string[];
           return { held, claimants };
@@ -164,16 +178,15 @@ export class SqliteLeaseStore implements LeaseStore {
     return this.#run('release', () =>
       this.#db
         .transaction(() => {
-          const db = this.#db;
-          const deleted = db
-            .prepare('DELETE FROM idforge_leases WHERE worker_id = ? AND instance_id = ?')
-            .run(lease.workerId, lease.instanceId).changes;
-          db.prepare('DELETE FROM idforge_claims WHERE worker_id = ? AND instance_id = ?').run(
+          const deleted = this.#prepare(
+            'DELETE FROM idforge_leases WHERE worker_id = ? AND instance_id = ?',
+          ).run(lease.workerId, lease.instanceId).changes;
+          this.#prepare('DELETE FROM idforge_claims WHERE worker_id = ? AND instance_id = ?').run(
             lease.workerId,
             lease.instanceId,
           );
           if (deleted === 1 && finalMarkMs !== null) {
-            db.prepare('UPDATE idforge_marks SET mark_ms = ? WHERE worker_id = ?').run(
+            this.#prepare('UPDATE idforge_marks SET mark_ms = ? WHERE worker_id = ?').run(
               finalMarkMs,
               lease.workerId,
             );
@@ -185,13 +198,11 @@ export class SqliteLeaseStore implements LeaseStore {
 
   list(): Promise<LeaseRecord[]> {
     return this.#run('list', () => {
-      const rows = this.#db
-        .prepare(
-          `SELECT l.*, m.mark_ms FROM idforge_leases l
+      const rows = this.#prepare(
+        `SELECT l.*, m.mark_ms FROM idforge_leases l
            LEFT JOIN idforge_marks m ON m.worker_id = l.worker_id
            WHERE l.expires_at_ms > ? ORDER BY l.worker_id`,
-        )
-        .all(this.#now()) as LeaseRow[];
+      ).all(this.#now()) as LeaseRow[];
       return rows.map((r) => ({
         workerId: r.worker_id,
         instanceId: r.instance_id,
@@ -209,8 +220,7 @@ export class SqliteLeaseStore implements LeaseStore {
 
   readMark(workerId: number): Promise<number | null> {
     return this.#run('readMark', () => {
-      const v = this.#db
-        .prepare('SELECT mark_ms FROM idforge_marks WHERE worker_id = ?')
+      const v = this.#prepare('SELECT mark_ms FROM idforge_marks WHERE worker_id = ?')
         .pluck()
         .get(workerId) as number | undefined;
       return v ?? null;

@@ -13,7 +13,9 @@
 import type Database from 'better-sqlite3';
 import type { DurableMarkStore } from '../../sequences/ports.js';
 import { assertMark, assertMarkKey } from '../mark-args.js';
-import { openSqliteDatabase } from './database.js';
+import { assertTablePrefix } from '../segment-args.js';
+import { redactUrl } from '../url.js';
+import { openSqliteDatabase, parseSqliteUrl } from './database.js';
 import { runSqlite } from './run.js';
 
 /** Created by `migrate()` (idempotent). */
@@ -35,13 +37,21 @@ const READ = 'SELECT mark FROM idforge_counter_marks WHERE key = ?';
 export class SqliteMarkStore implements DurableMarkStore {
   readonly backend = 'sqlite';
   readonly address: string;
+  /** Prefix of the table (`NAMESPACE_counter_marks`). */
+  readonly namespace: string;
   readonly #db: Database.Database;
   #raise: Database.Statement | null = null;
   #read: Database.Statement | null = null;
 
-  constructor(db: Database.Database, address: string) {
+  /** `namespace` prefixes the table (default `idforge`); `RangeError` when malformed. */
+  constructor(db: Database.Database, address: string, namespace = 'idforge') {
+    this.namespace = assertTablePrefix(namespace);
     this.#db = db;
     this.address = address;
+  }
+
+  #tables(sql: string): string {
+    return this.namespace === 'idforge' ? sql : sql.replaceAll('idforge_', `${this.namespace}_`);
   }
 
   #run<T>(operation: string, fn: () => T): Promise<T> {
@@ -51,7 +61,7 @@ export class SqliteMarkStore implements DurableMarkStore {
   /** Creates the table. Idempotent; never run by the other methods. */
   migrate(): Promise<void> {
     return this.#run('migrate', () => {
-      this.#db.exec(SQLITE_MARK_SCHEMA);
+      this.#db.exec(this.#tables(SQLITE_MARK_SCHEMA));
     });
   }
 
@@ -62,7 +72,7 @@ export class SqliteMarkStore implements DurableMarkStore {
   async read(key: string): Promise<bigint | null> {
     assertMarkKey(key);
     return this.#run('read', () => {
-      this.#read ??= this.#db.prepare(READ).pluck().safeIntegers(true);
+      this.#read ??= this.#db.prepare(this.#tables(READ)).pluck().safeIntegers(true);
       const mark = this.#read.get(key) as bigint | undefined;
       return mark ?? null;
     });
@@ -77,7 +87,7 @@ export class SqliteMarkStore implements DurableMarkStore {
     assertMarkKey(key);
     assertMark(value);
     return this.#run('raise', () => {
-      this.#raise ??= this.#db.prepare(RAISE).pluck().safeIntegers(true);
+      this.#raise ??= this.#db.prepare(this.#tables(RAISE)).pluck().safeIntegers(true);
       return this.#raise.get(key, value) as bigint;
     });
   }
@@ -96,6 +106,8 @@ export interface SqliteMarkStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Create the table if missing. Default true (SQLite is the embedded default). */
   readonly autoMigrate?: boolean;
+  /** Table prefix; else the URL's `?namespace=`; default `idforge`. */
+  readonly namespace?: string;
 }
 
 /**
@@ -107,8 +119,12 @@ export async function openSqliteMarkStore(
   url: string,
   options: SqliteMarkStoreOptions = {},
 ): Promise<SqliteMarkStore> {
-  const db = openSqliteDatabase(url, url, options.busyTimeoutMs ?? 5000);
-  const store = new SqliteMarkStore(db, url);
+  const address = redactUrl(url);
+  const namespace = assertTablePrefix(
+    options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
+  );
+  const db = openSqliteDatabase(url, address, options.busyTimeoutMs ?? 5000);
+  const store = new SqliteMarkStore(db, address, namespace);
   if (options.autoMigrate ?? true) await store.migrate();
   return store;
 }

@@ -36,7 +36,7 @@ import {
   tagOf,
 } from '../segment-args.js';
 import { redactUrl } from '../url.js';
-import { openSqliteDatabase } from './database.js';
+import { openSqliteDatabase, parseSqliteUrl } from './database.js';
 import { runSqlite } from './run.js';
 
 /** The DDL of a namespace's table; idempotent. */
@@ -173,7 +173,9 @@ export async function openSqliteSegmentStore(
   url: string,
   options: { readonly connectTimeoutMs?: number; readonly namespace?: string } = {},
 ): Promise<SegmentStore> {
-  const namespace = assertTablePrefix(options.namespace ?? DEFAULT_SEGMENT_NAMESPACE);
+  const namespace = assertTablePrefix(
+    options.namespace ?? parseSqliteUrl(url).namespace ?? DEFAULT_SEGMENT_NAMESPACE,
+  );
   const address = redactUrl(url);
   const busyTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 0);
   const db = openSqliteDatabase(url, address, busyTimeoutMs);
