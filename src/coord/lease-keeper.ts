@@ -110,8 +110,10 @@ export class LeaseKeeper {
   /**
    * Acquires a worker ID, retrying after a jittered back-off (from `retryMs`, growing up to
    * 8 x `retryMs`) while the range is full, for at most
-   * `waitMs`. Rejects with {@link NoFreeWorkerError} when the wait runs out, or
-   * `StoreUnavailableError` at once when the store fails.
+   * `waitMs`. A store that fails (`StoreUnavailableError`) is retried the same way within
+   * `waitMs`. Rejects with {@link NoFreeWorkerError} when the wait runs out on a full range,
+   * or with the store's `StoreUnavailableError` when it runs out on a store that is down
+   * (at once when `waitMs` is 0).
    */
   async acquire(waitMs: number): Promise<Lease> {
     const s = this.#s;
@@ -119,16 +121,25 @@ export class LeaseKeeper {
     const backoff = new Backoff({ initialMs: s.retryMs, maxMs: s.retryMs * 8 });
     for (;;) {
       const sent = s.clock.now();
-      const lease = await s.store.acquire({
-        min: s.min,
-        max: s.max,
-        ttlMs: s.ttlMs,
-        owner: s.owner,
-        clockMs: sent,
-        // Nothing is reserved ahead at the grant: the node reserves with its first renewal,
-        // once it has decided to issue, so a node refused at start leaves the mark as it was.
-        reserveMarkMs: 0,
-      });
+      let lease: Lease | null;
+      try {
+        lease = await s.store.acquire({
+          min: s.min,
+          max: s.max,
+          ttlMs: s.ttlMs,
+          owner: s.owner,
+          clockMs: sent,
+          // Nothing is reserved ahead at the grant: the node reserves with its first renewal,
+          // once it has decided to issue, so a node refused at start leaves the mark as it was.
+          reserveMarkMs: 0,
+        });
+      } catch (error) {
+        // A store that is down is waited for like a full range, within the same bound.
+        const waited = s.clock.now() - started;
+        if (!(error instanceof StoreUnavailableError) || waited >= waitMs) throw error;
+        await sleep(Math.min(backoff.next(), waitMs - waited));
+        continue;
+      }
       if (lease !== null) {
         this.counters.acquired++;
         this.#lease = lease;

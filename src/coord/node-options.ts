@@ -43,7 +43,7 @@ export interface SnowflakeNodeOptions {
   readonly markToleranceMs?: number;
   /** Refuse to start when the clock differs from a live peer's by more. Default 1000; Infinity skips. */
   readonly maxSkewMs?: number;
-  /** Wait this long for a free worker ID at start. Default 0 (fail at once when full). */
+  /** Wait this long at start for a free worker ID or a store that is down. Default 0 (fail at once). */
   readonly acquireTimeoutMs?: number;
   /** Default wait of whenReady() and batchAsync(). Default 5000. */
   readonly readyTimeoutMs?: number;

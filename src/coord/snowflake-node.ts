@@ -19,6 +19,7 @@ import {
   LeaseLostError,
   NotReadyError,
   SnowflakeGenerator,
+  StoreUnavailableError,
 } from '../core/index.js';
 import { checkSkew, measureSkew } from './fleet-check.js';
 import { LeaseKeeper } from './lease-keeper.js';
@@ -137,15 +138,27 @@ export class SnowflakeNode {
   /** @internal */
   async _start(): Promise<void> {
     const s = this.#s;
+    // acquireTimeoutMs bounds the whole start: a full range and a store that is down alike.
+    const until = this.#clock.now() + s.acquireTimeoutMs;
     // The fleet check runs before acquiring, so a refused node leaves no trace in the store.
     if (s.maxSkewMs !== Number.POSITIVE_INFINITY) {
-      const skews = await measureSkew(s.store, this.#clock, {
-        selfInstanceId: '',
-        observeMs: s.renewEveryMs + 500,
-      });
-      checkSkew(skews, s.maxSkewMs);
+      const backoff = new Backoff({ initialMs: s.retryMs, maxMs: s.retryMs * 8 });
+      for (;;) {
+        try {
+          const skews = await measureSkew(s.store, this.#clock, {
+            selfInstanceId: '',
+            observeMs: s.renewEveryMs + 500,
+          });
+          checkSkew(skews, s.maxSkewMs);
+          break;
+        } catch (error) {
+          const left = until - this.#clock.now();
+          if (!(error instanceof StoreUnavailableError) || left <= 0) throw error;
+          await sleep(Math.min(backoff.next(), left));
+        }
+      }
     }
-    const lease = await this.#keeper.acquire(s.acquireTimeoutMs);
+    const lease = await this.#keeper.acquire(Math.max(0, until - this.#clock.now()));
     try {
       await this.#activate(lease);
     } catch (error) {

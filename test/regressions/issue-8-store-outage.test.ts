@@ -15,7 +15,7 @@ import { after, before, describe, type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { migrateStore, openLeaseStore, openSegmentStore } from '../../src/adapters/open.js';
 import { openSequence } from '../../src/adapters/open-sequence.js';
-import { createSnowflakeNode } from '../../src/coord/index.js';
+import { createSnowflakeNode, type SnowflakeNode } from '../../src/coord/index.js';
 import { IdforgeError } from '../../src/core/index.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { ownServer } from '../helpers/server.js';
@@ -183,17 +183,22 @@ describe('issue 8: a Snowflake node through a lease store outage', () => {
     test(k.name, async (t) => {
       if (k.name === 'postgres' || k.name === 'redis') await migrateStore(k.url);
       const c = counted(await openLeaseStore(k.url, { connectTimeoutMs: 1000 }));
-      t.after(() => c.store.close());
-      const node = await createSnowflakeNode({
+      let node: SnowflakeNode | undefined;
+      // The node first (it releases its lease through the store), then the store.
+      t.after(async () => {
+        await node?.close();
+        await c.store.close();
+      });
+      node = await createSnowflakeNode({
         store: c.store,
         ttlMs: 6000,
         renewEveryMs: 300,
         logger: { info() {}, warn() {}, error() {} },
       });
-      t.after(() => node.close().catch(() => undefined));
+      const running = node;
       const report = await probeOutage({
         outage: k.outage,
-        call: async () => node.next(),
+        call: async () => running.next(),
         attempts: () => c.calls,
         successes: () => c.ok,
         expected: isTyped,
@@ -201,4 +206,36 @@ describe('issue 8: a Snowflake node through a lease store outage', () => {
       assertHealthy(t, k.name, report);
     });
   }
+});
+
+describe('issue 8: a node started while its store is down', () => {
+  test('acquireTimeoutMs waits for the store (with back-off); 0 fails at once, typed', async (t) => {
+    const url = `redis://127.0.0.1:16401?namespace=i8_${suffix()}`;
+    const c = counted(await openLeaseStore(url, { connectTimeoutMs: 1000 }));
+    t.after(() => c.store.close());
+    const quiet = { info() {}, warn() {}, error() {} };
+    await REDIS_DURABLE.stop();
+    try {
+      await assert.rejects(
+        createSnowflakeNode({ store: c.store, logger: quiet }),
+        (e: unknown) => e instanceof IdforgeError && e.code === 'IDF_STORE_UNAVAILABLE',
+      );
+      const starting = createSnowflakeNode({
+        store: c.store,
+        acquireTimeoutMs: 10_000,
+        logger: quiet,
+      });
+      starting.catch(() => undefined);
+      const before = c.calls;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const attempts = c.calls - before;
+      assert.ok(attempts >= 2 && attempts <= 12, `${attempts} store attempts in 1.5 s while down`);
+      await REDIS_DURABLE.start();
+      const node = await starting;
+      assert.ok(node.next() > 0n);
+      await node.close();
+    } finally {
+      await REDIS_DURABLE.start();
+    }
+  });
 });

@@ -28,7 +28,7 @@ import type {
   RenewReport,
   RenewResult,
 } from '../../coord/ports.js';
-import { StoreUnavailableError } from '../../core/index.js';
+import { Backoff, StoreUnavailableError } from '../../core/index.js';
 import {
   type CallOptions,
   deleteOp,
@@ -49,6 +49,16 @@ import { listLeases } from './list.js';
 
 /** Transactions retried after a conflicting write before giving up (conflicts are rare). */
 const MAX_CONFLICTS = 16;
+
+/**
+ * Waits before the next attempt of a transaction that lost a compare (another writer won):
+ * jittered and growing, so writers racing for one key do not collide again in lockstep.
+ */
+function conflictPause(): (attempt: number) => Promise<void> {
+  const backoff = new Backoff({ initialMs: 2, maxMs: 50 });
+  return (attempt) =>
+    attempt === 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, backoff.next()));
+}
 
 /** Adapts an open etcd3 client; see {@link openEtcdLeaseStore} in ./open.ts. */
 export class EtcdLeaseStore implements LeaseStore {
@@ -149,7 +159,9 @@ export class EtcdLeaseStore implements LeaseStore {
     };
     const markKey = { key: Buffer.from(k.mark(workerId)) };
     let markKv = (await this.#client.kv.range(markKey, call)).kvs[0] ?? null;
+    const pause = conflictPause();
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
+      await pause(attempt);
       const previousMarkMs = markOf(markKv);
       const markMs = Math.max(previousMarkMs ?? Number.NEGATIVE_INFINITY, request.reserveMarkMs);
       const txn = await this.#txn(call, {
@@ -180,7 +192,9 @@ export class EtcdLeaseStore implements LeaseStore {
     return this.#op('renew', async (call) => {
       const k = this.#keys;
       const w = lease.workerId;
+      const pause = conflictPause();
       for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
+        await pause(attempt);
         const read = await this.#txn(call, {
           success: [rangeOp(k.lease(w)), rangeOp(k.mark(w)), prefixOp(k.claims(w))],
         });
@@ -231,7 +245,9 @@ export class EtcdLeaseStore implements LeaseStore {
     return this.#op('release', async (call) => {
       const k = this.#keys;
       const w = lease.workerId;
+      const pause = conflictPause();
       for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
+        await pause(attempt);
         const leaseKv = (await this.#client.kv.range({ key: Buffer.from(k.lease(w)) }, call))
           .kvs[0];
         if (leaseKv === undefined || leaseValueOf(leaseKv).instanceId !== lease.instanceId) {

@@ -33,7 +33,7 @@
  * that), close included. Safe to share within a process.
  */
 import mysql from 'mysql2/promise';
-import { assertNumber, SequenceExhaustedError } from '../../core/index.js';
+import { assertNumber, Backoff, SequenceExhaustedError } from '../../core/index.js';
 import {
   assertTicketPlan,
   MAX_TICKET,
@@ -287,10 +287,12 @@ export class MariadbTicketServer implements PlannableTicketServer {
    * - up to {@link MAX_DEADLOCK_RETRIES} times when InnoDB chose it as a deadlock victim.
    *   Concurrent REPLACEs of the one stub row deadlock now and then (delete + insert take
    *   next-key and insert-intention locks on the unique index; MyISAM's table lock never did):
-   *   the victim is rolled back whole, its auto-increment value is skipped, nothing is issued.
+   *   the victim is rolled back whole, its auto-increment value is skipped, nothing is issued;
+   *   each retry waits a jittered 1-50 ms first.
    */
   async #query(sql: string, name: string, values?: unknown[]) {
     let reconnected = false;
+    let pause: Backoff | undefined;
     for (let deadlocks = 0; ; ) {
       try {
         return await this.#pool.query({ sql, values, timeout: this.#queryMs });
@@ -299,6 +301,10 @@ export class MariadbTicketServer implements PlannableTicketServer {
         if (code(e) === 'ER_LOCK_DEADLOCK' && deadlocks < MAX_DEADLOCK_RETRIES) {
           deadlocks++;
           this.#deadlockRetries++;
+          // Victims that retry at once tend to collide again: a short jittered pause first.
+          pause ??= new Backoff({ initialMs: 2, maxMs: 50 });
+          const ms = pause.next();
+          await new Promise((resolve) => setTimeout(resolve, ms));
         } else if ((e as { fatal?: unknown }).fatal === true && !reconnected) {
           reconnected = true;
         } else {
