@@ -1,11 +1,12 @@
 // The double buffer's logic over an in-memory block source (a counter with injectable
 // latency and failures); the real stores run the same buffer in test/faults/sequences-*.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import type { BlockSource } from '../../src/sequences/ports.js';
 import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
+import { early } from '../helpers/wait.js';
 
 /** A counter handing out blocks; `down` makes it fail, `hang` never answer, `delay` wait. */
 function counter(start = 1n) {
@@ -93,41 +94,80 @@ describe('SegmentBuffer', () => {
     assert.equal(buf.stats.step, 100, 'never below the stored step');
   });
 
-  test('store down: buffers keep serving, then a typed error fast, then recovery by itself', async () => {
-    const { state, source } = counter();
+  // Virtual time for the two failure tests: SegmentBuffer's timers (back-off, request bound) are
+  // mocked and its `now` is the same clock, so the bounds are checked to the millisecond and
+  // no test waits on the wall clock.
+  const virtualTime = (t: TestContext) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const clock = { now: 0 };
+    /** Moves time on 1 ms at a time; what is due now, and each timer's callbacks, run first. */
+    const advance = async (ms: number, until: () => boolean = () => false) => {
+      await turn();
+      for (let i = 0; i < ms && !until(); i++) {
+        clock.now += 1;
+        t.mock.timers.tick(1);
+        await turn();
+      }
+    };
+    return { clock, advance };
+  };
+
+  test('store down: buffers keep serving, then a typed error at fetchTimeoutMs after few attempts, then recovery by itself', async (t) => {
+    const { clock, advance } = virtualTime(t);
+    const { state, source: store } = counter();
+    const asked: number[] = [];
+    const source: BlockSource = (size) => {
+      asked.push(clock.now);
+      return store(size);
+    };
     const buf = new SegmentBuffer({
       tag: 'orders',
       source,
       minStep: 50,
       dynamicStep: false,
       fetchTimeoutMs: 500,
+      now: () => clock.now,
+      // Delays 25, 50, 100, 100, ... ms (the low end of each jittered range).
+      backoff: { initialMs: 50, maxMs: 200, random: () => 0 },
     });
     await buf.warm();
     state.down = true;
     const served: bigint[] = [];
-    let error: unknown;
-    for (let i = 0; i < 1000 && error === undefined; i++) {
-      try {
-        served.push(await buf.next());
-      } catch (e) {
-        error = e;
-      }
-    }
-    assert.ok(error instanceof StoreUnavailableError, String(error));
-    assert.ok(served.length >= 50 && served.length <= 100, `served ${served.length} from buffers`);
+    for (let v = buf.tryNext(); v !== undefined; v = buf.tryNext()) served.push(v);
+    assert.equal(served.length, 50, 'the whole buffered segment is served while the store is down');
+    let settled = false;
+    // Observed from creation: it is awaited only after time has been moved on.
+    const request = early(() =>
+      buf.next().finally(() => {
+        settled = true;
+      }),
+    );
+    await advance(499);
+    assert.equal(settled, false, 'waits up to fetchTimeoutMs for the store');
+    await advance(1);
+    await assert.rejects(request, (e: unknown) => {
+      assert.ok(e instanceof StoreUnavailableError, String(e));
+      assert.equal(e.address, 'mem://');
+      return true;
+    });
+    // The prefetch at 10%, then retries at 25, 75, 175, 275, 375 and 475 ms: backed off, not a
+    // fetch per turn of the event loop.
+    assert.deepEqual(asked, [0, 0, 25, 75, 175, 275, 375, 475], 'warm, then 10%, then retries');
+    assert.equal(state.calls.length, 1 + 7, 'the store was asked only by the back-off timer');
     state.down = false;
-    const t0 = performance.now();
-    while (buf.tryNext() === undefined) {
-      await new Promise((r) => setTimeout(r, 20));
-      assert.ok(performance.now() - t0 < 5000, 'refilled by background retries');
-    }
-    served.push(await buf.next());
-    assert.equal(new Set(served).size, served.length + 0, 'no duplicate');
+    const downUntil = clock.now;
+    // Nothing asks for a number: the back-off timer alone refills the buffer.
+    await advance(1000, () => buf.stats.fetches > 1);
+    assert.equal(buf.stats.fetches, 2, 'refilled by the background retry');
+    assert.equal(clock.now - downUntil, 75, 'at the next back-off step (575 ms)');
+    served.push(buf.tryNext()!);
+    assert.equal(new Set(served).size, served.length, 'no duplicate');
     for (let i = 1; i < served.length; i++) assert.ok(served[i]! > served[i - 1]!);
-    assert.ok(buf.stats.fetchFailures > 0);
+    buf.close();
   });
 
-  test('a store that never answers: the request fails within fetchTimeoutMs, naming the store', async () => {
+  test('a store that never answers: the request fails at fetchTimeoutMs, naming the store', async (t) => {
+    const { clock, advance } = virtualTime(t);
     const { state, source } = counter();
     state.hang = true;
     const buf = new SegmentBuffer({
@@ -137,17 +177,26 @@ describe('SegmentBuffer', () => {
       fetchTimeoutMs: 200,
       backend: 'postgres',
       address: 'postgres://db:5432/x',
+      now: () => clock.now,
     });
-    const t0 = performance.now();
+    let settled = false;
+    const request = early(() =>
+      buf.next().finally(() => {
+        settled = true;
+      }),
+    );
+    await advance(199);
+    assert.equal(settled, false, 'still waiting before fetchTimeoutMs');
+    await advance(1);
     await assert.rejects(
-      buf.next(),
+      request,
       (e: unknown) =>
         e instanceof StoreUnavailableError &&
         e.backend === 'postgres' &&
         /postgres:\/\/db:5432\/x/.test(e.message),
     );
-    const waited = performance.now() - t0;
-    assert.ok(waited >= 190 && waited < 1000, `waited ${waited} ms`);
+    assert.equal(clock.now, 200, 'rejected at fetchTimeoutMs');
+    assert.equal(state.calls.length, 1, 'one fetch, still in flight: no second one started');
     buf.close();
   });
 
