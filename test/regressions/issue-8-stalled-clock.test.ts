@@ -69,7 +69,12 @@ test('the default bound is 1000 ms; 0 fails at once; a clock that moves is waite
   const slow = frozenClock(START);
   const s = new SnowflakeGenerator({
     node: 1,
-    clock: { ...slow.clock, sleep: () => void (slow.c.ms += 0.1) },
+    clock: {
+      ...slow.clock,
+      sleep: () => {
+        slow.c.ms += 0.1;
+      },
+    },
     warnYears: 0,
   });
   s.batch(4096);

@@ -60,6 +60,7 @@ export async function probeOutage(o: ProbeOptions): Promise<OutageReport> {
       await turn();
     }
   })();
+  let report: OutageReport;
   try {
     await o.outage.down();
     const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -84,12 +85,13 @@ export async function probeOutage(o: ProbeOptions): Promise<OutageReport> {
         }
       }, 5);
     });
-    return { maxLagMs: lag.max / 1e6, attemptsPerSecond, recoveredMs, failures, drawn };
+    report = { maxLagMs: lag.max / 1e6, attemptsPerSecond, recoveredMs, failures, drawn };
   } finally {
     stop = true;
     await caller;
-    if (unexpected) throw unexpected;
   }
+  if (unexpected) throw unexpected;
+  return report;
 }
 
 /**
