@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -234,8 +234,10 @@ const restartSkip =
   etcdBinary || requireServices ? false : 'etcd is not installed (scripts/services/etcd.sh)';
 
 describe('etcd restarted under a store', { skip: restartSkip }, () => {
-  test('calls fail within the timeout while it is down and succeed again after', async () => {
+  test('calls fail within the timeout while it is down and succeed again after', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'idforge-etcd-restart-'));
+    // `stop --wipe` below deletes it too, but not when the start or the stop fails.
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const [port, peerPort] = await Promise.all([freePort(), freePort()]);
     const script = (cmd: string, ...more: string[]) =>
       execFileSync(

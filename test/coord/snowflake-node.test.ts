@@ -1,10 +1,10 @@
 // The Snowflake node on the embedded SQLite store: leases, marks, fencing, duplicates and the
 // fleet clock check, with clocks injected as offsets from the real one.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openLeaseStore } from '../../src/adapters/open.js';
 import { createSnowflakeNode, type NodeLogger } from '../../src/coord/index.js';
@@ -23,6 +23,7 @@ import { faultyStore } from '../helpers/fault-store.js';
 import { early, waitFor } from '../helpers/wait.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-node-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const layout = getLayout('default');
 

@@ -37,6 +37,8 @@ const pgAt = new URL(PG);
 const pgSkip = await serviceSkip('postgres', pgAt.hostname, Number(pgAt.port || 5432));
 const server = ownServer('redis', PORT, ['--no-persist']);
 const dir = mkdtempSync(join(tmpdir(), 'idforge-counter-'));
+// At the top level: removed also when the suite is skipped.
+after(() => rmSync(dir, { recursive: true, force: true }));
 const quiet = { warn() {} };
 let keys = 0;
 
@@ -100,7 +102,6 @@ async function flushScenario(take: BlockSource): Promise<bigint[]> {
 describe('Redis counter moving backwards (own Redis without persistence)', { skip }, () => {
   before(() => server.start());
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
     await server.stop();
     if (pgSkip !== false) return;
     const { default: pg } = await import('pg');
