@@ -3,9 +3,17 @@
 // Usage: node scripts/run-tests.mjs [dir...] [--slow] [--only PATTERN]
 //   *.slow.test.ts files run only with --slow (npm run test:slow).
 // Warnings and unhandled rejections fail the run.
+//
+// What the project can start itself, it starts: when no etcd answers on 127.0.0.1:2379 (or
+// IDFORGE_ETCD_PORT), scripts/services/etcd.sh installs Debian's etcd-server if needed and
+// starts one, so `npm test` runs the etcd suites too. If that fails, the etcd suites skip with
+// their one-line reason, or fail under IDFORGE_REQUIRE_SERVICES=1. IDFORGE_NO_AUTOSTART=1
+// turns this off.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 const slow = args.includes('--slow');
@@ -32,6 +40,35 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+/** Resolves whether a TCP connection to 127.0.0.1:port opens within a second. */
+function answers(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function ensureEtcd() {
+  if (process.env.IDFORGE_NO_AUTOSTART === '1') return;
+  const port = Number(process.env.IDFORGE_ETCD_PORT || 2379);
+  if (await answers(port)) return;
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'services', 'etcd.sh');
+  console.error(`run-tests: no etcd on 127.0.0.1:${port}; starting one (${script})`);
+  const started = spawnSync('bash', [script, 'start', '--port', String(port)], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (started.status !== 0) {
+    console.error('run-tests: etcd could not be started; the etcd suites will say so');
+  }
+}
+
+await ensureEtcd();
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--throw-deprecation', '--unhandled-rejections=strict', '--test', ...files],
