@@ -1,0 +1,69 @@
+/**
+ * idforge's internal barrel: what coord, sequences, stores, the CLI, benchmarks and tests
+ * need from the core but users should not lean on (encoding tables, trusted `unsafe*`
+ * paths, argument guards, the v7 state transition, back-off). It is not in the package
+ * `exports` and may change in any release. Users import from `idforge` (`./index.ts`).
+ */
+export {
+  assertBoolean,
+  assertBytes,
+  assertInteger,
+  assertNumber,
+  assertOneOf,
+  assertOutput,
+  assertString,
+  describe,
+  rangeError,
+  typeError,
+} from './assert.js';
+export { Backoff, type BackoffOptions } from './backoff.js';
+export { blockingSleep, defaultClock } from './clock.js';
+export {
+  CROCKFORD_ALPHABET,
+  CROCKFORD_CODES,
+  CROCKFORD_INVALID,
+  CROCKFORD_LENIENT,
+  CROCKFORD_OVERFLOW,
+  CROCKFORD_STRICT,
+  type CrockfordDecodeOptions,
+  crockfordError,
+  crockfordHigh20,
+  crockfordLow20,
+  crockfordTable,
+  crockfordTimeCodes,
+  decodeBase32Crockford,
+  decodeCrockford128Into,
+  encodeBase32Crockford,
+  scanCrockford128,
+  unsafeCrockfordText,
+  unsafeEncodeCrockford128,
+} from './encoding/base32-crockford.js';
+export {
+  BASE62_ALPHABET,
+  BASE62_BYTES,
+  BASE62_DIGITS,
+  BASE62_OVERFLOW,
+  BASE62_VALUE,
+  base62Error,
+  base62LengthError,
+  decodeBase62,
+  decodeBase62Into,
+  encodeBase62,
+  unsafeEncodeBase62,
+  unsafeEncodeBase62Words,
+  writeBase62Word,
+} from './encoding/base62.js';
+export { BYTE_TO_HEX, bytesToHex, HEX_VALUE, hexInto } from './encoding/hex.js';
+export { KSUID_EPOCH_SECONDS, KSUID_MAX_UNIX_SECONDS } from './ksuid.js';
+export { defaultPool, RandomPool } from './random.js';
+export { unsafeFormatUuid } from './uuid/format.js';
+export {
+  createUuidV7State,
+  stepV7Counter,
+  stepV7Fraction,
+  stepV7Random,
+  UUIDV7_ROLLBACK_ALLOWANCE_MS,
+  type UuidV7State,
+  type UuidV7Step,
+  unsafeV7Into,
+} from './uuid/v7.js';
