@@ -13,9 +13,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openCounterStore, openSegmentStore } from '../../src/adapters/open.js';
-import { openSequence } from '../../src/adapters/open-sequence.js';
 import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
+import { openCounterStore, openSegmentStore } from '../../src/stores/open.js';
+import { openSequence } from '../../src/stores/open-sequence.js';
 import { dropNamespaces } from '../../test/helpers/namespaces.js';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';

@@ -1,6 +1,6 @@
 /**
  * idforge/coord: worker-ID leases and clock high-water marks for Snowflake nodes. Stores are
- * opened with `openLeaseStore` from idforge/adapters; this layer never imports a driver.
+ * opened with `openLeaseStore` from idforge/stores; this layer never imports a driver.
  */
 export * from './fleet-check.js';
 export * from './lease-keeper.js';

@@ -1,6 +1,6 @@
 /**
  * Ports of the coordination layer: what a store must do so that Snowflake nodes never share a
- * worker ID and never reissue a timestamp after a restart. Adapters (src/adapters/*) implement
+ * worker ID and never reissue a timestamp after a restart. Adapters (src/stores/*) implement
  * {@link LeaseStore} on SQLite, PostgreSQL, Redis and etcd; the same contract suite
  * (test/contract/lease-store.ts) runs against each on the real server.
  *

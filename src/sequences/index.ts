@@ -1,6 +1,6 @@
 /**
  * idforge/sequences: central sequences (segments with double buffering, ticket servers,
- * Redis counters) behind one interface. Stores are opened from idforge/adapters.
+ * Redis counters) behind one interface. Stores are opened from idforge/stores.
  */
 export * from './counter-source.js';
 export * from './plan.js';

@@ -1,7 +1,7 @@
 /**
  * Ports of the central sequences: stores that hand out blocks of numbers from one place, so
  * that every process sharing the store gets disjoint, increasing numbers without a clock.
- * Adapters (src/adapters/*) implement them on SQLite, PostgreSQL, MariaDB/MySQL and Redis;
+ * Adapters (src/stores/*) implement them on SQLite, PostgreSQL, MariaDB/MySQL and Redis;
  * one contract suite per port runs against every adapter on the real server.
  *
  * Numbers are `bigint` in [1, 2^63 - 1] (a signed BIGINT column). Every method may reject with

@@ -110,7 +110,7 @@ export async function openSegmentStore(
     }
     case 'mysql':
     case 'mariadb': {
-      const { openMysqlSegmentStore } = await import('./mariadb/segment-store.js');
+      const { openMysqlSegmentStore } = await import('./mysql/segment-store.js');
       return openMysqlSegmentStore(url, base);
     }
     default:

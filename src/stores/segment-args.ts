@@ -4,7 +4,7 @@
  * `RangeError`, "expected X, got Y"), and the mapping of a stored row to the port's records.
  * Nothing here does I/O.
  */
-import { assertInteger, rangeError, typeError } from '../core/index.js';
+import { assertInteger, rangeError, typeError } from '../core/internal.js';
 import type { CreateTagOptions, Segment, SegmentTag } from '../sequences/ports.js';
 
 /** The largest number a segment hands out: a signed BIGINT column's maximum. */

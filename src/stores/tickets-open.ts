@@ -27,8 +27,8 @@ export async function openTicketServer(
 ): Promise<PlannableTicketServer> {
   const scheme = storeScheme(url);
   if (scheme === 'mysql' || scheme === 'mariadb') {
-    const { MariadbTicketServer } = await import('./mariadb/ticket-server.js');
-    return MariadbTicketServer.open(url, options);
+    const { MysqlTicketServer } = await import('./mysql/ticket-server.js');
+    return MysqlTicketServer.open(url, options);
   }
   if (scheme === 'postgres') {
     const { PostgresTicketServer } = await import('./postgres/ticket-server.js');

@@ -224,9 +224,12 @@ export function checkStoreUrl(url: string): void {
   }
 }
 
-/** The scheme of a store URL ('sqlite', 'postgres', 'redis', 'etcd', 'mysql'); see {@link checkStoreUrl}. */
+/**
+ * The scheme of a store URL ('sqlite', 'file', 'postgres', 'redis', 'etcd', 'mysql'), with its
+ * aliases folded (postgresql: is postgres, mariadb: is mysql); see {@link checkStoreUrl}.
+ */
 export function storeScheme(url: string): string {
   checkStoreUrl(url);
   const s = SCHEME.exec(url)![1]!.toLowerCase();
-  return s === 'postgresql' ? 'postgres' : s;
+  return s === 'postgresql' ? 'postgres' : s === 'mariadb' ? 'mysql' : s;
 }

@@ -84,7 +84,7 @@ test('usage mistakes: --node with --store, --store on another scheme, a bad rang
 
 test('leases lists live holders, as a table and as JSON', async () => {
   const u = url('leases');
-  const { openLeaseStore } = await import('../../src/adapters/open.js');
+  const { openLeaseStore } = await import('../../src/stores/open.js');
   const store = await openLeaseStore(u);
   const owner = { instanceId: 'inst-1', host: 'h1', pid: 42, startedAtMs: 0 };
   await store.acquire({ min: 7, max: 7, ttlMs: 60_000, owner, clockMs: 0, reserveMarkMs: 1000 });

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Etcd3 } from 'etcd3';
-import { openEtcdLeaseStore, parseEtcdUrl } from '../../src/adapters/etcd/open.js';
 import type { LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
+import { openEtcdLeaseStore, parseEtcdUrl } from '../../src/stores/etcd/open.js';
 import { requireServices, serviceSkip } from '../helpers/services.js';
 import { leaseStoreContract, owner, report, request, untilExpired } from './lease-store.js';
 

@@ -17,11 +17,11 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FileLeaseStore } from '../../src/adapters/file/lease-store.js';
-import { openFileLeaseStore, parseFileUrl } from '../../src/adapters/file/open.js';
-import { StateFile } from '../../src/adapters/file/state-file.js';
 import type { LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
+import { FileLeaseStore } from '../../src/stores/file/lease-store.js';
+import { openFileLeaseStore, parseFileUrl } from '../../src/stores/file/open.js';
+import { StateFile } from '../../src/stores/file/state-file.js';
 import { leaseStoreContract, owner, report, request } from './lease-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-file-'));

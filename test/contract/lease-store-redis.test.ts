@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { openRedisLeaseStore, parseRedisUrl } from '../../src/adapters/redis/open.js';
 import type { Lease, LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
+import { openRedisLeaseStore, parseRedisUrl } from '../../src/stores/redis/open.js';
 import { serviceSkip } from '../helpers/services.js';
 import { leaseStoreContract, owner, report, request } from './lease-store.js';
 

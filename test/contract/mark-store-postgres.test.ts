@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { openPostgresMarkStore } from '../../src/adapters/postgres/mark-store.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
+import { openPostgresMarkStore } from '../../src/stores/postgres/mark-store.js';
 import { serviceSkip } from '../helpers/services.js';
 import { markStoreContract } from './mark-store.js';
 

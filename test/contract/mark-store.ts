@@ -17,10 +17,10 @@ const fixture = fileURLToPath(new URL('../faults/fixtures/mark-raise-proc.ts', i
 export async function openMarks(url: string, migrate = true): Promise<DurableMarkStore> {
   let store: DurableMarkStore;
   if (url.startsWith('sqlite:')) {
-    const { openSqliteMarkStore } = await import('../../src/adapters/sqlite/mark-store.js');
+    const { openSqliteMarkStore } = await import('../../src/stores/sqlite/mark-store.js');
     store = await openSqliteMarkStore(url, { autoMigrate: false });
   } else {
-    const { openPostgresMarkStore } = await import('../../src/adapters/postgres/mark-store.js');
+    const { openPostgresMarkStore } = await import('../../src/stores/postgres/mark-store.js');
     store = await openPostgresMarkStore(url, { connectTimeoutMs: 3000 });
   }
   if (migrate) await store.migrate();

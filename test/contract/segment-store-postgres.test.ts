@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, test } from 'node:test';
 import pg from 'pg';
-import { openPostgresPool } from '../../src/adapters/postgres/pool.js';
-import { openPostgresSegmentStore } from '../../src/adapters/postgres/segment-store.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import type { SegmentStore } from '../../src/sequences/ports.js';
+import { openPostgresPool } from '../../src/stores/postgres/pool.js';
+import { openPostgresSegmentStore } from '../../src/stores/postgres/segment-store.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 import { closedPort, silentServer, stallableProxy } from '../helpers/tcp.js';

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
-import { MariadbTicketServer } from '../../src/adapters/mariadb/ticket-server.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
+import { MysqlTicketServer } from '../../src/stores/mysql/ticket-server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { ticketServerContract } from './ticket-server.js';
 
@@ -62,7 +62,7 @@ ticketServerContract(
     host,
     port,
     url: urlOf,
-    open: (url, options) => MariadbTicketServer.open(url, options),
+    open: (url, options) => MysqlTicketServer.open(url, options),
     drop: (namespaces) => dropPrefixed(namespaces),
   },
   skip,
@@ -82,7 +82,7 @@ describe('MariaDB ticket server: tables made by hand', { skip }, () => {
     const [globals] = await adminQuery(
       'SELECT @@GLOBAL.auto_increment_increment AS inc, @@GLOBAL.auto_increment_offset AS off',
     );
-    const s = await MariadbTicketServer.open(urlOf(ns));
+    const s = await MysqlTicketServer.open(urlOf(ns));
     try {
       await s.setup('other', 7, 7);
       const got: bigint[] = [];
@@ -102,7 +102,7 @@ describe('MariaDB ticket server: tables made by hand', { skip }, () => {
       `CREATE TABLE \`${ns}_tickets_myisam\` (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT ` +
         'PRIMARY KEY, stub CHAR(1) NOT NULL UNIQUE) ENGINE = MyISAM',
     );
-    const s = await MariadbTicketServer.open(urlOf(ns));
+    const s = await MysqlTicketServer.open(urlOf(ns));
     try {
       await assert.rejects(s.setup('myisam', 2, 1), (e: unknown) => {
         assert.ok(e instanceof StoreUnavailableError);
@@ -121,8 +121,8 @@ describe('MariaDB ticket server: tables made by hand', { skip }, () => {
 
   test("tables: <namespace>_tickets_<name> with ?namespace=, Flickr's tickets_<name> without", async () => {
     const name = `idf_${process.pid}_${Math.random().toString(16).slice(2, 8)}`;
-    const bare = await MariadbTicketServer.open(URL_);
-    const prefixed = await MariadbTicketServer.open(urlOf(ns));
+    const bare = await MysqlTicketServer.open(URL_);
+    const prefixed = await MysqlTicketServer.open(urlOf(ns));
     try {
       await bare.setup(name, 1, 1);
       await prefixed.setup(name, 1, 1);

@@ -4,9 +4,9 @@
 // fault suite (test/faults/tickets.test.ts) runs two real MariaDB processes.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import type { PlannableTicketServer } from '../../src/adapters/ticket-common.js';
-import { setupTicketServers } from '../../src/adapters/tickets-open.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
+import type { PlannableTicketServer } from '../../src/stores/ticket-common.js';
+import { setupTicketServers } from '../../src/stores/tickets-open.js';
 import { stallableProxy } from '../helpers/tcp.js';
 
 export interface TicketHarness {

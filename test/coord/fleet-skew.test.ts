@@ -2,9 +2,10 @@
 // Redis) or, on etcd, which has no clock to read, by watching a peer's next renewal.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { openLeaseStore } from '../../src/adapters/open.js';
 import { createSnowflakeNode } from '../../src/coord/index.js';
-import { blockingSleep, type Clock, ClockSkewError } from '../../src/core/index.js';
+import { type Clock, ClockSkewError } from '../../src/core/index.js';
+import { blockingSleep } from '../../src/core/internal.js';
+import { openLeaseStore } from '../../src/stores/open.js';
 import {
   dropNamespaces,
   freshNamespaceUrl,

@@ -6,12 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { openLeaseStore } from '../../src/adapters/open.js';
 import { createSnowflakeNode, type NodeLogger } from '../../src/coord/index.js';
 import type { LeaseStore } from '../../src/coord/ports.js';
 import {
   BehindMarkError,
-  blockingSleep,
   type Clock,
   ClockSkewError,
   decompose,
@@ -19,6 +17,8 @@ import {
   IdforgeError,
   ManualClock,
 } from '../../src/core/index.js';
+import { blockingSleep } from '../../src/core/internal.js';
+import { openLeaseStore } from '../../src/stores/open.js';
 import { faultyStore } from '../helpers/fault-store.js';
 import { early, waitFor } from '../helpers/wait.js';
 

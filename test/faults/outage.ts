@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openLeaseStore } from '../../src/adapters/open.js';
 import { createSnowflakeNode } from '../../src/coord/index.js';
 import {
   decompose,
@@ -18,6 +17,7 @@ import {
   SnowflakeGenerator,
   StoreUnavailableError,
 } from '../../src/core/index.js';
+import { openLeaseStore } from '../../src/stores/open.js';
 import { cli } from '../helpers/cli.js';
 import { dropNamespaces, type ServerName } from '../helpers/namespaces.js';
 import { duplicates } from '../helpers/procs.js';

@@ -14,13 +14,13 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import {
-  openRedisCounterStore,
-  type RedisCounterStore,
-} from '../../src/adapters/redis/counter-store.js';
 import { CounterRegressedError, IdforgeError } from '../../src/core/index.js';
 import { counterBlockSource } from '../../src/sequences/counter-source.js';
 import type { BlockSource, DurableMarkStore } from '../../src/sequences/ports.js';
+import {
+  openRedisCounterStore,
+  type RedisCounterStore,
+} from '../../src/stores/redis/counter-store.js';
 import { openMarks } from '../contract/mark-store.js';
 import { duplicates } from '../helpers/procs.js';
 import { ownServer } from '../helpers/server.js';

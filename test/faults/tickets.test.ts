@@ -15,10 +15,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
-import { MariadbTicketServer } from '../../src/adapters/mariadb/ticket-server.js';
-import { setupTicketServers } from '../../src/adapters/tickets-open.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import { shortReason, TicketClient } from '../../src/sequences/ticket-client.js';
+import { MysqlTicketServer } from '../../src/stores/mysql/ticket-server.js';
+import { setupTicketServers } from '../../src/stores/tickets-open.js';
 import { serviceSkip } from '../helpers/services.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -33,9 +33,9 @@ const url = (port: number) => `mysql://root@127.0.0.1:${port}/test`;
 /** Bounds of every call: a request to a dead or frozen server gives up after 600 ms. */
 const TIMEOUTS = { connectTimeoutMs: 300, queryTimeoutMs: 300 };
 
-const servers: MariadbTicketServer[] = [];
+const servers: MysqlTicketServer[] = [];
 const open = async (port: number) => {
-  const s = await MariadbTicketServer.open(url(port), TIMEOUTS);
+  const s = await MysqlTicketServer.open(url(port), TIMEOUTS);
   servers.push(s);
   return s;
 };
@@ -339,7 +339,7 @@ describe('two ticket servers (MariaDB processes of our own)', { skip }, () => {
 
   test('negative control: without the call bound, a request to a frozen server hangs past it', async (t) => {
     // The SIGSTOP scenario with the bound taken away: a connection with minute-long timeouts.
-    const a = await MariadbTicketServer.open(url(PORTS[0]), {
+    const a = await MysqlTicketServer.open(url(PORTS[0]), {
       connectTimeoutMs: 60_000,
       queryTimeoutMs: 60_000,
     });

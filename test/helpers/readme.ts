@@ -194,7 +194,7 @@ const EXPR = /^(\s*)(.+?);?\s*\/\/ (=>|throws) (.+)$/;
 const SUBPATHS = {
   coord: 'coord/index.ts',
   sequences: 'sequences/index.ts',
-  adapters: 'adapters/open.ts',
+  stores: 'stores/index.ts',
 } as const;
 
 /**
@@ -214,7 +214,7 @@ export function exampleModule(
     const at = JSON.stringify(`${where}:${fence.line + i}`);
     const code = text
       .replace(/from\s+(['"])idforge\1/g, `from ${JSON.stringify(coreUrl)}`)
-      .replace(/from\s+(['"])idforge\/(coord|sequences|adapters)\1/g, (_m, _q, sub: string) => {
+      .replace(/from\s+(['"])idforge\/(coord|sequences|stores)\1/g, (_m, _q, sub: string) => {
         const file = SUBPATHS[sub as keyof typeof SUBPATHS];
         return `from ${JSON.stringify(coreUrl.replace(/core\/index\.ts$/, file))}`;
       });

@@ -1,10 +1,11 @@
 // Opens a segment store from a URL by its scheme (sqlite:, postgres://, mysql://), for tests
 // and fixtures that run on every backend.
-import { openMysqlSegmentStore } from '../../src/adapters/mariadb/segment-store.js';
-import { storeScheme } from '../../src/adapters/open.js';
-import { openPostgresSegmentStore } from '../../src/adapters/postgres/segment-store.js';
-import { openSqliteSegmentStore } from '../../src/adapters/sqlite/segment-store.js';
+
 import type { SegmentStore } from '../../src/sequences/ports.js';
+import { openMysqlSegmentStore } from '../../src/stores/mysql/segment-store.js';
+import { storeScheme } from '../../src/stores/open.js';
+import { openPostgresSegmentStore } from '../../src/stores/postgres/segment-store.js';
+import { openSqliteSegmentStore } from '../../src/stores/sqlite/segment-store.js';
 
 export function openTestSegmentStore(
   url: string,

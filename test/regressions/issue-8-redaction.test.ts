@@ -5,7 +5,7 @@
 // ending at the first `@` or `/`, so a password in the query (`?password=`, which node-postgres,
 // mysql2 and ioredis all honour), an unencoded `@` in the password (the drivers end the user
 // information at the last `@`), and any URL it could not match (an unencoded `/`) went through
-// whole; storeScheme, sqlite: and file: errors quoted the raw URL. Now src/adapters/url.ts
+// whole; storeScheme, sqlite: and file: errors quoted the raw URL. Now src/stores/url.ts
 // parses as the drivers do, masks the password and every credential-like parameter, and
 // replaces an unparsable URL with a placeholder naming the part that is wrong.
 // describe() cut at 37 UTF-16 units; it now cuts between code points.
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
+import { describe as describeValue, rangeError } from '../../src/core/internal.js';
 import {
   openCounterStore,
   openLeaseStore,
@@ -24,9 +25,8 @@ import {
   openTicketServers,
   redactUrl,
   storeScheme,
-} from '../../src/adapters/open.js';
-import { openSequence } from '../../src/adapters/open-sequence.js';
-import { describe as describeValue, rangeError } from '../../src/core/index.js';
+} from '../../src/stores/open.js';
+import { openSequence } from '../../src/stores/open-sequence.js';
 import { cli } from '../helpers/cli.js';
 import {
   assertNoSecret,

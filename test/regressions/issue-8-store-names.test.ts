@@ -15,7 +15,7 @@ import {
   openLeaseStore,
   openMarkStore,
   openSegmentStore,
-} from '../../src/adapters/open.js';
+} from '../../src/stores/open.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 

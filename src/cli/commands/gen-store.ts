@@ -1,8 +1,8 @@
 /** `idforge gen snowflake --store URL`: IDs under a leased worker ID. */
 import { Buffer } from 'node:buffer';
-import { openLeaseStore } from '../../adapters/open.js';
 import { createSnowflakeNode, type NodeLogger } from '../../coord/index.js';
 import { getLayout } from '../../core/index.js';
+import { openLeaseStore } from '../../stores/open.js';
 import { type CliIo, LineWriter, UsageError } from '../io.js';
 import { type GenValues, integer, parseFields } from './gen.js';
 

@@ -1,7 +1,8 @@
 /** `idforge seq create|next|show`: segment sequences ("号段") in a store. */
-import { openCounterStore, openSegmentStore, storeScheme } from '../../adapters/open.js';
-import { openSequence } from '../../adapters/open-sequence.js';
+
 import type { SegmentTag } from '../../sequences/index.js';
+import { openCounterStore, openSegmentStore, storeScheme } from '../../stores/open.js';
+import { openSequence } from '../../stores/open-sequence.js';
 import { type CliIo, formatTable, LineWriter, UsageError } from '../io.js';
 import { integer } from './gen.js';
 import { storeUrl } from './store.js';

@@ -1,6 +1,7 @@
 /** `idforge migrate` and `idforge leases`: the store commands. */
-import { migrateStore, openLeaseStore, redactUrl } from '../../adapters/open.js';
+
 import type { LeaseRecord } from '../../coord/index.js';
+import { migrateStore, openLeaseStore, redactUrl } from '../../stores/open.js';
 import { type CliIo, formatTable, UsageError } from '../io.js';
 
 export const migrateHelp = `Usage: idforge migrate [--store URL]

@@ -1,11 +1,12 @@
 /** `idforge ticket setup|next`: Flickr-style ticket servers (MariaDB/MySQL or PostgreSQL). */
+
+import { shortReason, TicketClient } from '../../sequences/ticket-client.js';
 import {
   closeTicketServers,
   lazyTicketServer,
   openTicketServers,
   setupTicketServers,
-} from '../../adapters/tickets-open.js';
-import { shortReason, TicketClient } from '../../sequences/ticket-client.js';
+} from '../../stores/tickets-open.js';
 import { type CliIo, LineWriter, UsageError } from '../io.js';
 import { integer } from './gen.js';
 

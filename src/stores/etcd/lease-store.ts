@@ -28,7 +28,8 @@ import type {
   RenewReport,
   RenewResult,
 } from '../../coord/ports.js';
-import { Backoff, StoreUnavailableError } from '../../core/index.js';
+import { StoreUnavailableError } from '../../core/index.js';
+import { Backoff } from '../../core/internal.js';
 import {
   type CallOptions,
   deleteOp,

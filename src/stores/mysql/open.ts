@@ -15,7 +15,8 @@
  * URL without its password, operation, cause).
  */
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
-import { assertNumber, IdforgeError, StoreUnavailableError } from '../../core/index.js';
+import { IdforgeError, StoreUnavailableError } from '../../core/index.js';
+import { assertNumber } from '../../core/internal.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 

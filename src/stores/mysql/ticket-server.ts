@@ -33,7 +33,8 @@
  * that), close included. Safe to share within a process.
  */
 import mysql from 'mysql2/promise';
-import { assertNumber, Backoff, SequenceExhaustedError } from '../../core/index.js';
+import { SequenceExhaustedError } from '../../core/index.js';
+import { assertNumber, Backoff } from '../../core/internal.js';
 import {
   assertTicketPlan,
   MAX_TICKET,
@@ -63,7 +64,7 @@ const SETUP_BOUND = 4;
 const MISSING = new Set(['ER_NO_SUCH_TABLE', 'ER_BAD_DB_ERROR']);
 const code = (e: unknown) => (e as { code?: unknown } | null)?.code;
 
-export class MariadbTicketServer implements PlannableTicketServer {
+export class MysqlTicketServer implements PlannableTicketServer {
   readonly backend = 'mysql';
   readonly address: string;
   /** The table-name prefix ('' without `?namespace=`). */
@@ -105,7 +106,7 @@ export class MariadbTicketServer implements PlannableTicketServer {
    * Connects and checks that the server answers. Throws `RangeError` for a malformed URL or
    * option; rejects with `StoreUnavailableError` ('mysql', address, 'connect') otherwise.
    */
-  static async open(url: string, options: MysqlStoreOptions = {}): Promise<MariadbTicketServer> {
+  static async open(url: string, options: MysqlStoreOptions = {}): Promise<MysqlTicketServer> {
     const address = redactUrl(url);
     const connectMs = Math.ceil(
       assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1),
@@ -127,7 +128,7 @@ export class MariadbTicketServer implements PlannableTicketServer {
       bigNumberStrings: true,
       enableKeepAlive: true,
     });
-    const server = new MariadbTicketServer(
+    const server = new MysqlTicketServer(
       pool,
       address,
       explicit === null ? '' : namespace,

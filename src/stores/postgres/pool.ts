@@ -5,7 +5,8 @@
  * of a hang, and an idle connection that breaks never crashes the process.
  */
 import pg from 'pg';
-import { assertNumber, StoreUnavailableError } from '../../core/index.js';
+import { StoreUnavailableError } from '../../core/index.js';
+import { assertNumber } from '../../core/internal.js';
 import { redactUrl } from '../url.js';
 import { type PostgresStoreOptions, parsePostgresUrl } from './open.js';
 

@@ -28,7 +28,7 @@
  * that). Safe to share within a process.
  */
 import pg from 'pg';
-import { assertNumber } from '../../core/index.js';
+import { assertNumber } from '../../core/internal.js';
 import {
   assertTicketPlan,
   firstTicketAbove,

@@ -12,7 +12,8 @@
  * applies a change twice.
  */
 import type Database from 'better-sqlite3';
-import { Backoff, IdforgeError, StoreUnavailableError } from '../../core/index.js';
+import { IdforgeError, StoreUnavailableError } from '../../core/index.js';
+import { Backoff } from '../../core/internal.js';
 
 /** The longest one call blocks the event loop waiting for a lock (the driver's busy timeout). */
 export const SQLITE_BUSY_SLICE_MS = 20;

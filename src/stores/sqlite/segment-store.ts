@@ -18,12 +18,8 @@
  * settled promises; safe to share within a process.
  */
 import type Database from 'better-sqlite3';
-import {
-  assertNumber,
-  SequenceExhaustedError,
-  TagExistsError,
-  UnknownTagError,
-} from '../../core/index.js';
+import { SequenceExhaustedError, TagExistsError, UnknownTagError } from '../../core/index.js';
+import { assertNumber } from '../../core/internal.js';
 import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
 import {
   assertTablePrefix,
