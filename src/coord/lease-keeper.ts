@@ -11,8 +11,7 @@
  * Renewal failures are retried quickly; the node keeps issuing until a bound is reached.
  * Timers are unref'd and stop on close() or the AbortSignal.
  */
-import { type Clock, NoFreeWorkerError, StoreUnavailableError } from '../core/index.js';
-import { Backoff } from '../core/internal.js';
+import { Backoff, type Clock, NoFreeWorkerError, StoreUnavailableError } from '../core/index.js';
 import type { Lease, LeaseOwner, LeaseStore } from './ports.js';
 
 /** Counters for metrics. */
