@@ -14,7 +14,7 @@ import { v4 as uuidPkgV4, v7 as uuidPkgV7 } from 'uuid';
 import { uuidv7 as uuidv7Pkg } from 'uuidv7';
 import { ksuid } from '../../src/core/ksuid.js';
 import { monotonicUlid, ulid } from '../../src/core/ulid.js';
-import { createUuidV4, uuidv4 } from '../../src/core/uuid/v4.js';
+import { UuidV4Generator, uuidv4 } from '../../src/core/uuid/v4.js';
 import { uuidv7 } from '../../src/core/uuid/v7.js';
 import {
   type IdforgeSnowflake,
@@ -71,7 +71,7 @@ function snowflakeCases(defaultGen: IdforgeSnowflake, uncappedGen: IdforgeSnowfl
 
 /** Builds every generator and case (generators keep state across the cases' calls). */
 export function speedPlan(): SpeedPlan {
-  const pooledV4 = createUuidV4();
+  const pooledV4 = new UuidV4Generator();
   const ulidMono = ulidMonotonicFactory();
   const ulidxMono = ulidxMonotonicFactory();
   const sf = snowflakeCases(idforgeSnowflake(), idforgeUncappedSnowflake());
@@ -81,7 +81,7 @@ export function speedPlan(): SpeedPlan {
       title: 'UUIDv4',
       cases: [
         { name: 'idforge uuidv4', fn: () => uuidv4() },
-        { name: 'idforge createUuidV4().next (pooled)', fn: () => pooledV4.next() },
+        { name: 'idforge new UuidV4Generator().next (pooled)', fn: () => pooledV4.next() },
         { name: 'uuid v4', fn: () => uuidPkgV4() },
         { name: 'crypto.randomUUID', fn: () => randomUUID() },
       ],

@@ -11,7 +11,8 @@
  * Renewal failures are retried quickly; the node keeps issuing until a bound is reached.
  * Timers are unref'd and stop on close() or the AbortSignal.
  */
-import { Backoff, type Clock, NoFreeWorkerError, StoreUnavailableError } from '../core/index.js';
+import { type Clock, NoFreeWorkerError, StoreUnavailableError } from '../core/index.js';
+import { Backoff } from '../core/internal.js';
 import type { Lease, LeaseOwner, LeaseStore } from './ports.js';
 
 /** Counters for metrics. */

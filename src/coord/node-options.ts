@@ -1,12 +1,6 @@
 /** Options of a Snowflake node, validated once at construction (STYLE.md §13). */
-import {
-  type Clock,
-  getLayout,
-  isLayout,
-  type Layout,
-  rangeError,
-  typeError,
-} from '../core/index.js';
+import { type Clock, getLayout, isLayout, type Layout } from '../core/index.js';
+import { rangeError, typeError } from '../core/internal.js';
 import type { LeaseOwner, LeaseStore } from './ports.js';
 
 /** Where a node logs. Default: standard error. */

@@ -10,10 +10,8 @@
  */
 import { hostname } from 'node:os';
 import {
-  Backoff,
   type Clock,
   DuplicateWorkerError,
-  defaultClock,
   type IdforgeError,
   type Layout,
   LeaseLostError,
@@ -21,6 +19,7 @@ import {
   SnowflakeGenerator,
   StoreUnavailableError,
 } from '../core/index.js';
+import { Backoff, defaultClock } from '../core/internal.js';
 import { checkSkew, measureSkew } from './fleet-check.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import {

@@ -9,13 +9,13 @@
 import { assertOneOf, assertString } from './assert.js';
 import { bytesToHex } from './encoding/hex.js';
 import { InvalidIdError } from './errors.js';
-import { parseKsuid } from './ksuid.js';
+import { decomposeKsuid } from './ksuid.js';
 import { decompose, parseSnowflake } from './snowflake/codec.js';
 import type { Layout } from './snowflake/layout.js';
 import { getLayout } from './snowflake/presets.js';
-import { decodeUlid, ulidTimestamp } from './ulid.js';
+import { parseUlid, ulidTimestamp } from './ulid.js';
 import { parseUuid, uuidVariant } from './uuid/parse.js';
-import { uuidV1Timestamp } from './uuid/v1v6.js';
+import { uuidv1Timestamp } from './uuid/v1v6.js';
 import { uuidv7Timestamp } from './uuid/v7.js';
 
 /** Scheme hints accepted by {@link inspect}; `uuidvN` also requires that version. */
@@ -87,7 +87,7 @@ function inspectUuid(text: string, version: number | undefined): Inspection {
   const variant = uuidVariant(bytes);
   let unixMs: number | undefined;
   if (variant === 'rfc9562') {
-    if (v === 1 || v === 6) unixMs = uuidV1Timestamp(bytes).unixMs;
+    if (v === 1 || v === 6) unixMs = uuidv1Timestamp(bytes);
     else if (v === 7) unixMs = uuidv7Timestamp(bytes);
   }
   return {
@@ -121,7 +121,7 @@ export function inspect(input: string, options: InspectOptions = {}): Inspection
       return inspectUuid(text, hint && hint !== 'uuid' ? Number(hint.slice(5)) : undefined);
     case 'ulid': {
       const opts = { lenient: options.lenient === true };
-      const bytes = decodeUlid(text, opts);
+      const bytes = parseUlid(text, opts);
       return {
         input: text,
         scheme,
@@ -130,7 +130,7 @@ export function inspect(input: string, options: InspectOptions = {}): Inspection
       };
     }
     case 'ksuid': {
-      const k = parseKsuid(text);
+      const k = decomposeKsuid(text);
       return { input: text, scheme, ...withTime(k.unixMs), value: bytesToHex(k.payload) };
     }
     default: {

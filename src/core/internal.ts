@@ -54,9 +54,8 @@ export {
   writeBase62Word,
 } from './encoding/base62.js';
 export { BYTE_TO_HEX, bytesToHex, HEX_VALUE, hexInto } from './encoding/hex.js';
-export { KSUID_EPOCH_SECONDS, KSUID_MAX_UNIX_SECONDS } from './ksuid.js';
 export { defaultPool, RandomPool } from './random.js';
-export { unsafeFormatUuid } from './uuid/format.js';
+export { parseUuidBytes, unsafeFormatUuid } from './uuid/format.js';
 export {
   createUuidV7State,
   stepV7Counter,

@@ -161,19 +161,19 @@ export function ksuidBytes(out?: Uint8Array, offset = 0): Uint8Array {
  * reason `length`, `alphabet` (with the position) or `overflow` (above {@link KSUID_MAX});
  * `TypeError`/`RangeError` on a wrong argument.
  */
-export function decodeKsuid(text: string, out?: Uint8Array, offset = 0): Uint8Array {
-  assertString('decodeKsuid text', text);
+export function parseKsuid(text: string, out?: Uint8Array, offset = 0): Uint8Array {
+  assertString('parseKsuid text', text);
   if (out === undefined) out = new Uint8Array(20);
-  else assertOutput('decodeKsuid out', out, offset, 20);
+  else assertOutput('parseKsuid out', out, offset, 20);
   if (text.length !== BASE62_DIGITS) throw base62LengthError('ksuid', text);
   const r = decodeBase62Into(text, 0, out, offset);
   if (r !== -1) throw base62Error('ksuid', text, r);
   return out;
 }
 
-/** Decodes a KSUID into its parts. Throws as {@link decodeKsuid}. */
-export function parseKsuid(text: string): KsuidParts {
-  const bytes = decodeKsuid(text);
+/** Decodes a KSUID into its parts. Throws as {@link parseKsuid}. */
+export function decomposeKsuid(text: string): KsuidParts {
+  const bytes = parseKsuid(text);
   const timestamp = word(bytes, 0);
   return {
     bytes,
@@ -197,14 +197,14 @@ export function formatKsuid(bytes: Uint8Array, offset = 0): string {
  * `unixSeconds` is not an integer in [{@link KSUID_EPOCH_SECONDS},
  * {@link KSUID_MAX_UNIX_SECONDS}], `TypeError`/`RangeError` when `payload` is not 16 bytes.
  */
-export function ksuidFromParts(unixSeconds: number, payload: Uint8Array): string {
+export function composeKsuid(unixSeconds: number, payload: Uint8Array): string {
   assertInteger(
-    'ksuidFromParts unixSeconds',
+    'composeKsuid unixSeconds',
     unixSeconds,
     KSUID_EPOCH_SECONDS,
     KSUID_MAX_UNIX_SECONDS,
   );
-  assertBytes('ksuidFromParts payload', payload, 16);
+  assertBytes('composeKsuid payload', payload, 16);
   return unsafeEncodeBase62Words(
     unixSeconds - KSUID_EPOCH_SECONDS,
     word(payload, 0),
@@ -223,4 +223,26 @@ export function isKsuid(text: unknown): boolean {
     text.length === BASE62_DIGITS &&
     decodeBase62Into(text, 0, scratch, 0) === -1
   );
+}
+
+/**
+ * The timestamp (unix ms, a whole second) of a KSUID given as text (validated in full, as
+ * {@link parseKsuid}) or as its 20 bytes. Throws as {@link parseKsuid}; `TypeError` for any
+ * other input.
+ */
+export function ksuidTimestamp(input: string | Uint8Array): number {
+  let b: Uint8Array;
+  if (typeof input === 'string') b = parseKsuid(input, scratch, 0);
+  else if (input instanceof Uint8Array) b = assertBytes('ksuidTimestamp input', input, 20);
+  else throw typeError('ksuidTimestamp input', 'a KSUID string or a Uint8Array(20)', input);
+  return (word(b, 0) + KSUID_EPOCH_SECONDS) * 1000;
+}
+
+/**
+ * Checks `text` like {@link parseKsuid} and returns it (a KSUID has one text form: base62 is
+ * case-sensitive). Throws exactly what {@link parseKsuid} throws.
+ */
+export function validateKsuid(text: string): string {
+  if (!isKsuid(text)) parseKsuid(text);
+  return text;
 }

@@ -239,16 +239,16 @@ export function monotonicUlid(): string {
  * position) or `overflow` (first character above '7', position 0); `TypeError`/`RangeError`
  * on a wrong argument.
  */
-export function decodeUlid(
+export function parseUlid(
   text: string,
   options?: UlidDecodeOptions,
   out?: Uint8Array,
   offset = 0,
 ): Uint8Array {
-  assertString('decodeUlid text', text);
-  const table = crockfordTable('decodeUlid', options);
+  assertString('parseUlid text', text);
+  const table = crockfordTable('parseUlid', options);
   if (out === undefined) out = new Uint8Array(16);
-  else assertOutput('decodeUlid out', out, offset, 16);
+  else assertOutput('parseUlid out', out, offset, 16);
   if (text.length !== 26) {
     throw new InvalidIdError('ulid', 'length', `expected 26 characters, got ${text.length}`, text);
   }
@@ -261,20 +261,20 @@ export function decodeUlid(
  * The 26-character upper-case ULID text of the 16 bytes of `bytes` from `offset`. Every 16
  * bytes are a valid ULID. Throws `TypeError`/`RangeError` unless there are 16 bytes there.
  */
-export function encodeUlid(bytes: Uint8Array, offset = 0): string {
-  assertOutput('encodeUlid bytes', bytes, offset, 16);
+export function formatUlid(bytes: Uint8Array, offset = 0): string {
+  assertOutput('formatUlid bytes', bytes, offset, 16);
   return unsafeEncodeCrockford128(bytes, offset);
 }
 
 const scratch = new Uint8Array(16);
 
 /**
- * The timestamp (unix ms) of a ULID, given as text (validated in full, as {@link decodeUlid})
- * or as its 16 bytes. Throws as {@link decodeUlid}.
+ * The timestamp (unix ms) of a ULID, given as text (validated in full, as {@link parseUlid})
+ * or as its 16 bytes. Throws as {@link parseUlid}.
  */
 export function ulidTimestamp(input: string | Uint8Array, options?: UlidDecodeOptions): number {
   let b: Uint8Array;
-  if (typeof input === 'string') b = decodeUlid(input, options, scratch, 0);
+  if (typeof input === 'string') b = parseUlid(input, options, scratch, 0);
   else if (input instanceof Uint8Array) b = assertBytes('ulidTimestamp input', input, 16);
   else throw typeError('ulidTimestamp input', 'a ULID string or a Uint8Array(16)', input);
   return (
@@ -289,9 +289,18 @@ export function isUlid(text: unknown, options?: UlidDecodeOptions): boolean {
   return typeof text === 'string' && text.length === 26 && scanCrockford128(text, 0, table) === -1;
 }
 
-/** The same 128 bits as a lower-case UUID (any version and variant). Throws as decodeUlid. */
+/**
+ * Checks `text` like {@link parseUlid} and returns its canonical form (upper case; with
+ * `{ lenient: true }` I and L become 1, O becomes 0). Throws exactly what {@link parseUlid}
+ * throws.
+ */
+export function validateUlid(text: string, options?: UlidDecodeOptions): string {
+  return unsafeEncodeCrockford128(parseUlid(text, options, scratch, 0), 0);
+}
+
+/** The same 128 bits as a lower-case UUID (any version and variant). Throws as parseUlid. */
 export function ulidToUuid(text: string, options?: UlidDecodeOptions): string {
-  return unsafeFormatUuid(decodeUlid(text, options, scratch, 0), 0);
+  return unsafeFormatUuid(parseUlid(text, options, scratch, 0), 0);
 }
 
 /** The same 128 bits as a ULID. Throws InvalidIdError (scheme `uuid`) on a malformed UUID. */

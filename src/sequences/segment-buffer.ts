@@ -24,7 +24,8 @@
  * blocks) and increasing within one buffer. A restart wastes the rest of the segments it
  * held: by design, the price of never asking the store per ID.
  */
-import { Backoff, type BackoffOptions, StoreUnavailableError } from '../core/index.js';
+import { StoreUnavailableError } from '../core/index.js';
+import { Backoff, type BackoffOptions } from '../core/internal.js';
 import type { BlockSource } from './ports.js';
 
 /** Options of {@link SegmentBuffer}. Times in ms. */

@@ -109,3 +109,23 @@ test('drivers are imported only under src/stores', () => {
     }
   }
 });
+
+test('the public barrel lists its exports by name and exposes no unsafe* path or codec table', async () => {
+  const src = readFileSync(join(root, 'src/core/index.ts'), 'utf8');
+  assert.doesNotMatch(src, /^export \* from/m, 'src/core/index.ts re-exports a whole file');
+  const internalOnly = /^unsafe|_ALPHABET|_TABLE|^CROCKFORD_|^BASE62_|^BYTE_TO_HEX$|^HEX_VALUE$/;
+  const guards = /^(assert[A-Z]|typeError$|rangeError$|describe$)/;
+  const names = Object.keys(await import('../../src/core/index.js'));
+  for (const name of names) {
+    assert.doesNotMatch(name, internalOnly, `the public barrel exports ${name}`);
+    assert.doesNotMatch(name, guards, `the public barrel exports the guard ${name}`);
+  }
+  assert.ok(names.length < 110, `${names.length} runtime exports in the root (keep it under 110)`);
+});
+
+test('the internal barrel is not a package entry point', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, unknown>;
+  };
+  assert.doesNotMatch(JSON.stringify(pkg.exports), /internal/);
+});

@@ -6,7 +6,8 @@ import { BASE62_ALPHABET } from '../../src/core/encoding/base62.js';
 import { bytesToHex } from '../../src/core/encoding/hex.js';
 import { HorizonExceededError, InvalidIdError } from '../../src/core/errors.js';
 import {
-  decodeKsuid,
+  composeKsuid,
+  decomposeKsuid,
   formatKsuid,
   isKsuid,
   KSUID_EPOCH_SECONDS,
@@ -16,7 +17,6 @@ import {
   KsuidGenerator,
   ksuid,
   ksuidBytes,
-  ksuidFromParts,
   parseKsuid,
 } from '../../src/core/ksuid.js';
 import { fixedRandom, seededRandom } from '../../src/core/random.js';
@@ -35,22 +35,22 @@ test('constants: epoch 1,400,000,000 s (2014-05-13T16:53:20Z), Nil and Max', () 
 
 test('vectors: parse, format and fromParts agree with segmentio (sources in test/vectors)', () => {
   for (const v of ksuidVectors) {
-    const k = parseKsuid(v.ksuid);
+    const k = decomposeKsuid(v.ksuid);
     assert.equal(hex(k.bytes), v.raw, v.source);
     assert.equal(k.timestamp, v.timestamp, v.source);
     assert.equal(new Date(k.unixMs).toISOString(), v.iso, v.source);
     assert.equal(hex(k.payload), v.payload, v.source);
     assert.equal(formatKsuid(fromHex(v.raw)), v.ksuid, v.source);
-    assert.equal(ksuidFromParts(v.timestamp + KSUID_EPOCH_SECONDS, fromHex(v.payload)), v.ksuid);
+    assert.equal(composeKsuid(v.timestamp + KSUID_EPOCH_SECONDS, fromHex(v.payload)), v.ksuid);
     assert.ok(isKsuid(v.ksuid));
   }
-  assert.equal(formatKsuid(decodeKsuid(appendVector)), appendVector);
+  assert.equal(formatKsuid(parseKsuid(appendVector)), appendVector);
 });
 
 test('invalid: segmentio TestIssue25/TestParseInvalidBase62 cases and overflow', () => {
   for (const c of invalidKsuids) {
     assert.throws(
-      () => decodeKsuid(c.input),
+      () => parseKsuid(c.input),
       (e: unknown) =>
         e instanceof InvalidIdError &&
         e.scheme === 'ksuid' &&
@@ -82,7 +82,7 @@ test('a bad character at every position is rejected with that position', () => {
     for (const ch of bad) {
       const text = appendVector.slice(0, i) + ch + appendVector.slice(i + 1);
       assert.throws(
-        () => parseKsuid(text),
+        () => decomposeKsuid(text),
         (e: unknown) => e instanceof InvalidIdError && e.reason === 'alphabet' && e.position === i,
         `${JSON.stringify(ch)}@${i}`,
       );
@@ -94,7 +94,7 @@ test('a bad character at every position is rejected with that position', () => {
 test('lengths other than 27 are rejected', () => {
   for (const s of ['', appendVector.slice(1), `${appendVector}0`, '0'.repeat(40)]) {
     assert.throws(
-      () => decodeKsuid(s),
+      () => parseKsuid(s),
       (e: unknown) => e instanceof InvalidIdError && e.reason === 'length',
     );
     assert.equal(isKsuid(s), false);
@@ -103,15 +103,15 @@ test('lengths other than 27 are rejected', () => {
 
 test('base62 is case-sensitive: swapping the case changes or invalidates the value', () => {
   const upper = appendVector.toUpperCase();
-  assert.notDeepEqual(decodeKsuid(upper), decodeKsuid(appendVector));
+  assert.notDeepEqual(parseKsuid(upper), parseKsuid(appendVector));
 });
 
-test('round trips: formatKsuid/parseKsuid over any 20 bytes; ksuidFromParts over any time', () => {
+test('round trips: formatKsuid/decomposeKsuid over any 20 bytes; composeKsuid over any time', () => {
   fc.assert(
     fc.property(fc.uint8Array({ minLength: 20, maxLength: 20 }), (b) => {
       const text = formatKsuid(b);
       assert.equal(text.length, 27);
-      const k = parseKsuid(text);
+      const k = decomposeKsuid(text);
       assert.deepEqual(k.bytes, b);
       assert.deepEqual(k.payload, b.subarray(4));
       assert.equal(k.unixMs, (k.timestamp + KSUID_EPOCH_SECONDS) * 1000);
@@ -123,7 +123,7 @@ test('round trips: formatKsuid/parseKsuid over any 20 bytes; ksuidFromParts over
       fc.integer({ min: KSUID_EPOCH_SECONDS, max: KSUID_MAX_UNIX_SECONDS }),
       fc.uint8Array({ minLength: 16, maxLength: 16 }),
       (s, payload) => {
-        const k = parseKsuid(ksuidFromParts(s, payload));
+        const k = decomposeKsuid(composeKsuid(s, payload));
         assert.equal(k.unixMs, s * 1000);
         assert.deepEqual(k.payload, payload);
       },
@@ -163,7 +163,7 @@ test('generator: timestamp from the clock in whole seconds, payload from the sou
   assert.equal(hex(out.subarray(2, 22)), '0669F7EFB5A1CD34B5F99D1154FB6853345C9735');
   assert.deepEqual([...out.subarray(0, 2)], [0, 0]);
   clock.advance(1);
-  assert.equal(parseKsuid(gen.next()).timestamp, 107608048);
+  assert.equal(decomposeKsuid(gen.next()).timestamp, 107608048);
 });
 
 test('generator: next and nextBytes agree; default ksuid()/ksuidBytes() are fresh and current', () => {
@@ -177,7 +177,7 @@ test('generator: next and nextBytes agree; default ksuid()/ksuidBytes() are fres
   for (let i = 0; i < 10000; i++) seen.add(ksuid());
   assert.equal(seen.size, 10000);
   for (const id of seen) assert.ok(isKsuid(id));
-  const ms = parseKsuid(formatKsuid(ksuidBytes())).unixMs;
+  const ms = decomposeKsuid(formatKsuid(ksuidBytes())).unixMs;
   assert.ok(ms >= before - 2000 && ms <= Date.now() + 1000);
 });
 
@@ -196,21 +196,21 @@ test('generator: a time before the KSUID epoch or past 2^32 - 1 s is HorizonExce
     assert.throws(() => gen.nextBytes(), expected, String(ms));
   }
   const first = new KsuidGenerator({ clock: new ManualClock(KSUID_EPOCH_SECONDS * 1000) });
-  assert.equal(parseKsuid(first.next()).timestamp, 0);
+  assert.equal(decomposeKsuid(first.next()).timestamp, 0);
   const last = new KsuidGenerator({ clock: new ManualClock(KSUID_MAX_UNIX_SECONDS * 1000 + 999) });
-  assert.equal(parseKsuid(last.next()).timestamp, 2 ** 32 - 1);
+  assert.equal(decomposeKsuid(last.next()).timestamp, 2 ** 32 - 1);
 });
 
 test('misuse: wrong arguments throw TypeError/RangeError', () => {
-  assert.throws(() => ksuidFromParts(KSUID_EPOCH_SECONDS - 1, new Uint8Array(16)), RangeError);
-  assert.throws(() => ksuidFromParts(KSUID_MAX_UNIX_SECONDS + 1, new Uint8Array(16)), RangeError);
-  assert.throws(() => ksuidFromParts(1.5e9 + 0.5, new Uint8Array(16)), RangeError);
-  assert.throws(() => ksuidFromParts('1500000000' as never, new Uint8Array(16)), TypeError);
-  assert.throws(() => ksuidFromParts(1.5e9, new Uint8Array(15)), RangeError);
-  assert.throws(() => ksuidFromParts(1.5e9, [1] as never), TypeError);
+  assert.throws(() => composeKsuid(KSUID_EPOCH_SECONDS - 1, new Uint8Array(16)), RangeError);
+  assert.throws(() => composeKsuid(KSUID_MAX_UNIX_SECONDS + 1, new Uint8Array(16)), RangeError);
+  assert.throws(() => composeKsuid(1.5e9 + 0.5, new Uint8Array(16)), RangeError);
+  assert.throws(() => composeKsuid('1500000000' as never, new Uint8Array(16)), TypeError);
+  assert.throws(() => composeKsuid(1.5e9, new Uint8Array(15)), RangeError);
+  assert.throws(() => composeKsuid(1.5e9, [1] as never), TypeError);
   assert.throws(() => formatKsuid(new Uint8Array(19)), RangeError);
-  assert.throws(() => decodeKsuid(null as never), TypeError);
-  assert.throws(() => decodeKsuid(KSUID_NIL, new Uint8Array(20), 1), RangeError);
+  assert.throws(() => parseKsuid(null as never), TypeError);
+  assert.throws(() => parseKsuid(KSUID_NIL, new Uint8Array(20), 1), RangeError);
   assert.throws(() => new KsuidGenerator('x' as never), TypeError);
   assert.throws(() => new KsuidGenerator({ clock: { now: 5 } as never }), TypeError);
   assert.throws(() => new KsuidGenerator({ random: {} as never }), TypeError);

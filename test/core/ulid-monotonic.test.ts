@@ -6,9 +6,9 @@ import { type Clock, defaultClock, ManualClock } from '../../src/core/clock.js';
 import { MonotonicOverflowError } from '../../src/core/errors.js';
 import { fixedRandom, seededRandom } from '../../src/core/random.js';
 import {
-  decodeUlid,
-  encodeUlid,
+  formatUlid,
   monotonicUlid,
+  parseUlid,
   UlidGenerator,
   ulidTimestamp,
 } from '../../src/core/ulid.js';
@@ -16,7 +16,7 @@ import { monotonicCarryVectors, monotonicVector } from '../vectors/ulid.js';
 
 /** A generator whose first randomness is the 10 random bytes of `id`, at `id`'s time. */
 function startingAt(id: string, clock = new ManualClock(ulidTimestamp(id))) {
-  const random = fixedRandom(decodeUlid(id).subarray(6));
+  const random = fixedRandom(parseUlid(id).subarray(6));
   return { gen: new UlidGenerator({ monotonic: true, clock, random }), clock };
 }
 
@@ -103,7 +103,7 @@ for (const t of transitions) {
 
 /** The 128 bits of a ULID as one integer (independent of the generator's limbs). */
 function bits(id: string): bigint {
-  return decodeUlid(id).reduce((v, b) => (v << 8n) | BigInt(b), 0n);
+  return parseUlid(id).reduce((v, b) => (v << 8n) | BigInt(b), 0n);
 }
 
 for (const v of monotonicCarryVectors) {
@@ -115,7 +115,7 @@ for (const v of monotonicCarryVectors) {
     // clock stands still, then steps back (the same rule applies to an earlier reading).
     for (const [how, draw] of [
       ['next', (g: UlidGenerator) => g.next()],
-      ['nextBytes', (g: UlidGenerator) => encodeUlid(g.nextBytes())],
+      ['nextBytes', (g: UlidGenerator) => formatUlid(g.nextBytes())],
     ] as const) {
       for (const step of [0, -1]) {
         const { gen, clock } = startingAt(v.from);
@@ -195,7 +195,7 @@ test('nextBytes shares the monotonic state with next', () => {
   const clock = new ManualClock(T);
   const gen = new UlidGenerator({ monotonic: true, clock, random: R });
   const a = gen.next();
-  const b = encodeUlid(gen.nextBytes());
+  const b = formatUlid(gen.nextBytes());
   const c = gen.next();
   assert.ok(a < b && b < c, `${a} ${b} ${c}`);
 });

@@ -6,9 +6,9 @@ import { bytesToHex } from '../../src/core/encoding/hex.js';
 import { HorizonExceededError, InvalidIdError } from '../../src/core/errors.js';
 import { fixedRandom, seededRandom } from '../../src/core/random.js';
 import {
-  decodeUlid,
-  encodeUlid,
+  formatUlid,
   isUlid,
+  parseUlid,
   UlidGenerator,
   ulid,
   ulidBytes,
@@ -39,10 +39,10 @@ function isInvalid(reason: string, position?: number) {
 
 test('vectors: text, bytes and time agree both ways (sources in test/vectors/ulid.ts)', () => {
   for (const v of ulidVectors) {
-    assert.equal(bytesToHex(decodeUlid(v.ulid)), v.hex, v.source);
-    assert.equal(encodeUlid(decodeUlid(v.ulid)), v.ulid, v.source);
+    assert.equal(bytesToHex(parseUlid(v.ulid)), v.hex, v.source);
+    assert.equal(formatUlid(parseUlid(v.ulid)), v.ulid, v.source);
     assert.equal(ulidTimestamp(v.ulid), v.time, v.source);
-    assert.equal(ulidTimestamp(decodeUlid(v.ulid)), v.time, v.source);
+    assert.equal(ulidTimestamp(parseUlid(v.ulid)), v.time, v.source);
     assert.ok(isUlid(v.ulid), v.source);
   }
 });
@@ -60,12 +60,12 @@ test('ulid/javascript encodeTime vector: 1469918176385 gives the prefix 01ARYZ6S
 
 test('oklog/ulid TestOverflowHandling: a first character above 7 is an overflow at 0', () => {
   for (const s of overflowing) {
-    assert.throws(() => decodeUlid(s), isInvalid('overflow', 0), s);
-    assert.throws(() => decodeUlid(s, { lenient: true }), isInvalid('overflow', 0), s);
+    assert.throws(() => parseUlid(s), isInvalid('overflow', 0), s);
+    assert.throws(() => parseUlid(s, { lenient: true }), isInvalid('overflow', 0), s);
     assert.equal(isUlid(s), false);
   }
   for (const first of '89ABCDEFGHJKMNPQRSTVWXYZ') {
-    assert.throws(() => decodeUlid(`${first}${'0'.repeat(25)}`), isInvalid('overflow', 0));
+    assert.throws(() => parseUlid(`${first}${'0'.repeat(25)}`), isInvalid('overflow', 0));
   }
 });
 
@@ -76,7 +76,7 @@ test('lengths other than 26 are rejected (25, 27, 0, 36)', () => {
     '',
     '01563df3-6481-d676-4c61-efb99302bd5b',
   ]) {
-    assert.throws(() => decodeUlid(s), isInvalid('length'), JSON.stringify(s));
+    assert.throws(() => parseUlid(s), isInvalid('length'), JSON.stringify(s));
     assert.equal(isUlid(s), false);
   }
 });
@@ -99,7 +99,7 @@ test('strict: every invalid character at every position is rejected with its pos
   for (let i = 0; i < 26; i++) {
     for (const ch of NON_DIGITS) {
       const text = strictBase.slice(0, i) + ch + strictBase.slice(i + 1);
-      assert.throws(() => decodeUlid(text), isInvalid('alphabet', i), `${JSON.stringify(ch)}@${i}`);
+      assert.throws(() => parseUlid(text), isInvalid('alphabet', i), `${JSON.stringify(ch)}@${i}`);
       assert.equal(isUlid(text), false);
     }
   }
@@ -111,19 +111,19 @@ test('lenient: I, L read as 1 and O as 0 (either case) at every position; U and 
     for (const [ch, digit] of Object.entries(as)) {
       const text = strictBase.slice(0, i) + ch + strictBase.slice(i + 1);
       const same = strictBase.slice(0, i) + digit + strictBase.slice(i + 1);
-      assert.deepEqual(decodeUlid(text, { lenient: true }), decodeUlid(same), `${ch}@${i}`);
+      assert.deepEqual(parseUlid(text, { lenient: true }), parseUlid(same), `${ch}@${i}`);
       assert.ok(isUlid(text, { lenient: true }));
       assert.equal(ulidTimestamp(text, { lenient: true }), ulidTimestamp(same));
-      assert.throws(() => decodeUlid(text), isInvalid('alphabet', i));
+      assert.throws(() => parseUlid(text), isInvalid('alphabet', i));
     }
     for (const ch of NON_DIGITS.filter((c) => !(c in as))) {
       const text = strictBase.slice(0, i) + ch + strictBase.slice(i + 1);
-      assert.throws(() => decodeUlid(text, { lenient: true }), isInvalid('alphabet', i));
+      assert.throws(() => parseUlid(text, { lenient: true }), isInvalid('alphabet', i));
     }
   }
   // ulid/javascript crockford.spec.ts fixULIDBase32, without the hyphens.
   assert.equal(
-    encodeUlid(decodeUlid(lenientVector.input, { lenient: true })),
+    formatUlid(parseUlid(lenientVector.input, { lenient: true })),
     lenientVector.canonical,
   );
 });
@@ -131,23 +131,23 @@ test('lenient: I, L read as 1 and O as 0 (either case) at every position; U and 
 test('decoding is case-insensitive; encoding is upper case', () => {
   fc.assert(
     fc.property(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.boolean(), (bytes, flip) => {
-      const text = encodeUlid(bytes);
+      const text = formatUlid(bytes);
       assert.match(text, ULID_TEXT);
       const mixed = [...text]
         .map((c, i) => (flip === (i % 2 === 0) ? c.toLowerCase() : c))
         .join('');
-      assert.deepEqual(decodeUlid(text.toLowerCase()), bytes);
-      assert.deepEqual(decodeUlid(mixed), bytes);
+      assert.deepEqual(parseUlid(text.toLowerCase()), bytes);
+      assert.deepEqual(parseUlid(mixed), bytes);
     }),
     { numRuns: 2000 },
   );
 });
 
-test('round trips: decodeUlid(encodeUlid(b)) and UUID <-> ULID keep the 128 bits', () => {
+test('round trips: parseUlid(formatUlid(b)) and UUID <-> ULID keep the 128 bits', () => {
   fc.assert(
     fc.property(fc.uint8Array({ minLength: 16, maxLength: 16 }), (bytes) => {
-      const text = encodeUlid(bytes);
-      assert.deepEqual(decodeUlid(text), bytes);
+      const text = formatUlid(bytes);
+      assert.deepEqual(parseUlid(text), bytes);
       const uuid = ulidToUuid(text);
       assert.equal(uuid.replaceAll('-', ''), bytesToHex(bytes));
       assert.equal(uuidToUlid(uuid), text);
@@ -160,7 +160,7 @@ test('round trips: decodeUlid(encodeUlid(b)) and UUID <-> ULID keep the 128 bits
   const text = fc
     .tuple(fc.constantFrom(...'01234567'), fc.string({ unit: digit, minLength: 25, maxLength: 25 }))
     .map(([a, b]) => a + b);
-  fc.assert(fc.property(text, (t) => encodeUlid(decodeUlid(t)) === t));
+  fc.assert(fc.property(text, (t) => formatUlid(parseUlid(t)) === t));
 });
 
 test('ulid/javascript uuid.spec.ts: ulidToUUID and uuidToULID vectors', () => {
@@ -171,9 +171,9 @@ test('ulid/javascript uuid.spec.ts: ulidToUUID and uuidToULID vectors', () => {
   assert.throws(() => uuidToUlid('01563df3-6481-d676-4c61-efb99302bd5'), InvalidIdError);
 });
 
-test('into forms: decodeUlid and nextBytes write exactly their 16 bytes at the offset', () => {
+test('into forms: parseUlid and nextBytes write exactly their 16 bytes at the offset', () => {
   const out = new Uint8Array(20).fill(0xee);
-  decodeUlid('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', undefined, out, 2);
+  parseUlid('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', undefined, out, 2);
   assert.deepEqual([...out.subarray(0, 2)], [0xee, 0xee]);
   assert.ok(out.subarray(2, 18).every((b) => b === 0xff));
   assert.deepEqual([...out.subarray(18)], [0xee, 0xee]);
@@ -185,8 +185,8 @@ test('into forms: decodeUlid and nextBytes write exactly their 16 bytes at the o
   gen.nextBytes(buf, 3);
   assert.equal(bytesToHex(buf), `000000${'0000000186a0'}${'ff'.repeat(10)}00`);
   const padded = new Uint8Array(18);
-  padded.set(decodeUlid(strictBase), 1);
-  assert.equal(encodeUlid(padded, 1), strictBase);
+  padded.set(parseUlid(strictBase), 1);
+  assert.equal(formatUlid(padded, 1), strictBase);
 });
 
 test('generator: nextBytes and next agree; default ulid()/ulidBytes() give valid fresh IDs', () => {
@@ -194,7 +194,7 @@ test('generator: nextBytes and next agree; default ulid()/ulidBytes() give valid
     new UlidGenerator({ clock: new ManualClock(1700000000000), random: seededRandom(7) });
   const a = make();
   const b = make();
-  for (let i = 0; i < 100; i++) assert.equal(encodeUlid(a.nextBytes()), b.next());
+  for (let i = 0; i < 100; i++) assert.equal(formatUlid(a.nextBytes()), b.next());
   const seen = new Set<string>();
   const before = Date.now();
   for (let i = 0; i < 10000; i++) seen.add(ulid());
@@ -227,11 +227,11 @@ test('generator: a clock outside [0, 2^48 - 1] ms is HorizonExceededError, a non
 });
 
 test('misuse: wrong argument types and options throw TypeError/RangeError', () => {
-  assert.throws(() => decodeUlid(1 as never), TypeError);
-  assert.throws(() => decodeUlid(strictBase, { lenient: 1 as never }), TypeError);
-  assert.throws(() => decodeUlid(strictBase, undefined, new Uint8Array(16), 1), RangeError);
-  assert.throws(() => encodeUlid(new Uint8Array(15)), RangeError);
-  assert.throws(() => encodeUlid([1, 2] as never), TypeError);
+  assert.throws(() => parseUlid(1 as never), TypeError);
+  assert.throws(() => parseUlid(strictBase, { lenient: 1 as never }), TypeError);
+  assert.throws(() => parseUlid(strictBase, undefined, new Uint8Array(16), 1), RangeError);
+  assert.throws(() => formatUlid(new Uint8Array(15)), RangeError);
+  assert.throws(() => formatUlid([1, 2] as never), TypeError);
   assert.throws(() => ulidTimestamp(new Uint8Array(10)), RangeError);
   assert.throws(() => ulidTimestamp(5 as never), TypeError);
   assert.equal(isUlid(42), false);

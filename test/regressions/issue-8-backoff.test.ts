@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { Backoff, StoreUnavailableError } from '../../src/core/index.js';
+import { StoreUnavailableError } from '../../src/core/index.js';
+import { Backoff } from '../../src/core/internal.js';
 import type { BlockSource } from '../../src/sequences/ports.js';
 import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
 

@@ -1,9 +1,9 @@
 import { Buffer } from 'node:buffer';
 import {
-  decodeUlid,
   fromMysqlSwap,
   IdforgeError,
   InvalidIdError,
+  parseUlid,
   parseUuid,
   toMysqlSwap,
   ulidToUuid,
@@ -55,7 +55,7 @@ function convertOne(input: string, to: Target, from: string | undefined): string
     case 'ulid':
       return uuidToUlid(input);
     default: {
-      const bytes = input.length === 26 ? decodeUlid(input) : parseUuid(input);
+      const bytes = input.length === 26 ? parseUlid(input) : parseUuid(input);
       return Buffer.from(bytes).toString('hex');
     }
   }

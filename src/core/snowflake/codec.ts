@@ -163,6 +163,41 @@ export function parseSnowflake(text: string, layout?: Layout): bigint {
 }
 
 /**
+ * Whether `text` is the decimal text of a Snowflake (of `layout` when given), exactly as
+ * {@link parseSnowflake} accepts it. Never throws for any `text`; `TypeError` on a `layout`
+ * that is not one.
+ */
+export function isSnowflake(text: unknown, layout?: Layout): boolean {
+  if (layout !== undefined) checkLayout('isSnowflake layout', layout);
+  if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,19})$/.test(text)) return false;
+  return BigInt(text) <= (layout === undefined ? U64_MAX : layout.maxId);
+}
+
+/**
+ * Checks `text` like {@link parseSnowflake} and returns it (a Snowflake has one decimal text
+ * form). Throws exactly what {@link parseSnowflake} throws.
+ */
+export function validateSnowflake(text: string, layout?: Layout): string {
+  parseSnowflake(text, layout);
+  return text;
+}
+
+/**
+ * The decimal text of the Snowflake `id` (a bigint in [0, 2^64-1], or of `layout` when given:
+ * [0, its largest ID]). Throws {@link InvalidIdError} (reason `range`) outside that range,
+ * `TypeError` when `id` is not a bigint.
+ */
+export function formatSnowflake(id: bigint, layout?: Layout): string {
+  if (layout !== undefined)
+    return idOf(checkLayout('formatSnowflake layout', layout), id).toString();
+  if (typeof id !== 'bigint') throw typeError('formatSnowflake id', 'a bigint', id);
+  if (id < 0n || id > U64_MAX) {
+    throw new InvalidIdError('snowflake', 'range', `${id} is outside [0, 2^64-1]`, id.toString());
+  }
+  return id.toString();
+}
+
+/**
  * The raw value of the field `name` of `id` (for the time field, the tick). Throws
  * `RangeError` when the layout has no such field, {@link InvalidIdError} as {@link decompose}.
  */

@@ -30,14 +30,15 @@ function u32(b: Uint8Array, o: number): number {
 }
 
 /**
- * The timestamp of a version-1 or version-6 UUID given as text or 16 bytes.
+ * The full time of a version-1 or version-6 UUID given as text or 16 bytes: unix ms and the
+ * exact 60-bit tick count.
  *
  * Throws {@link InvalidIdError} on malformed input, a version other than 1 or 6 (reason
  * `version`) or a variant other than RFC 9562's (reason `variant`); `TypeError` when `input`
  * is neither a string nor a Uint8Array.
  */
-export function uuidV1Timestamp(input: string | Uint8Array): UuidGregorianTime {
-  const b = uuidInputBytes('uuidV1Timestamp input', input);
+export function uuidGregorianTime(input: string | Uint8Array): UuidGregorianTime {
+  const b = uuidInputBytes('uuidGregorianTime input', input);
   requireVersion(b, input, 1, 6);
   const mid = (b[4]! << 8) | b[5]!;
   const low12 = ((b[6]! & 0x0f) << 8) | b[7]!;
@@ -59,8 +60,16 @@ export function uuidV1Timestamp(input: string | Uint8Array): UuidGregorianTime {
   };
 }
 
-/** The same function as {@link uuidV1Timestamp}: it reads versions 1 and 6 alike. */
-export const uuidV6Timestamp: (input: string | Uint8Array) => UuidGregorianTime = uuidV1Timestamp;
+/**
+ * The timestamp (unix ms, rounded down) of a version-1 or version-6 UUID given as text or 16
+ * bytes. Throws as {@link uuidGregorianTime}.
+ */
+export function uuidv1Timestamp(input: string | Uint8Array): number {
+  return uuidGregorianTime(input).unixMs;
+}
+
+/** The same function as {@link uuidv1Timestamp}: it reads versions 1 and 6 alike. */
+export const uuidv6Timestamp: (input: string | Uint8Array) => number = uuidv1Timestamp;
 
 /** Reorders the v1 UUID at `b` into v6 at `out`/`o` (RFC 9562 §5.6). Trusts its arguments. */
 function unsafeV1ToV6(b: Uint8Array, out: Uint8Array, o: number): void {

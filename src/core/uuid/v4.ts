@@ -7,21 +7,10 @@ import { assertOutput, typeError } from '../assert.js';
 import { defaultPool, RandomPool, type RandomSource } from '../random.js';
 import { unsafeFormatUuid } from './format.js';
 
-/** Options of {@link createUuidV4}. */
+/** Options of {@link UuidV4Generator}. */
 export interface UuidV4Options {
   /** Where the random bits come from. Default: the process-wide pool over Web Crypto. */
   readonly random?: RandomSource;
-}
-
-/** A UUIDv4 source bound to one random source; see {@link createUuidV4}. */
-export interface UuidV4Generator {
-  /** A new UUIDv4 in canonical lower-case text. */
-  next(): string;
-  /**
-   * A new UUIDv4 written as 16 bytes into `out` at `offset` (a new array by default); returns
-   * `out`. Throws `TypeError`/`RangeError` when `out` has no room for 16 bytes at `offset`.
-   */
-  nextBytes(out?: Uint8Array, offset?: number): Uint8Array;
 }
 
 /** Takes 16 fresh bytes from `pool`, sets version and variant in place; returns their offset. */
@@ -44,47 +33,52 @@ function v4Bytes(pool: RandomPool, out: Uint8Array | undefined, offset: number):
   return unsafeV4Bytes(pool, assertOutput('uuidv4 out', out, offset, 16), offset);
 }
 
-class PooledUuidV4 implements UuidV4Generator {
-  readonly #pool: RandomPool;
-
-  constructor(pool: RandomPool) {
-    this.#pool = pool;
+function poolOf(options: UuidV4Options): RandomPool {
+  if (typeof options !== 'object' || options === null) {
+    throw typeError('UuidV4Generator options', 'an object', options);
   }
-
-  next(): string {
-    const pool = this.#pool;
-    return unsafeFormatUuid(pool.bytes, takeV4(pool));
+  const random = options.random;
+  if (random === undefined) return defaultPool();
+  if (typeof random !== 'object' || random === null || typeof random.fill !== 'function') {
+    throw typeError(
+      'UuidV4Generator options.random',
+      'a RandomSource (an object with fill())',
+      random,
+    );
   }
-
-  nextBytes(out?: Uint8Array, offset = 0): Uint8Array {
-    return v4Bytes(this.#pool, out, offset);
-  }
+  return new RandomPool(random);
 }
 
 /**
  * A UUIDv4 generator drawing from `options.random` through its own 4 KiB pool (or from the
  * process-wide pool by default). With a deterministic source (`seededRandom`,
  * `fixedRandom`) the sequence is reproducible: for tests and examples only. Holds state (the
- * pool); share it within one trust domain only. Throws `TypeError` when `options.random`
- * has no `fill` method.
+ * pool); share it within one trust domain only. The constructor throws `TypeError` when
+ * `options` is not an object or `options.random` has no `fill` method.
  */
-export function createUuidV4(options: UuidV4Options = {}): UuidV4Generator {
-  if (typeof options !== 'object' || options === null) {
-    throw typeError('createUuidV4 options', 'an object', options);
+export class UuidV4Generator {
+  readonly #pool: RandomPool;
+
+  constructor(options: UuidV4Options = {}) {
+    this.#pool = poolOf(options);
   }
-  const random = options.random;
-  if (random === undefined) return new PooledUuidV4(defaultPool());
-  if (typeof random !== 'object' || random === null || typeof random.fill !== 'function') {
-    throw typeError(
-      'createUuidV4 options.random',
-      'a RandomSource (an object with fill())',
-      random,
-    );
+
+  /** A new UUIDv4 in canonical lower-case text. */
+  next(): string {
+    const pool = this.#pool;
+    return unsafeFormatUuid(pool.bytes, takeV4(pool));
   }
-  return new PooledUuidV4(new RandomPool(random));
+
+  /**
+   * A new UUIDv4 written as 16 bytes into `out` at `offset` (a new array by default); returns
+   * `out`. Throws `TypeError`/`RangeError` when `out` has no room for 16 bytes at `offset`.
+   */
+  nextBytes(out?: Uint8Array, offset = 0): Uint8Array {
+    return v4Bytes(this.#pool, out, offset);
+  }
 }
 
-let shared: PooledUuidV4 | undefined;
+let shared: UuidV4Generator | undefined;
 
 /**
  * A new random UUIDv4 in canonical lower-case text, from `crypto.randomUUID()` where the
@@ -92,13 +86,13 @@ let shared: PooledUuidV4 | undefined;
  * process-wide random pool. Stateless for the caller; never throws.
  *
  * REF: bench/peers (uuidjs/uuid's v4 takes the same native path). The pooled path of
- * {@link createUuidV4} is not faster across runs on Node.js 20 (docs/benchmarks.md: 380 ns
+ * {@link UuidV4Generator} is not faster across runs on Node.js 20 (docs/benchmarks.md: 380 ns
  * against 298 ns for `crypto.randomUUID()` in the recorded run), so the native call stays.
  */
 export function uuidv4(): string {
   const c = globalThis.crypto;
   if (typeof c.randomUUID === 'function') return c.randomUUID();
-  if (shared === undefined) shared = new PooledUuidV4(defaultPool());
+  if (shared === undefined) shared = new UuidV4Generator();
   return shared.next();
 }
 
