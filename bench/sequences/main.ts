@@ -14,8 +14,7 @@ import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
-import { openCounterStore, openSegmentStore } from '../../src/stores/open.js';
-import { openSequence } from '../../src/stores/open-sequence.js';
+import { openCounterStore, openSegmentStore, openSequence } from '../../src/stores/open.js';
 import { dropNamespaces } from '../../test/helpers/namespaces.js';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';

@@ -4,21 +4,21 @@
  * used. This file re-exports only, by name.
  */
 export {
+  closeTicketServers,
+  lazyTicketServer,
   migrateStore,
+  type OpenedSequence,
+  type OpenSequenceOptions,
   type OpenStoreOptions,
   openCounterStore,
   openLeaseStore,
   openMarkStore,
   openSegmentStore,
-} from './open.js';
-export { type OpenedSequence, type OpenSequenceOptions, openSequence } from './open-sequence.js';
-export {
-  closeTicketServers,
-  lazyTicketServer,
+  openSequence,
   openTicketServer,
   openTicketServers,
-  type PlannableTicketServer,
   setupTicketServers,
   type TicketServerOptions,
-} from './tickets-open.js';
+} from './open.js';
+export type { PlannableTicketServer } from './ticket-common.js';
 export { redactUrl, storeScheme } from './url.js';

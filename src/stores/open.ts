@@ -11,11 +11,21 @@
  *   mysql://user@host:port/db      MariaDB or MySQL (segments, ticket servers)
  *   etcd://host:port[,host:port...]
  * Each accepts ?namespace=NAME (a schema, table prefix or key prefix; default idforge).
+ * Ticket servers (mysql://, postgres://) and sequences by URL (`openSequence`: a segment table
+ * or a Redis counter guarded by durable marks) are opened here too.
  */
 import type { LeaseStore } from '../coord/ports.js';
-import { StoreUnavailableError } from '../core/index.js';
-import type { CounterStore, DurableMarkStore, SegmentStore } from '../sequences/ports.js';
-import { assertTablePrefix } from './segment-args.js';
+import type { CounterBlockSourceOptions } from '../sequences/counter-source.js';
+import { counterBlockSource, openSegmentSequence, SegmentBuffer } from '../sequences/index.js';
+import type {
+  CounterStore,
+  DurableMarkStore,
+  SegmentStore,
+  TicketServer,
+} from '../sequences/ports.js';
+import type { SegmentSequenceOptions } from '../sequences/sequence.js';
+import type { PlannableTicketServer } from './ticket-common.js';
+import { redactUrl, storeScheme } from './url.js';
 
 /** Options of {@link openLeaseStore}. */
 export interface OpenStoreOptions {
@@ -26,11 +36,6 @@ export interface OpenStoreOptions {
   /** Tables schema (PostgreSQL) or key prefix (Redis, etcd); else the URL's ?namespace=. */
   readonly namespace?: string;
 }
-
-import { redactUrl, storeScheme } from './url.js';
-
-/** Where the two URL helpers live (a leaf module the drivers' adapters import). */
-export { redactUrl, storeScheme };
 
 /**
  * Opens the lease store a URL names and checks it answers. Rejects with `RangeError` for an
@@ -45,32 +50,25 @@ export async function openLeaseStore(
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   switch (scheme) {
     case 'sqlite': {
-      const { openSqliteDatabase, parseSqliteUrl } = await import('./sqlite/database.js');
-      const { SqliteLeaseStore } = await import('./sqlite/lease-store.js');
-      const namespace = assertTablePrefix(
-        options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
-      );
-      const db = openSqliteDatabase(url, address, connectTimeoutMs);
-      const store = new SqliteLeaseStore(db, address, undefined, namespace);
-      if (options.autoMigrate ?? true) await store.migrate();
-      return store;
+      const { openSqliteLeaseStore } = await import('./sqlite/lease-store.js');
+      return openSqliteLeaseStore(url, { ...options, connectTimeoutMs });
     }
     case 'file': {
-      const { openFileLeaseStore } = await import('./file/open.js');
+      const { openFileLeaseStore } = await import('./file/lease-store.js');
       const store = await openFileLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
       if (options.autoMigrate ?? true) await store.migrate();
       return store;
     }
     case 'postgres': {
-      const { openPostgresLeaseStore } = await import('./postgres/open.js');
+      const { openPostgresLeaseStore } = await import('./postgres/lease-store.js');
       return openPostgresLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
     }
     case 'redis': {
-      const { openRedisLeaseStore } = await import('./redis/open.js');
+      const { openRedisLeaseStore } = await import('./redis/lease-store.js');
       return openRedisLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
     }
     case 'etcd': {
-      const { openEtcdLeaseStore } = await import('./etcd/open.js');
+      const { openEtcdLeaseStore } = await import('./etcd/lease-store.js');
       return openEtcdLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
     }
     default:
@@ -108,8 +106,7 @@ export async function openSegmentStore(
       const { openPostgresSegmentStore } = await import('./postgres/segment-store.js');
       return openPostgresSegmentStore(url, base);
     }
-    case 'mysql':
-    case 'mariadb': {
+    case 'mysql': {
       const { openMysqlSegmentStore } = await import('./mysql/segment-store.js');
       return openMysqlSegmentStore(url, base);
     }
@@ -180,7 +177,7 @@ export async function migrateStore(url: string, options: OpenStoreOptions = {}):
   if (['sqlite', 'postgres', 'redis', 'etcd', 'file'].includes(scheme)) {
     await run('leases, marks, claims', () => openLeaseStore(url, opts));
   }
-  if (['sqlite', 'postgres', 'mysql', 'mariadb'].includes(scheme)) {
+  if (['sqlite', 'postgres', 'mysql'].includes(scheme)) {
     await run('segments', () => openSegmentStore(url, opts));
   }
   if (['sqlite', 'postgres'].includes(scheme)) {
@@ -199,14 +196,193 @@ function withNamespace<T extends object>(
   return options.namespace === undefined ? base : { ...base, namespace: options.namespace };
 }
 
-export type { PlannableTicketServer } from './ticket-common.js';
+/** Options of {@link openTicketServer}. */
+export interface TicketServerOptions {
+  /** Give up connecting after this many ms. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  /** Give up on a statement after this many ms. Default: connectTimeoutMs. */
+  readonly queryTimeoutMs?: number;
+}
 
-export {
-  closeTicketServers,
-  lazyTicketServer,
-  openTicketServer,
-  openTicketServers,
-  setupTicketServers,
-  type TicketServerOptions,
-} from './tickets-open.js';
-export { StoreUnavailableError };
+/**
+ * Opens one ticket server and checks it answers. Throws `RangeError` for an unknown scheme or
+ * a malformed URL; rejects with `StoreUnavailableError` when the server cannot be reached.
+ */
+export async function openTicketServer(
+  url: string,
+  options: TicketServerOptions = {},
+): Promise<PlannableTicketServer> {
+  const scheme = storeScheme(url);
+  if (scheme === 'mysql') {
+    const { openMysqlTicketServer } = await import('./mysql/ticket-server.js');
+    return openMysqlTicketServer(url, options);
+  }
+  if (scheme === 'postgres') {
+    const { openPostgresTicketServer } = await import('./postgres/ticket-server.js');
+    return openPostgresTicketServer(url, options);
+  }
+  throw new RangeError(
+    `ticket server URL: expected mysql://... or postgres://..., got "${scheme}" in ${redactUrl(url)}`,
+  );
+}
+
+/**
+ * Opens every server of a list, in order. Rejects with the first failure after closing the
+ * servers already opened; a list of several down servers names the first.
+ */
+export async function openTicketServers(
+  urls: readonly string[],
+  options: TicketServerOptions = {},
+): Promise<PlannableTicketServer[]> {
+  const opened: PlannableTicketServer[] = [];
+  try {
+    for (const url of urls) opened.push(await openTicketServer(url, options));
+    return opened;
+  } catch (e) {
+    await Promise.all(opened.map((s) => s.close()));
+    throw e;
+  }
+}
+
+/**
+ * A ticket server that connects at its first call instead of now, and again at the next call
+ * after a failed connect: for a client that must start while one of its servers is down (the
+ * client fails over; see TicketClient). Throws `RangeError` for a malformed URL at once.
+ */
+export function lazyTicketServer(url: string, options: TicketServerOptions = {}): TicketServer {
+  const scheme = storeScheme(url);
+  if (scheme !== 'mysql' && scheme !== 'postgres') {
+    throw new RangeError(
+      `ticket server URL: expected mysql://... or postgres://..., got "${scheme}" in ${redactUrl(url)}`,
+    );
+  }
+  let opening: Promise<PlannableTicketServer> | null = null;
+  const server = () => {
+    if (opening === null) {
+      opening = openTicketServer(url, options);
+      opening.catch(() => {
+        opening = null;
+      });
+    }
+    return opening;
+  };
+  return {
+    backend: scheme === 'postgres' ? 'postgres' : 'mysql',
+    address: redactUrl(url),
+    setup: async (name, increment, offset) => (await server()).setup(name, increment, offset),
+    next: async (name) => (await server()).next(name),
+    close: async () => {
+      const s = opening;
+      opening = null;
+      if (s !== null) await (await s.catch(() => null))?.close();
+    },
+  };
+}
+
+/** Closes servers, never rejecting. */
+export async function closeTicketServers(servers: readonly TicketServer[]): Promise<void> {
+  await Promise.all(servers.map((s) => s.close().catch(() => {})));
+}
+
+/**
+ * Sets `name` up on `servers` (in plan order): increment `increment` (default: the number of
+ * servers) and offsets 1..N, with every server's next ticket above every ticket any of them has
+ * issued (the floor), so that re-planning (adding a server, changing the increment) or
+ * replacing a wiped server never reissues a ticket. Run it with every ticket client stopped:
+ * clients keep the settings they read at their first ticket. Rejects with
+ * `StoreUnavailableError` when any server is unreachable (all must answer to know the floor).
+ * Resolves to the floor used.
+ */
+export async function setupTicketServers(
+  servers: readonly PlannableTicketServer[],
+  name: string,
+  increment = servers.length,
+): Promise<bigint> {
+  if (servers.length === 0) throw new RangeError('servers: expected at least one, got none');
+  if (increment < servers.length) {
+    throw new RangeError(
+      `increment: expected at least ${servers.length} (the servers), got ${increment}`,
+    );
+  }
+  let floor = 0n;
+  for (const s of servers) {
+    const high = await s.high(name);
+    if (high > floor) floor = high;
+  }
+  for (let i = 0; i < servers.length; i++) await servers[i]!.setup(name, increment, i + 1, floor);
+  return floor;
+}
+
+/** Options of {@link openSequence}. */
+export interface OpenSequenceOptions extends SegmentSequenceOptions {
+  /** Redis counters: where the durable marks live. Default $IDFORGE_STORE or sqlite:idforge.db. */
+  readonly marks?: string;
+  /** Redis counters: the block size (INCRBY K). Default 1000. */
+  readonly blockSize?: number;
+  /** Redis counters: what to do when the counter moved backwards. Default 'reseed'. */
+  readonly onRegression?: CounterBlockSourceOptions['onRegression'];
+  readonly connectTimeoutMs?: number;
+}
+
+/** A sequence and what closes it with its stores. */
+export interface OpenedSequence {
+  readonly sequence: SegmentBuffer;
+  close(): Promise<void>;
+}
+
+/**
+ * The sequence of `tag` in the store `url`, with its first block loaded. Rejects with
+ * `UnknownTagError` (segment tables: the tag was never created), `StoreUnavailableError`.
+ */
+export async function openSequence(
+  url: string,
+  tag: string,
+  options: OpenSequenceOptions = {},
+): Promise<OpenedSequence> {
+  const { marks, blockSize, onRegression, connectTimeoutMs, ...buffer } = options;
+  const open = connectTimeoutMs === undefined ? {} : { connectTimeoutMs };
+  if (storeScheme(url) !== 'redis') {
+    const store = await openSegmentStore(url, open);
+    try {
+      const sequence = await openSegmentSequence(store, tag, buffer);
+      return {
+        sequence,
+        close: async () => {
+          sequence.close();
+          await store.close();
+        },
+      };
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
+  const counter = await openCounterStore(url, open);
+  const markStore = await openMarkStore(
+    marks ?? (process.env.IDFORGE_STORE || 'sqlite:idforge.db'),
+    open,
+  ).catch(async (error: unknown) => {
+    await counter.close();
+    throw error;
+  });
+  const sequence = new SegmentBuffer({
+    ...buffer,
+    tag,
+    minStep: blockSize ?? 1000,
+    source: counterBlockSource(counter, markStore, tag, onRegression ? { onRegression } : {}),
+    backend: counter.backend,
+    address: counter.address,
+  });
+  const close = async () => {
+    sequence.close();
+    await counter.close();
+    await markStore.close();
+  };
+  try {
+    await sequence.warm();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { sequence, close };
+}

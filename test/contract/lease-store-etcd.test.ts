@@ -14,7 +14,8 @@ import { after, describe, test } from 'node:test';
 import { Etcd3 } from 'etcd3';
 import type { LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
-import { openEtcdLeaseStore, parseEtcdUrl } from '../../src/stores/etcd/open.js';
+import { parseEtcdUrl } from '../../src/stores/etcd/connect.js';
+import { openEtcdLeaseStore } from '../../src/stores/etcd/lease-store.js';
 import { requireServices, serviceSkip } from '../helpers/services.js';
 import { leaseStoreContract, owner, report, request, untilExpired } from './lease-store.js';
 

@@ -19,8 +19,8 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
-import { FileLeaseStore } from '../../src/stores/file/lease-store.js';
-import { openFileLeaseStore, parseFileUrl } from '../../src/stores/file/open.js';
+import { parseFileUrl } from '../../src/stores/file/connect.js';
+import { FileLeaseStore, openFileLeaseStore } from '../../src/stores/file/lease-store.js';
 import { StateFile } from '../../src/stores/file/state-file.js';
 import { leaseStoreContract, owner, report, request } from './lease-store.js';
 

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Lease, LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
-import { openPostgresLeaseStore } from '../../src/stores/postgres/open.js';
+import { openPostgresLeaseStore } from '../../src/stores/postgres/lease-store.js';
 import { serviceSkip } from '../helpers/services.js';
 import { silentServer, stallableProxy } from '../helpers/tcp.js';
 import { leaseStoreContract, owner, request, untilExpired } from './lease-store.js';

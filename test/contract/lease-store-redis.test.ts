@@ -8,7 +8,8 @@ import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import type { Lease, LeaseStore } from '../../src/coord/ports.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
-import { openRedisLeaseStore, parseRedisUrl } from '../../src/stores/redis/open.js';
+import { parseRedisUrl } from '../../src/stores/redis/connect.js';
+import { openRedisLeaseStore } from '../../src/stores/redis/lease-store.js';
 import { serviceSkip } from '../helpers/services.js';
 import { leaseStoreContract, owner, report, request } from './lease-store.js';
 

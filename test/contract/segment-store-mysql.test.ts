@@ -6,7 +6,7 @@ import { after, afterEach, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import type { SegmentStore } from '../../src/sequences/ports.js';
-import { openMysqlPool, parseMysqlUrl } from '../../src/stores/mysql/open.js';
+import { connectMysql, parseMysqlUrl } from '../../src/stores/mysql/connect.js';
 import { openMysqlSegmentStore } from '../../src/stores/mysql/segment-store.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
@@ -174,7 +174,7 @@ describe('MariaDB segment store: on the server', { skip }, () => {
   });
 
   test('the server gives up row-lock waits by the query timeout too', async () => {
-    const db = await openMysqlPool(BASE, { connectTimeoutMs: 2000, queryTimeoutMs: 2500 });
+    const db = await connectMysql(BASE, { connectTimeoutMs: 2000, queryTimeoutMs: 2500 });
     try {
       const rows = await db.query('check', 'SELECT @@SESSION.innodb_lock_wait_timeout AS s');
       assert.deepEqual(rows, [{ s: '3' }]);
@@ -202,7 +202,7 @@ describe('MariaDB segment store: on the server', { skip }, () => {
     assert.deepEqual(await a.takeSegment('orders'), { tag: 'orders', first: 1n, last: 10n });
     assert.deepEqual(await b.takeSegment('orders'), { tag: 'orders', first: 50n, last: 51n });
     const ns = new URL(urls.at(-1)!).searchParams.get('namespace')!;
-    const db = await openMysqlPool(BASE);
+    const db = await connectMysql(BASE);
     try {
       const rows = await db.query(
         'check',

@@ -6,7 +6,7 @@ import { after, afterEach, describe, test } from 'node:test';
 import pg from 'pg';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import type { SegmentStore } from '../../src/sequences/ports.js';
-import { openPostgresPool } from '../../src/stores/postgres/pool.js';
+import { connectPostgres } from '../../src/stores/postgres/connect.js';
 import { openPostgresSegmentStore } from '../../src/stores/postgres/segment-store.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
@@ -156,7 +156,7 @@ describe('PostgreSQL segment store: on the server', { skip }, () => {
 
   test('every connection commits synchronously, whatever the URL asks; other options are kept', async () => {
     const options = encodeURIComponent('-c synchronous_commit=off -c work_mem=8MB');
-    const { pool } = await openPostgresPool(`${BASE}?options=${options}`);
+    const { pool } = await connectPostgres(`${BASE}?options=${options}`);
     try {
       const sync = await pool.query('SHOW synchronous_commit');
       const mem = await pool.query('SHOW work_mem');

@@ -3,9 +3,9 @@
 
 import type { SegmentStore } from '../../src/sequences/ports.js';
 import { openMysqlSegmentStore } from '../../src/stores/mysql/segment-store.js';
-import { storeScheme } from '../../src/stores/open.js';
 import { openPostgresSegmentStore } from '../../src/stores/postgres/segment-store.js';
 import { openSqliteSegmentStore } from '../../src/stores/sqlite/segment-store.js';
+import { storeScheme } from '../../src/stores/url.js';
 
 export function openTestSegmentStore(
   url: string,

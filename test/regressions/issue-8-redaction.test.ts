@@ -22,11 +22,10 @@ import {
   openLeaseStore,
   openMarkStore,
   openSegmentStore,
+  openSequence,
   openTicketServers,
-  redactUrl,
-  storeScheme,
 } from '../../src/stores/open.js';
-import { openSequence } from '../../src/stores/open-sequence.js';
+import { redactUrl, storeScheme } from '../../src/stores/url.js';
 import { cli } from '../helpers/cli.js';
 import {
   assertNoSecret,

@@ -15,8 +15,12 @@ import { after, before, describe, type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createSnowflakeNode, type SnowflakeNode } from '../../src/coord/index.js';
 import { IdforgeError } from '../../src/core/index.js';
-import { migrateStore, openLeaseStore, openSegmentStore } from '../../src/stores/open.js';
-import { openSequence } from '../../src/stores/open-sequence.js';
+import {
+  migrateStore,
+  openLeaseStore,
+  openSegmentStore,
+  openSequence,
+} from '../../src/stores/open.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';

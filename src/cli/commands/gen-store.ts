@@ -2,7 +2,7 @@
 import { Buffer } from 'node:buffer';
 import { createSnowflakeNode, type NodeLogger } from '../../coord/index.js';
 import { getLayout } from '../../core/index.js';
-import { openLeaseStore } from '../../stores/open.js';
+import { openLeaseStore } from '../../stores/index.js';
 import { type CliIo, LineWriter, UsageError } from '../io.js';
 import { type GenValues, integer, parseFields } from './gen.js';
 

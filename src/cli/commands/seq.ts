@@ -1,8 +1,12 @@
 /** `idforge seq create|next|show`: segment sequences ("号段") in a store. */
 
 import type { SegmentTag } from '../../sequences/index.js';
-import { openCounterStore, openSegmentStore, storeScheme } from '../../stores/open.js';
-import { openSequence } from '../../stores/open-sequence.js';
+import {
+  openCounterStore,
+  openSegmentStore,
+  openSequence,
+  storeScheme,
+} from '../../stores/index.js';
 import { type CliIo, formatTable, LineWriter, UsageError } from '../io.js';
 import { integer } from './gen.js';
 import { storeUrl } from './store.js';

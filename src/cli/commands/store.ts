@@ -1,7 +1,7 @@
 /** `idforge migrate` and `idforge leases`: the store commands. */
 
 import type { LeaseRecord } from '../../coord/index.js';
-import { migrateStore, openLeaseStore, redactUrl } from '../../stores/open.js';
+import { migrateStore, openLeaseStore, redactUrl } from '../../stores/index.js';
 import { type CliIo, formatTable, UsageError } from '../io.js';
 
 export const migrateHelp = `Usage: idforge migrate [--store URL]

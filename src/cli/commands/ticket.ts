@@ -6,7 +6,7 @@ import {
   lazyTicketServer,
   openTicketServers,
   setupTicketServers,
-} from '../../stores/tickets-open.js';
+} from '../../stores/index.js';
 import { type CliIo, LineWriter, UsageError } from '../io.js';
 import { integer } from './gen.js';
 

@@ -30,6 +30,8 @@ import type {
 } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
 import { Backoff } from '../../core/internal.js';
+import { redactUrl } from '../url.js';
+import { connectEtcd, type EtcdStoreOptions } from './connect.js';
 import {
   type CallOptions,
   deleteOp,
@@ -329,4 +331,27 @@ function claimantsOf(txn: ITxnResponse, index: number): string[] {
   return rangeAt(txn, index)
     .kvs.map((kv) => kv.value.toString())
     .sort();
+}
+
+/**
+ * Connects to etcd and checks that it answers (one status call), then returns the lease store
+ * under the namespace. Rejects with RangeError for a malformed URL or namespace, and with
+ * StoreUnavailableError (operation 'connect') when no member answers within connectTimeoutMs.
+ * The store's every later operation is bounded by the same timeout.
+ */
+export async function openEtcdLeaseStore(
+  url: string,
+  options: EtcdStoreOptions = {},
+): Promise<LeaseStore> {
+  const { client, namespace, timeoutMs } = connectEtcd(url, options);
+  const store = new EtcdLeaseStore(client, redactUrl(url), namespace, timeoutMs);
+  try {
+    await store.ping('connect');
+  } catch (error) {
+    await store.close();
+    throw error instanceof StoreUnavailableError
+      ? error
+      : new StoreUnavailableError('etcd', store.address, 'connect', error);
+  }
+  return store;
 }

@@ -10,6 +10,8 @@
  * Not for several hosts: the lock relies on pids and O_EXCL, which a network file system does
  * not make safe.
  */
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type {
   Lease,
   LeaseRecord,
@@ -19,12 +21,14 @@ import type {
   RenewResult,
 } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
+import { redactUrl } from '../url.js';
+import { type FileStoreOptions, parseFileUrl, STALE_LOCK_MS } from './connect.js';
 import {
   dict,
   emptyNamespace,
   type NamespaceState,
   type StateDocument,
-  type StateFile,
+  StateFile,
 } from './state-file.js';
 
 /** Drops every lease and claim that expired at or before `now`. */
@@ -201,4 +205,33 @@ export class FileLeaseStore implements LeaseStore {
     this.#closed = true;
     await this.#file.drain();
   }
+}
+
+/**
+ * Checks that the file's directory exists, that its lock can be taken within `connectTimeoutMs`
+ * and that the file, if present, is an idforge file store; resolves a {@link LeaseStore} (not
+ * yet migrated: `migrate()` creates the file, though any change would). Rejects with
+ * `RangeError` for a malformed URL, namespace or timeout, and with `StoreUnavailableError`
+ * ('file', the URL, 'connect') otherwise: missing directory, no permission, lock timeout, a
+ * file that is not a store.
+ */
+export async function openFileLeaseStore(
+  url: string,
+  options: FileStoreOptions = {},
+): Promise<LeaseStore> {
+  const { path, namespace } = parseFileUrl(url, options.namespace);
+  const timeoutMs = options.connectTimeoutMs ?? 5000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new RangeError(`connectTimeoutMs: expected a positive number, got ${timeoutMs}`);
+  }
+  const address = redactUrl(url);
+  const file = new StateFile(path, { timeoutMs, staleMs: STALE_LOCK_MS });
+  try {
+    const dir = dirname(path);
+    if (!statSync(dir).isDirectory()) throw new Error(`${dir} is not a directory`);
+    await file.update(() => undefined);
+  } catch (error) {
+    throw new StoreUnavailableError('file', address, 'connect', error);
+  }
+  return new FileLeaseStore(file, address, namespace);
 }

@@ -43,7 +43,7 @@ import {
   segmentOf,
   tagOf,
 } from '../segment-args.js';
-import { type MysqlPool, type MysqlStoreOptions, openMysqlPool } from './open.js';
+import { connectMysql, type MysqlPool, type MysqlStoreOptions } from './connect.js';
 
 const COLUMNS = 'tag, max_id, step, description, updated_at_ms';
 
@@ -187,5 +187,5 @@ export async function openMysqlSegmentStore(
   url: string,
   options: MysqlStoreOptions = {},
 ): Promise<SegmentStore> {
-  return new MysqlSegmentStore(await openMysqlPool(url, options, { multipleStatements: true }));
+  return new MysqlSegmentStore(await connectMysql(url, options, { multipleStatements: true }));
 }

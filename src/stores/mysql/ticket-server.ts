@@ -47,7 +47,7 @@ import {
   withDeadline,
 } from '../ticket-common.js';
 import { redactUrl } from '../url.js';
-import { type MysqlStoreOptions, parseMysqlUrl } from './open.js';
+import { type MysqlStoreOptions, parseMysqlUrl } from './connect.js';
 
 interface Settings {
   readonly increment: number;
@@ -318,4 +318,12 @@ export class MysqlTicketServer implements PlannableTicketServer {
   #op<T>(operation: string, fn: () => Promise<T>, bound = this.#deadlineMs): Promise<T> {
     return withDeadline(this, operation, bound, fn);
   }
+}
+
+/** Opens the ticket server `url` names and checks it answers; as {@link MysqlTicketServer.open}. */
+export function openMysqlTicketServer(
+  url: string,
+  options: MysqlStoreOptions = {},
+): Promise<MysqlTicketServer> {
+  return MysqlTicketServer.open(url, options);
 }

@@ -27,6 +27,7 @@ import type {
   RenewResult,
 } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
+import { connectPostgres, type PostgresStoreOptions } from './connect.js';
 import { type LeaseSql, leaseSql } from './schema.js';
 
 /** bigint columns arrive as decimal strings (node-postgres keeps int8 exact by default). */
@@ -244,4 +245,21 @@ export class PostgresLeaseStore implements LeaseStore {
     });
     return this.#closed;
   }
+}
+
+/**
+ * Connects to PostgreSQL and checks that the server answers; does not create the schema (call
+ * `migrate()`, as `idforge migrate --store URL` does). The store owns a small pool (4
+ * connections); `close()` ends it.
+ *
+ * Throws `RangeError` for a malformed URL, namespace or option; rejects with
+ * `StoreUnavailableError` ('postgres', redacted URL, 'connect', cause) when the server cannot
+ * be reached, refuses the login or does not answer within the timeouts.
+ */
+export async function openPostgresLeaseStore(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<LeaseStore> {
+  const { pool, address, namespace } = await connectPostgres(url, options);
+  return new PostgresLeaseStore(pool, address, namespace);
 }

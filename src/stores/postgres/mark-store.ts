@@ -20,8 +20,7 @@ import type pg from 'pg';
 import { StoreUnavailableError } from '../../core/index.js';
 import type { DurableMarkStore } from '../../sequences/ports.js';
 import { assertMark, assertMarkKey } from '../mark-args.js';
-import type { PostgresStoreOptions } from './open.js';
-import { openPostgresPool } from './pool.js';
+import { connectPostgres, type PostgresStoreOptions } from './connect.js';
 import { quoteNamespace } from './schema.js';
 
 /** Adapts a pg.Pool (see {@link openPostgresMarkStore}); the store owns and ends the pool. */
@@ -133,7 +132,7 @@ export async function openPostgresMarkStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<PostgresMarkStore> {
-  // The shared pool settings, synchronous_commit=on included: pool.ts.
-  const { pool, address, namespace } = await openPostgresPool(url, options);
+  // The shared pool settings, synchronous_commit=on included: connect.ts.
+  const { pool, address, namespace } = await connectPostgres(url, options);
   return new PostgresMarkStore(pool, address, namespace);
 }

@@ -11,7 +11,7 @@
  * committed version before moving it (READ COMMITTED re-checks the WHERE clause), so no two
  * ever get overlapping blocks. The exhaustion test subtracts instead of adding: the SQL never
  * computes a value past 2^63 - 1. Commits are synchronous (`synchronous_commit = on`, see
- * ./pool.ts): a block is handed out only once its new max_id is in the WAL, so a server crash
+ * ./connect.ts): a block is handed out only once its new max_id is in the WAL, so a server crash
  * cannot make the next take return it again.
  *
  * `updated_at_ms` is the server's clock (unix ms) at the last create or take. Numbers travel
@@ -36,8 +36,7 @@ import {
   segmentOf,
   tagOf,
 } from '../segment-args.js';
-import type { PostgresStoreOptions } from './open.js';
-import { openPostgresPool } from './pool.js';
+import { connectPostgres, type PostgresStoreOptions } from './connect.js';
 import { NOW_MS, quoteNamespace } from './schema.js';
 
 const COLUMNS =
@@ -191,6 +190,6 @@ export async function openPostgresSegmentStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<SegmentStore> {
-  const { pool, address, namespace } = await openPostgresPool(url, options);
+  const { pool, address, namespace } = await connectPostgres(url, options);
   return new PostgresSegmentStore(pool, address, namespace);
 }

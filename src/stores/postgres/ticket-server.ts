@@ -38,7 +38,7 @@ import {
   withDeadline,
 } from '../ticket-common.js';
 import { redactUrl } from '../url.js';
-import { type PostgresStoreOptions, parsePostgresUrl } from './open.js';
+import { type PostgresStoreOptions, parsePostgresUrl } from './connect.js';
 import { quoteNamespace } from './schema.js';
 
 /** undefined_table: the sequence (or its schema) does not exist. */
@@ -209,4 +209,12 @@ function highOf(r: Pick<SequenceRow, 'last_value' | 'is_called'>): bigint {
 function missing(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   return code === UNDEFINED_TABLE || code === UNDEFINED_SCHEMA;
+}
+
+/** Opens the ticket server `url` names and checks it answers; as {@link PostgresTicketServer.open}. */
+export function openPostgresTicketServer(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<PostgresTicketServer> {
+  return PostgresTicketServer.open(url, options);
 }

@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SequenceExhaustedError, StoreUnavailableError } from '../../core/index.js';
 import type { CounterStore } from '../../sequences/ports.js';
-import { connectRedis, type RedisStoreOptions } from './open.js';
+import { connectRedis, type RedisStoreOptions } from './connect.js';
 
 /** The largest value of a Redis integer and of a sequence number. */
 const MAX = (1n << 63n) - 1n;

@@ -36,6 +36,7 @@ import type {
   RenewResult,
 } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
+import { connectRedis, type RedisStoreOptions } from './connect.js';
 import { ACQUIRE, LIST, type LuaScript, RELEASE, RENEW, SCRIPTS } from './scripts.js';
 
 /** A number the store returned as a string or integer reply; false or null when absent. */
@@ -230,4 +231,23 @@ export class RedisLeaseStore implements LeaseStore {
     }
     this.#redis.disconnect();
   }
+}
+
+/**
+ * Connects to Redis and checks that it answers (PING). Resolves a {@link LeaseStore} whose
+ * scripts load on `migrate()` (or on first use). Rejects with `RangeError` for a malformed URL
+ * or namespace, and with `StoreUnavailableError` (operation 'connect') when the server cannot
+ * be reached or does not answer within `connectTimeoutMs`.
+ *
+ * The client fails fast rather than queueing: commands sent while the connection is down
+ * reject at once (no offline queue), and a command in flight when the connection drops is
+ * rejected rather than resent (a resent acquire could take a second worker ID). ioredis keeps
+ * reconnecting in the background, so a later call succeeds once Redis is back.
+ */
+export async function openRedisLeaseStore(
+  url: string,
+  options: RedisStoreOptions = {},
+): Promise<LeaseStore> {
+  const { redis, address, prefix } = await connectRedis(url, options);
+  return new RedisLeaseStore(redis, address, prefix);
 }

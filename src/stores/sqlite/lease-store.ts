@@ -16,6 +16,8 @@ import type {
   RenewResult,
 } from '../../coord/ports.js';
 import { assertTablePrefix } from '../segment-args.js';
+import { redactUrl } from '../url.js';
+import { connectSqlite, parseSqliteUrl } from './connect.js';
 import { runSqlite } from './run.js';
 import { SQLITE_LEASE_SCHEMA } from './schema.js';
 
@@ -235,4 +237,33 @@ export class SqliteLeaseStore implements LeaseStore {
     this.#db.close();
     return Promise.resolve();
   }
+}
+
+/** Options of {@link openSqliteLeaseStore}. */
+export interface SqliteLeaseStoreOptions {
+  /** How long a call waits for another process's write lock, in ms. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  /** Table prefix; wins over the URL's `?namespace=`. Default `idforge`. */
+  readonly namespace?: string;
+  /** Create the tables now if missing. Default true. */
+  readonly autoMigrate?: boolean;
+}
+
+/**
+ * Opens (creating if missing) the database of a `sqlite:PATH[?namespace=NAME]` URL and its
+ * lease tables (unless `autoMigrate` is false). Throws `RangeError` for a malformed URL or
+ * namespace; `StoreUnavailableError` ('sqlite', 'connect') when the file cannot be opened.
+ */
+export async function openSqliteLeaseStore(
+  url: string,
+  options: SqliteLeaseStoreOptions = {},
+): Promise<SqliteLeaseStore> {
+  const address = redactUrl(url);
+  const namespace = assertTablePrefix(
+    options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
+  );
+  const db = connectSqlite(url, address, options.connectTimeoutMs ?? 5000);
+  const store = new SqliteLeaseStore(db, address, undefined, namespace);
+  if (options.autoMigrate ?? true) await store.migrate();
+  return store;
 }

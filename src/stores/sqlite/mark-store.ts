@@ -15,7 +15,7 @@ import type { DurableMarkStore } from '../../sequences/ports.js';
 import { assertMark, assertMarkKey } from '../mark-args.js';
 import { assertTablePrefix } from '../segment-args.js';
 import { redactUrl } from '../url.js';
-import { openSqliteDatabase, parseSqliteUrl } from './database.js';
+import { connectSqlite, parseSqliteUrl } from './connect.js';
 import { runSqlite } from './run.js';
 
 /** Created by `migrate()` (idempotent). */
@@ -123,7 +123,7 @@ export async function openSqliteMarkStore(
   const namespace = assertTablePrefix(
     options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
   );
-  const db = openSqliteDatabase(url, address, options.busyTimeoutMs ?? 5000);
+  const db = connectSqlite(url, address, options.busyTimeoutMs ?? 5000);
   const store = new SqliteMarkStore(db, address, namespace);
   if (options.autoMigrate ?? true) await store.migrate();
   return store;

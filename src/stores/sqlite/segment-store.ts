@@ -32,7 +32,7 @@ import {
   tagOf,
 } from '../segment-args.js';
 import { redactUrl } from '../url.js';
-import { openSqliteDatabase, parseSqliteUrl } from './database.js';
+import { connectSqlite, parseSqliteUrl } from './connect.js';
 import { runSqlite } from './run.js';
 
 /** The DDL of a namespace's table; idempotent. */
@@ -174,6 +174,6 @@ export async function openSqliteSegmentStore(
   );
   const address = redactUrl(url);
   const busyTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 0);
-  const db = openSqliteDatabase(url, address, busyTimeoutMs);
+  const db = connectSqlite(url, address, busyTimeoutMs);
   return new SqliteSegmentStore(db, address, namespace);
 }

@@ -163,7 +163,7 @@ export class MysqlPool {
  * `StoreUnavailableError` ('mysql', redacted URL, 'connect', cause) when the server cannot be
  * reached, refuses the login or does not answer within the timeouts.
  */
-export async function openMysqlPool(
+export async function connectMysql(
   url: string,
   options: MysqlStoreOptions = {},
   extra: { readonly multipleStatements?: boolean } = {},

@@ -1,20 +1,15 @@
 /**
- * Opens the file lease store from a `file:PATH[?namespace=NAME]` URL: `file:./idforge-marks.json`
+ * The file store's URL, `file:PATH[?namespace=NAME]`: `file:./idforge-marks.json`
  * (relative to the working directory at open), `file:/var/lib/idforge/marks.json`, or the
  * standard `file:///var/lib/idforge/marks.json` (percent-decoded). The file is created by
  * `migrate()` or the first change; its directory must exist. Beside it live `PATH.lock`,
  * `PATH.lock.break` (for moments) and `PATH.tmp`.
  */
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LeaseStore } from '../../coord/ports.js';
-import { StoreUnavailableError } from '../../core/index.js';
 import { redactUrl } from '../url.js';
-import { FileLeaseStore } from './lease-store.js';
-import { StateFile } from './state-file.js';
 
-/** Options of {@link openFileLeaseStore}. */
+/** Options of openFileLeaseStore (lease-store.ts). */
 export interface FileStoreOptions {
   /**
    * Bound on waiting for the file's lock, in ms, at open and in every later call (a change holds
@@ -67,33 +62,4 @@ export function parseFileUrl(
     );
   }
   return { path: resolve(path), namespace };
-}
-
-/**
- * Checks that the file's directory exists, that its lock can be taken within `connectTimeoutMs`
- * and that the file, if present, is an idforge file store; resolves a {@link LeaseStore} (not
- * yet migrated: `migrate()` creates the file, though any change would). Rejects with
- * `RangeError` for a malformed URL, namespace or timeout, and with `StoreUnavailableError`
- * ('file', the URL, 'connect') otherwise: missing directory, no permission, lock timeout, a
- * file that is not a store.
- */
-export async function openFileLeaseStore(
-  url: string,
-  options: FileStoreOptions = {},
-): Promise<LeaseStore> {
-  const { path, namespace } = parseFileUrl(url, options.namespace);
-  const timeoutMs = options.connectTimeoutMs ?? 5000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new RangeError(`connectTimeoutMs: expected a positive number, got ${timeoutMs}`);
-  }
-  const address = redactUrl(url);
-  const file = new StateFile(path, { timeoutMs, staleMs: STALE_LOCK_MS });
-  try {
-    const dir = dirname(path);
-    if (!statSync(dir).isDirectory()) throw new Error(`${dir} is not a directory`);
-    await file.update(() => undefined);
-  } catch (error) {
-    throw new StoreUnavailableError('file', address, 'connect', error);
-  }
-  return new FileLeaseStore(file, address, namespace);
 }

@@ -1,4 +1,4 @@
-/** Opens a SQLite database file for the idforge stores. */
+/** SQLite for the idforge stores (better-sqlite3): `sqlite:PATH[?namespace=NAME]` URLs and the database. */
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../../core/index.js';
 import { assertTablePrefix } from '../segment-args.js';
@@ -41,7 +41,7 @@ export function sqlitePath(url: string): string {
  * {@link SQLITE_BUSY_SLICE_MS} with the event loop free in between (run.ts). Throws `RangeError`
  * for a URL without a path (misuse), `StoreUnavailableError` when the file cannot be opened.
  */
-export function openSqliteDatabase(
+export function connectSqlite(
   url: string,
   address: string,
   busyTimeoutMs: number,

@@ -1,14 +1,63 @@
 /**
- * The connection pool every PostgreSQL store opens, with the lease store's conventions
- * (./open.ts): the URL's `?namespace=` names the schema, a small pool, bounded connect and
- * statement timeouts so that a down or silent server becomes `StoreUnavailableError` instead
- * of a hang, and an idle connection that breaks never crashes the process.
+ * PostgreSQL connections for the idforge stores (node-postgres), from a `postgres://` (or
+ * `postgresql://`) URL:
+ *
+ *   postgres://user[:password]@host[:port]/database[?namespace=NAME][&other libpq parameters]
+ *
+ * The namespace (default `idforge`) is the PostgreSQL schema holding the store's tables; it is
+ * removed from the URL before node-postgres sees it. Every other parameter is node-postgres's.
  */
 import pg from 'pg';
 import { StoreUnavailableError } from '../../core/index.js';
 import { assertNumber } from '../../core/internal.js';
-import { redactUrl } from '../url.js';
-import { type PostgresStoreOptions, parsePostgresUrl } from './open.js';
+import { checkStoreUrl, redactUrl } from '../url.js';
+import { quoteNamespace } from './schema.js';
+
+/** Options of the PostgreSQL stores' `open…` functions. */
+export interface PostgresStoreOptions {
+  /** Give up opening a connection (or waiting for a pooled one) after this many ms. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  /**
+   * Give up on a statement after this many ms, both on the server (`statement_timeout`, which
+   * includes waiting for a row lock) and in the client (for a server that stopped answering).
+   * Default: connectTimeoutMs.
+   */
+  readonly queryTimeoutMs?: number;
+  /** The schema to use; overrides the URL's `?namespace=`. Default `idforge`. */
+  readonly namespace?: string;
+}
+
+/** The default namespace (PostgreSQL schema) of the store. */
+export const DEFAULT_POSTGRES_NAMESPACE = 'idforge';
+
+/**
+ * Splits a store URL into the URL node-postgres gets and the namespace. Throws `RangeError`
+ * for a URL that does not parse or a namespace that is not `[a-z_][a-z0-9_]*`.
+ */
+export function parsePostgresUrl(
+  url: string,
+  namespace?: string,
+): { connectionString: string; namespace: string } {
+  checkStoreUrl(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RangeError(
+      `store URL: expected postgres://user@host:port/database, got "${redactUrl(url)}"`,
+    );
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new RangeError(
+      `store URL: expected a postgres:// or postgresql:// URL, got "${redactUrl(url)}"`,
+    );
+  }
+  const fromUrl = parsed.searchParams.get('namespace');
+  parsed.searchParams.delete('namespace');
+  const ns = namespace ?? fromUrl ?? DEFAULT_POSTGRES_NAMESPACE;
+  quoteNamespace(ns);
+  return { connectionString: parsed.toString(), namespace: ns };
+}
 
 /** Connections per store: a few cover a process's concurrent callers. */
 const POOL_SIZE = 4;
@@ -33,7 +82,7 @@ export interface PostgresPool {
  * `StoreUnavailableError` ('postgres', redacted URL, 'connect', cause) when the server cannot
  * be reached, refuses the login or does not answer within the timeouts (default 5000 ms).
  */
-export async function openPostgresPool(
+export async function connectPostgres(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<PostgresPool> {

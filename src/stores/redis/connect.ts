@@ -1,11 +1,9 @@
-/** Opens the Redis lease store from a `redis://host:port[/db][?namespace=NAME]` URL. */
+/** Redis connections for the idforge stores (ioredis), from `redis://host:port[/db][?namespace=NAME]` URLs. */
 import { Redis, type RedisOptions } from 'ioredis';
-import type { LeaseStore } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
-import { RedisLeaseStore } from './lease-store.js';
 
-/** Options of {@link openRedisLeaseStore}. */
+/** Options of the Redis stores' `open…` functions. */
 export interface RedisStoreOptions {
   /**
    * Bound on connecting (TCP connect and Redis's ready check) and on every command's reply,
@@ -47,25 +45,6 @@ export function parseRedisUrl(
   return { url: parsed.toString(), namespace };
 }
 
-/**
- * Connects to Redis and checks that it answers (PING). Resolves a {@link LeaseStore} whose
- * scripts load on `migrate()` (or on first use). Rejects with `RangeError` for a malformed URL
- * or namespace, and with `StoreUnavailableError` (operation 'connect') when the server cannot
- * be reached or does not answer within `connectTimeoutMs`.
- *
- * The client fails fast rather than queueing: commands sent while the connection is down
- * reject at once (no offline queue), and a command in flight when the connection drops is
- * rejected rather than resent (a resent acquire could take a second worker ID). ioredis keeps
- * reconnecting in the background, so a later call succeeds once Redis is back.
- */
-export async function openRedisLeaseStore(
-  url: string,
-  options: RedisStoreOptions = {},
-): Promise<LeaseStore> {
-  const { redis, address, prefix } = await connectRedis(url, options);
-  return new RedisLeaseStore(redis, address, prefix);
-}
-
 /** A connected, answering client, its redacted address and its key prefix (`NAME:`). */
 export interface RedisConnection {
   readonly redis: Redis;
@@ -74,9 +53,9 @@ export interface RedisConnection {
 }
 
 /**
- * Connects a fail-fast client (see {@link openRedisLeaseStore}) and checks it answers PING
+ * Connects a fail-fast client (see openRedisLeaseStore in lease-store.ts) and checks it answers PING
  * within `connectTimeoutMs`; `extra` adds ioredis options (the counter store asks for
- * `stringNumbers`). Throws and rejects as openRedisLeaseStore does.
+ * `stringNumbers`). Throws and rejects as openRedisLeaseStore does (lease-store.ts).
  */
 export async function connectRedis(
   url: string,

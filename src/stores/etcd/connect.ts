@@ -1,5 +1,5 @@
 /**
- * Opens the etcd lease store from a URL:
+ * etcd connections for the idforge stores (etcd3), from a URL:
  *
  *   etcd://host[:port][,host[:port]...][?namespace=NAME]
  *
@@ -9,10 +9,7 @@
  * not supported yet (the URL is refused rather than silently connecting without them).
  */
 import { Etcd3, type IOptions, isRecoverableError } from 'etcd3';
-import type { LeaseStore } from '../../coord/ports.js';
-import { StoreUnavailableError } from '../../core/index.js';
 import { redactUrl } from '../url.js';
-import { EtcdLeaseStore } from './lease-store.js';
 
 /** What an `etcd://` URL names. */
 export interface EtcdUrl {
@@ -22,7 +19,7 @@ export interface EtcdUrl {
   readonly namespace: string | null;
 }
 
-/** Options of {@link openEtcdLeaseStore}. */
+/** Options of the etcd store's `open…` function. */
 export interface EtcdStoreOptions {
   /** Bound on connecting and on each operation, in ms. Default 5000. */
   readonly connectTimeoutMs?: number;
@@ -30,7 +27,7 @@ export interface EtcdStoreOptions {
   readonly namespace?: string;
 }
 
-const NAMESPACE = /^[A-Za-z0-9._-]{1,100}$/;
+export const NAMESPACE = /^[A-Za-z0-9._-]{1,100}$/;
 const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
 
 /** Parses an `etcd://` URL; throws RangeError ("expected X, got Y") when malformed. */
@@ -62,44 +59,12 @@ export function parseEtcdUrl(url: string): EtcdUrl {
 }
 
 /**
- * Connects to etcd and checks that it answers (one status call), then returns the lease store
- * under the namespace. Rejects with RangeError for a malformed URL or namespace, and with
- * StoreUnavailableError (operation 'connect') when no member answers within connectTimeoutMs.
- * The store's every later operation is bounded by the same timeout.
- */
-export async function openEtcdLeaseStore(
-  url: string,
-  options: EtcdStoreOptions = {},
-): Promise<LeaseStore> {
-  const parsed = parseEtcdUrl(url);
-  const namespace = options.namespace ?? parsed.namespace ?? 'idforge';
-  if (!NAMESPACE.test(namespace)) {
-    throw new RangeError(`etcd namespace: expected 1-100 of [A-Za-z0-9._-], got "${namespace}"`);
-  }
-  const timeoutMs = options.connectTimeoutMs ?? 5000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-    throw new RangeError(`connectTimeoutMs: expected a positive integer, got ${timeoutMs}`);
-  }
-  const client = new Etcd3(clientOptions(parsed.hosts, timeoutMs));
-  const store = new EtcdLeaseStore(client, redactUrl(url), namespace, timeoutMs);
-  try {
-    await store.ping('connect');
-  } catch (error) {
-    await store.close();
-    throw error instanceof StoreUnavailableError
-      ? error
-      : new StoreUnavailableError('etcd', store.address, 'connect', error);
-  }
-  return store;
-}
-
-/**
  * etcd3's defaults retry three times and open a 5 s circuit breaker per host after three
  * failures; here a failed call is tried once on each member and then fails, so a caller sees
  * the outage within its deadline and sees the recovery on its next call. Every unary call
  * carries a deadline (etcd3 1.1's `dialTimeout` is documented but unused).
  */
-function clientOptions(hosts: readonly string[], timeoutMs: number): IOptions {
+export function clientOptions(hosts: readonly string[], timeoutMs: number): IOptions {
   type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
   const signal = new AbortController().signal;
   const passThrough = {
@@ -124,4 +89,24 @@ function clientOptions(hosts: readonly string[], timeoutMs: number): IOptions {
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeoutMs }),
     faultHandling: { host: () => passThrough, global: eachHost },
   };
+}
+
+/**
+ * A client for the members of `url` (not yet checked: the store pings it), its namespace and
+ * its per-call timeout. Throws `RangeError` for a malformed URL, namespace or timeout.
+ */
+export function connectEtcd(
+  url: string,
+  options: EtcdStoreOptions = {},
+): { client: Etcd3; namespace: string; timeoutMs: number } {
+  const parsed = parseEtcdUrl(url);
+  const namespace = options.namespace ?? parsed.namespace ?? 'idforge';
+  if (!NAMESPACE.test(namespace)) {
+    throw new RangeError(`etcd namespace: expected 1-100 of [A-Za-z0-9._-], got "${namespace}"`);
+  }
+  const timeoutMs = options.connectTimeoutMs ?? 5000;
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+    throw new RangeError(`connectTimeoutMs: expected a positive integer, got ${timeoutMs}`);
+  }
+  return { client: new Etcd3(clientOptions(parsed.hosts, timeoutMs)), namespace, timeoutMs };
 }
