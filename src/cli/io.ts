@@ -6,6 +6,18 @@ export interface CliIo {
   readonly stdin: AsyncIterable<string | Uint8Array>;
 }
 
+/**
+ * At most `max` characters of an input for an error message (a 10 MB line is not echoed
+ * whole): the input itself when short enough, else its start, "…" and its length.
+ */
+export function excerpt(input: string, max = 100): string {
+  if (input.length <= max) return input;
+  const head = Array.from(input.slice(0, max))
+    .slice(0, max - 1)
+    .join('');
+  return `${head}… (${input.length} characters)`;
+}
+
 /** A mistake in the command line: printed with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';

@@ -2,6 +2,7 @@
  * Clocks. Every generator takes its time from a {@link Clock} so tests can inject one and
  * drive rollbacks, suspends and sequence exhaustion without sleeping.
  */
+import { assertNumber, typeError } from './assert.js';
 
 /** A source of time for generators. */
 export interface Clock {
@@ -52,6 +53,11 @@ export const wallClock: Clock = Object.freeze({
   sleep: blockingSleep,
 });
 
+function clockFn(name: string, f: unknown): (() => number) | undefined {
+  if (f === undefined || typeof f === 'function') return f as (() => number) | undefined;
+  throw typeError(name, 'a function returning ms', f);
+}
+
 /** Options of {@link MonotonicClock}. */
 export interface MonotonicClockOptions {
   /** Wall clock in unix ms. Default `Date.now`. */
@@ -85,11 +91,26 @@ export class MonotonicClock implements Clock {
   #reanchors: number;
   #wallBehindMs: number;
 
+  /**
+   * Throws `TypeError` when `options` is not an object, `wall` or `monotonic` is not a
+   * function, or `checkEveryMs`/`resyncMs` is not a number; `RangeError` when
+   * `checkEveryMs` is not finite and >= 0 or `resyncMs` is not finite and > 0.
+   */
   constructor(options: MonotonicClockOptions = {}) {
-    this.#wall = options.wall ?? Date.now;
-    this.#mono = options.monotonic ?? (() => performance.now());
-    this.#checkEveryMs = options.checkEveryMs ?? 250;
-    this.#resyncMs = options.resyncMs ?? 1000;
+    if (typeof options !== 'object' || options === null) {
+      throw typeError('MonotonicClock options', 'an object', options);
+    }
+    this.#wall = clockFn('MonotonicClock options.wall', options.wall) ?? Date.now;
+    this.#mono =
+      clockFn('MonotonicClock options.monotonic', options.monotonic) ?? (() => performance.now());
+    this.#checkEveryMs =
+      options.checkEveryMs === undefined
+        ? 250
+        : assertNumber('MonotonicClock options.checkEveryMs', options.checkEveryMs, 0);
+    this.#resyncMs =
+      options.resyncMs === undefined
+        ? 1000
+        : assertNumber('MonotonicClock options.resyncMs', options.resyncMs, Number.MIN_VALUE);
     const m = this.#mono();
     this.#anchor = this.#wall() - m;
     this.#nextCheck = m + this.#checkEveryMs;
@@ -144,8 +165,9 @@ export class ManualClock implements Clock {
   /** Total time slept through this clock, in ms. */
   slept: number;
 
+  /** Throws `TypeError`/`RangeError` unless `startMs` is a finite number. */
   constructor(startMs = 0) {
-    this.#ms = startMs;
+    this.#ms = assertNumber('ManualClock startMs', startMs, Number.NEGATIVE_INFINITY);
     this.slept = 0;
   }
 

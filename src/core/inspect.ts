@@ -3,17 +3,23 @@
  * typed record. Malformed input throws {@link InvalidIdError} naming what is wrong (length,
  * alphabet, version, variant, overflow, range); it never returns a guess.
  *
- * Detection by shape: 36 characters with hyphens → UUID; 26 → ULID; 27 → KSUID; 1 to 20
- * decimal digits → Snowflake of the given layout (default `default`).
+ * Detection by shape: a UUID as 36 characters with hyphens, 32 hex digits, `{…}` or
+ * `urn:uuid:…`; 26 characters → ULID; 27 → KSUID; 1 to 20 decimal digits (or a `bigint`) →
+ * Snowflake of the given layout (default `default`).
+ *
+ * Whitespace policy (every scheme, every parser of idforge): surrounding whitespace is
+ * rejected, never trimmed; the input is echoed in `input` exactly as given. Callers that read
+ * lines (the CLI's standard input) trim them explicitly first.
  */
-import { assertOneOf, assertString } from './assert.js';
+import { assertBoolean, assertOneOf, typeError } from './assert.js';
 import { bytesToHex } from './encoding/hex.js';
 import { InvalidIdError } from './errors.js';
-import { decomposeKsuid } from './ksuid.js';
+import { formatKsuid, ksuidTimestamp, parseKsuid } from './ksuid.js';
 import { decompose, parseSnowflake } from './snowflake/codec.js';
 import type { Layout } from './snowflake/layout.js';
 import { getLayout } from './snowflake/presets.js';
-import { parseUlid, ulidTimestamp } from './ulid.js';
+import { formatUlid, parseUlid, ulidTimestamp } from './ulid.js';
+import { formatUuid } from './uuid/format.js';
 import { parseUuid, uuidVariant } from './uuid/parse.js';
 import { uuidv1Timestamp } from './uuid/v1v6.js';
 import { uuidv7Timestamp } from './uuid/v7.js';
@@ -42,13 +48,26 @@ export interface InspectOptions {
   readonly lenient?: boolean;
 }
 
+/** The special UUIDs of RFC 9562: Nil (§5.9, all bits 0) and Max (§5.10, all bits 1). */
+export type UuidSpecial = 'nil' | 'max';
+
 /** What {@link inspect} found. Absent keys do not apply to the scheme. */
 export interface Inspection {
+  /** The input exactly as given (a `bigint` as its decimal text). */
   readonly input: string;
   readonly scheme: 'uuid' | 'ulid' | 'ksuid' | 'snowflake';
-  /** UUID version (0 for nil, 15 for max). */
+  /**
+   * The canonical text form: UUID lower case with hyphens, ULID upper case, KSUID as is,
+   * Snowflake decimal.
+   */
+  readonly value: string;
+  /** The bytes as lower-case hex (Snowflake: the 64-bit value, 16 digits). */
+  readonly hex: string;
+  /** UUID: `nil` or `max` for the special values, which have no version or variant. */
+  readonly special?: UuidSpecial;
+  /** UUID version (absent for Nil and Max). */
   readonly version?: number;
-  /** UUID variant. */
+  /** UUID variant (absent for Nil and Max). */
   readonly variant?: string;
   /** Creation time in unix milliseconds, for schemes that carry one. */
   readonly unixMs?: number;
@@ -58,8 +77,6 @@ export interface Inspection {
   readonly layout?: string;
   /** Snowflake: every field except time, by name. */
   readonly fields?: Readonly<Record<string, number>>;
-  /** Snowflake: the decimal value; KSUID: the payload as hex; UUID/ULID: the 16 bytes as hex. */
-  readonly value: string;
 }
 
 function withTime(unixMs: number | undefined): { unixMs?: number; timestamp?: string } {
@@ -67,22 +84,50 @@ function withTime(unixMs: number | undefined): { unixMs?: number; timestamp?: st
   return { unixMs, timestamp: new Date(unixMs).toISOString() };
 }
 
+const UUID_HEX32 = /^[0-9a-fA-F]{32}$/;
+
+/** The 36-character form of a UUID written as `urn:uuid:…`, `{…}` or 32 hex digits. */
+function uuidText(text: string): string {
+  let t = text;
+  if (t.length > 9 && t.slice(0, 9).toLowerCase() === 'urn:uuid:') t = t.slice(9);
+  else if (t.length > 2 && t[0] === '{' && t[t.length - 1] === '}') t = t.slice(1, -1);
+  if (UUID_HEX32.test(t)) {
+    t = `${t.slice(0, 8)}-${t.slice(8, 12)}-${t.slice(12, 16)}-${t.slice(16, 20)}-${t.slice(20)}`;
+  }
+  return t;
+}
+
 function detect(text: string): Inspection['scheme'] {
   if (text.length === 36 && text[8] === '-') return 'uuid';
+  if (UUID_HEX32.test(text) || text[0] === '{' || text.slice(0, 9).toLowerCase() === 'urn:uuid:') {
+    return 'uuid';
+  }
   if (text.length === 26) return 'ulid';
   if (text.length === 27) return 'ksuid';
   if (/^[0-9]{1,20}$/.test(text)) return 'snowflake';
   throw new InvalidIdError(
     'identifier',
     'scheme',
-    `cannot tell the scheme of ${text.length} characters: expected a UUID (36 with hyphens), ` +
-      'a ULID (26), a KSUID (27) or a Snowflake (1 to 20 decimal digits); pass a scheme to decode as one',
+    `cannot tell the scheme of ${text.length} characters: expected a UUID (36 with hyphens, ` +
+      '32 hex digits, {…} or urn:uuid:…), a ULID (26), a KSUID (27) or a Snowflake ' +
+      '(1 to 20 decimal digits); pass a scheme to decode as one',
     text,
   );
 }
 
-function inspectUuid(text: string, version: number | undefined): Inspection {
-  const bytes = parseUuid(text, version === undefined ? undefined : { version });
+function specialOf(bytes: Uint8Array): UuidSpecial | undefined {
+  const first = bytes[0];
+  if (first !== 0 && first !== 0xff) return undefined;
+  for (let i = 1; i < 16; i++) if (bytes[i] !== first) return undefined;
+  return first === 0 ? 'nil' : 'max';
+}
+
+function inspectUuid(input: string, version: number | undefined): Inspection {
+  const bytes = parseUuid(uuidText(input), version === undefined ? undefined : { version });
+  const value = formatUuid(bytes);
+  const hex = bytesToHex(bytes);
+  const special = version === undefined ? specialOf(bytes) : undefined;
+  if (special !== undefined) return { input, scheme: 'uuid', value, hex, special };
   const v = bytes[6]! >> 4;
   const variant = uuidVariant(bytes);
   let unixMs: number | undefined;
@@ -90,64 +135,90 @@ function inspectUuid(text: string, version: number | undefined): Inspection {
     if (v === 1 || v === 6) unixMs = uuidv1Timestamp(bytes);
     else if (v === 7) unixMs = uuidv7Timestamp(bytes);
   }
+  return { input, scheme: 'uuid', value, hex, version: v, variant, ...withTime(unixMs) };
+}
+
+function inspectSnowflake(input: string, id: bigint | undefined, options: InspectOptions) {
+  const layout =
+    typeof options.layout === 'object' ? options.layout : getLayout(options.layout ?? 'default');
+  let value = id;
+  if (value === undefined) value = parseSnowflake(input, layout);
+  const d = decompose(layout, value);
   return {
-    input: text,
-    scheme: 'uuid',
-    version: v,
-    variant,
-    ...withTime(unixMs),
-    value: bytesToHex(bytes),
+    input,
+    scheme: 'snowflake' as const,
+    value: value.toString(),
+    hex: value.toString(16).padStart(16, '0'),
+    ...withTime(d.unixMs),
+    layout: layout.name,
+    fields: d.fields,
   };
 }
 
 /**
- * Detects (or, with `options.scheme`, checks) the scheme of `input` and decodes it.
+ * Detects (or, with `options.scheme`, checks) the scheme of `input` and decodes it. A
+ * `bigint` is a Snowflake (of `options.layout`). Surrounding whitespace is an error, never
+ * trimmed. Nil and Max UUIDs are reported as `special: 'nil' | 'max'`, without version and
+ * variant (they have neither).
  *
  * Throws {@link InvalidIdError} when the input is not a valid identifier of that scheme:
- * `reason` is one of 'scheme' (no scheme fits), 'length', 'alphabet', 'format', 'version',
- * 'variant', 'overflow', 'range'. Throws `TypeError`/`RangeError` on a wrong argument (an
- * unknown scheme hint or layout name). Stateless.
+ * `reason` is one of 'scheme' (no scheme fits), 'length', 'alphabet', 'format' (also for
+ * surrounding whitespace), 'version', 'variant', 'overflow', 'range'. Throws
+ * `TypeError`/`RangeError` on a wrong argument (not a string or bigint, an unknown scheme
+ * hint or layout name, a `lenient` that is not a boolean). Stateless.
  */
-export function inspect(input: string, options: InspectOptions = {}): Inspection {
-  assertString('inspect input', input);
+export function inspect(input: string | bigint, options: InspectOptions = {}): Inspection {
+  if (typeof options !== 'object' || options === null) {
+    throw typeError('inspect options', 'an object', options);
+  }
   const hint =
     options.scheme === undefined
       ? undefined
       : assertOneOf('inspect scheme', options.scheme, INSPECT_SCHEMES);
-  const text = input.trim();
-  const scheme = hint === undefined ? detect(text) : hint.startsWith('uuid') ? 'uuid' : hint;
+  const lenient =
+    options.lenient === undefined ? false : assertBoolean('inspect lenient', options.lenient);
+  if (typeof input === 'bigint') {
+    if (hint !== undefined && hint !== 'snowflake') {
+      throw typeError(`inspect input (scheme ${hint})`, 'a string', input);
+    }
+    return inspectSnowflake(input.toString(), input, options);
+  }
+  if (typeof input !== 'string') throw typeError('inspect input', 'a string or a bigint', input);
+  const ws = /^\s|\s$/.exec(input);
+  if (ws !== null) {
+    throw new InvalidIdError(
+      hint ?? 'identifier',
+      'format',
+      'surrounding whitespace (idforge never trims an ID; trim the input first)',
+      input,
+      ws.index,
+    );
+  }
+  const scheme = hint === undefined ? detect(input) : hint.startsWith('uuid') ? 'uuid' : hint;
   switch (scheme) {
     case 'uuid':
-      return inspectUuid(text, hint && hint !== 'uuid' ? Number(hint.slice(5)) : undefined);
+      return inspectUuid(input, hint && hint !== 'uuid' ? Number(hint.slice(5)) : undefined);
     case 'ulid': {
-      const opts = { lenient: options.lenient === true };
-      const bytes = parseUlid(text, opts);
+      const bytes = parseUlid(input, { lenient });
       return {
-        input: text,
+        input,
         scheme,
+        value: formatUlid(bytes),
+        hex: bytesToHex(bytes),
         ...withTime(ulidTimestamp(bytes)),
-        value: bytesToHex(bytes),
       };
     }
     case 'ksuid': {
-      const k = decomposeKsuid(text);
-      return { input: text, scheme, ...withTime(k.unixMs), value: bytesToHex(k.payload) };
-    }
-    default: {
-      const layout =
-        typeof options.layout === 'object'
-          ? options.layout
-          : getLayout(options.layout ?? 'default');
-      const id = parseSnowflake(text, layout);
-      const d = decompose(layout, id);
+      const bytes = parseKsuid(input);
       return {
-        input: text,
-        scheme: 'snowflake',
-        ...withTime(d.unixMs),
-        layout: layout.name,
-        fields: d.fields,
-        value: id.toString(),
+        input,
+        scheme,
+        value: formatKsuid(bytes),
+        hex: bytesToHex(bytes),
+        ...withTime(ksuidTimestamp(bytes)),
       };
     }
+    default:
+      return inspectSnowflake(input, undefined, options);
   }
 }

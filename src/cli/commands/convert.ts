@@ -3,15 +3,17 @@ import {
   fromMysqlSwap,
   IdforgeError,
   InvalidIdError,
+  inspect,
+  parseKsuid,
+  parseSnowflake,
   parseUlid,
-  parseUuid,
   toMysqlSwap,
   ulidToUuid,
   uuidToUlid,
   v1ToV6,
   v6ToV1,
 } from '../../core/index.js';
-import { type CliIo, collectInputs, LineWriter, UsageError } from '../io.js';
+import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
 export const convertHelp = `Usage: idforge convert <id...> --to <form> [--from mysql-swap]
 
@@ -24,7 +26,11 @@ Exit code 1 if any input could not be converted (the error goes to standard erro
   --to uuid        ULID → UUID text form (same 128 bits), or with --from mysql-swap,
                    hex of UUID_TO_BIN(u, 1) → UUID (MySQL's BIN_TO_UUID(b, 1))
   --to ulid        UUID → ULID text form (same 128 bits)
-  --to hex         UUID or ULID → its 16 bytes as hex
+  --to hex         UUID or ULID → its 16 bytes, KSUID → its 20 bytes, Snowflake (decimal)
+                   → its 64 bits (16 digits), as lower-case hex
+
+Standard input (-) is read as whitespace-separated IDs, each trimmed; an argument is taken
+exactly as given. An error echoes at most 100 characters of its input.
 `;
 
 const TARGETS = ['v6', 'v1', 'mysql-swap', 'uuid', 'ulid', 'hex'] as const;
@@ -55,8 +61,10 @@ function convertOne(input: string, to: Target, from: string | undefined): string
     case 'ulid':
       return uuidToUlid(input);
     default: {
-      const bytes = input.length === 26 ? parseUlid(input) : parseUuid(input);
-      return Buffer.from(bytes).toString('hex');
+      if (/^[0-9]+$/.test(input)) return parseSnowflake(input).toString(16).padStart(16, '0');
+      if (input.length === 26) return Buffer.from(parseUlid(input)).toString('hex');
+      if (input.length === 27) return Buffer.from(parseKsuid(input)).toString('hex');
+      return inspect(input, { scheme: 'uuid' }).hex;
     }
   }
 }
@@ -85,7 +93,7 @@ export async function convertCommand(
     } catch (e) {
       if (!(e instanceof IdforgeError)) throw e;
       out.flush();
-      io.stderr.write(`idforge convert: ${input}: ${e.message}\n`);
+      io.stderr.write(`idforge convert: ${excerpt(input)}: ${e.message}\n`);
       failed++;
     }
   }

@@ -5,13 +5,15 @@ import {
   type InspectScheme,
   inspect,
 } from '../../core/index.js';
-import { type CliIo, collectInputs, LineWriter, UsageError } from '../io.js';
+import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
 export const inspectHelp = `Usage: idforge inspect <id...> [options]
 
 Detects each ID's scheme (UUID, ULID, KSUID or Snowflake) and decodes it: version and
-variant, creation time, and the named fields of a Snowflake layout. A decimal number is
-read as a Snowflake of --layout. Use - to read IDs from standard input.
+variant (or Nil/Max), creation time, and the named fields of a Snowflake layout. A UUID may
+be written with hyphens, as 32 hex digits, as {…} or as urn:uuid:…. A decimal number is
+read as a Snowflake of --layout. Use - to read IDs from standard input (whitespace-separated;
+each is trimmed); an argument is taken exactly as given (surrounding spaces are an error).
 Exit code 1 if any input is invalid.
 
 Options:
@@ -19,9 +21,13 @@ Options:
                   (the version must match), ulid, ksuid, snowflake
   --layout NAME   Snowflake layout (default "default"; see idforge layouts)
   --lenient       ULID: read I and L as 1 and O as 0, as Crockford intended
-  --json          one JSON object per line per ID: input, scheme, version, unixMs,
-                  timestamp, fields, error
+  --json          one JSON object per line per ID: input (as given), scheme, value
+                  (canonical form), hex, special (nil|max), version, variant, layout,
+                  unixMs, timestamp, fields, hint, or error
 `;
+
+/** A Snowflake time this far past now reads as "the layout is probably wrong". */
+const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 
 export interface InspectValues {
   scheme?: string;
@@ -30,8 +36,10 @@ export interface InspectValues {
   json?: boolean;
 }
 
-function record(r: Inspection): Record<string, unknown> {
-  const o: Record<string, unknown> = { input: r.input, scheme: r.scheme };
+function record(r: Inspection, hint: string | undefined): Record<string, unknown> {
+  const o: Record<string, unknown> = { input: r.input, scheme: r.scheme, value: r.value };
+  o.hex = r.hex;
+  if (r.special !== undefined) o.special = r.special;
   if (r.version !== undefined) o.version = r.version;
   if (r.variant !== undefined) o.variant = r.variant;
   if (r.layout !== undefined) o.layout = r.layout;
@@ -40,12 +48,16 @@ function record(r: Inspection): Record<string, unknown> {
     o.timestamp = r.timestamp;
   }
   if (r.fields !== undefined) o.fields = r.fields;
+  if (hint !== undefined) o.hint = hint;
   return o;
 }
+
+const SPECIAL = { nil: 'Nil UUID (RFC 9562 §5.9)', max: 'Max UUID (RFC 9562 §5.10)' };
 
 function table(r: Inspection): string[] {
   const rows: [string, string][] = [['input', r.input]];
   rows.push(['scheme', r.layout === undefined ? r.scheme : `${r.scheme} (layout ${r.layout})`]);
+  if (r.special !== undefined) rows.push(['special', SPECIAL[r.special]]);
   if (r.version !== undefined) rows.push(['version', String(r.version)]);
   if (r.variant !== undefined) rows.push(['variant', r.variant]);
   if (r.unixMs !== undefined) {
@@ -53,12 +65,22 @@ function table(r: Inspection): string[] {
     rows.push(['unixMs', String(r.unixMs)]);
   }
   for (const [k, v] of Object.entries(r.fields ?? {})) rows.push([k, String(v)]);
-  rows.push([
-    r.scheme === 'ksuid' ? 'payload' : r.scheme === 'snowflake' ? 'value' : 'bytes',
-    r.value,
-  ]);
+  rows.push(['value', r.value]);
+  rows.push(['hex', r.hex]);
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`);
+}
+
+/** A hint when a Snowflake's time lies in the future under the layout it was read with. */
+function futureHint(r: Inspection, explicit: boolean, nowMs: number): string | undefined {
+  if (r.scheme !== 'snowflake' || r.unixMs === undefined || r.unixMs <= nowMs + FUTURE_SLACK_MS) {
+    return undefined;
+  }
+  return (
+    `its time ${r.timestamp} lies in the future under layout "${r.layout}"` +
+    (explicit ? '; is it from another layout?' : '') +
+    ' Pass --layout NAME (see idforge layouts).'
+  );
 }
 
 /** `idforge inspect <id...>`: returns the exit code. */
@@ -83,6 +105,7 @@ export async function inspectCommand(
   const inputs = await collectInputs(positionals, io);
   const out = new LineWriter(io.stdout);
   let failed = 0;
+  const nowMs = Date.now();
   inputs.forEach((input, i) => {
     let result: Inspection | undefined;
     let error: string | undefined;
@@ -93,17 +116,27 @@ export async function inspectCommand(
       error = e.message;
       failed++;
     }
+    const hint = result && futureHint(result, values.layout !== undefined, nowMs);
     if (values.json) {
       const o = result
-        ? record(result)
-        : { input, ...(options.scheme ? { scheme: options.scheme } : {}), error };
+        ? record(result, hint)
+        : {
+            input: excerpt(input),
+            ...(input.length > 100 ? { inputLength: input.length } : {}),
+            ...(options.scheme ? { scheme: options.scheme } : {}),
+            error,
+          };
       out.line(JSON.stringify(o));
     } else if (result) {
       if (i > 0) out.line('');
       for (const line of table(result)) out.line(line);
+      if (hint !== undefined) {
+        out.flush();
+        io.stderr.write(`idforge inspect: ${result.input}: hint: ${hint}\n`);
+      }
     } else {
       out.flush();
-      io.stderr.write(`idforge inspect: ${input}: ${error}\n`);
+      io.stderr.write(`idforge inspect: ${excerpt(input)}: ${error}\n`);
     }
   });
   out.flush();

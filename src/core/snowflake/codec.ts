@@ -157,7 +157,9 @@ export function parseSnowflake(text: string, layout?: Layout): bigint {
         ? 'above 2^64-1'
         : `above 2^${layout.totalBits}-1, the largest ID of layout "${layout.name}"` +
           (layout.signBit ? ' (it reserves the sign bit)' : '');
-    throw new InvalidIdError('snowflake', 'range', `${text} is ${what}`, text);
+    // A number too long to be an ID is not echoed whole (issue 9: a 10 MB line was).
+    const shown = text.length > 20 ? `a ${text.length}-digit number` : text;
+    throw new InvalidIdError('snowflake', 'range', `${shown} is ${what}`, text);
   }
   return value;
 }
