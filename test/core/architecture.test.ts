@@ -129,3 +129,16 @@ test('the internal barrel is not a package entry point', () => {
   };
   assert.doesNotMatch(JSON.stringify(pkg.exports), /internal/);
 });
+
+test('stores reach the core through its barrels only (index.js, internal.js)', () => {
+  const core = join(root, 'src/core');
+  const barrels = [join(core, 'index.js'), join(core, 'internal.js')];
+  for (const f of files(join(root, 'src/stores'))) {
+    for (const spec of imports(f)) {
+      if (!spec.startsWith('.')) continue;
+      const target = resolve(dirname(f), spec);
+      if (!target.startsWith(core)) continue;
+      assert.ok(barrels.includes(target), `${relative(root, f)} imports ${spec}`);
+    }
+  }
+});
