@@ -138,7 +138,11 @@ async function world(t: TestContext, random?: () => number) {
   const clock = new ManualClock(T0);
   const path = join(dir, `keeper-${files++}.db`);
   const db = new Database(path);
-  const real = new SqliteLeaseStore(db, `sqlite:${path}`, () => clock.now());
+  const real = new SqliteLeaseStore({
+    database: db,
+    address: `sqlite:${path}`,
+    now: () => clock.now(),
+  });
   await real.migrate();
   t.after(() => db.close());
   const at = () => clock.now() - T0;

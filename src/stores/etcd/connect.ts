@@ -19,6 +19,23 @@ export interface EtcdUrl {
   readonly namespace: string | null;
 }
 
+/**
+ * What the etcd store is built from when the application has its own etcd3 client:
+ * `new EtcdLeaseStore({ client, namespace })`. The store never closes that client; the
+ * application does, after `store.close()`. Calls are bounded by `timeoutMs` whatever the
+ * client's own fault handling (idforge's clients try each member once, see clientOptions).
+ */
+export interface EtcdClientOptions {
+  /** The caller's etcd3 client. */
+  readonly client: Etcd3;
+  /** The key prefix `/NAME/`. Default `idforge`. */
+  readonly namespace?: string;
+  /** How the store names the cluster in errors. Default "etcd (the caller's client)". */
+  readonly address?: string;
+  /** Bound on each operation, in ms. Default 5000. */
+  readonly timeoutMs?: number;
+}
+
 /** Options of the etcd store's `open…` function. */
 export interface EtcdStoreOptions {
   /** Bound on connecting and on each operation, in ms. Default 5000. */

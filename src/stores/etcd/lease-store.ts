@@ -30,8 +30,14 @@ import type {
 } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
 import { Backoff } from '../../core/internal.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import { redactUrl } from '../url.js';
-import { connectEtcd, type EtcdStoreOptions } from './connect.js';
+import {
+  connectEtcd,
+  type EtcdClientOptions,
+  type EtcdStoreOptions,
+  NAMESPACE,
+} from './connect.js';
 import {
   type CallOptions,
   deleteOp,
@@ -70,17 +76,31 @@ export class EtcdLeaseStore implements LeaseStore {
   readonly #client: Etcd3;
   readonly #keys: EtcdKeys;
   readonly #timeoutMs: number;
+  readonly #owned: boolean;
   #closed = false;
 
   /**
    * Takes ownership of `client` (closed by close()). `timeoutMs` bounds each whole operation:
    * past it the operation rejects with StoreUnavailableError and its calls are cancelled.
    */
-  constructor(client: Etcd3, address: string, namespace: string, timeoutMs: number) {
-    this.#client = client;
-    this.address = address;
+  /**
+   * A store on `options.client`, the caller's (see {@link EtcdClientOptions}): `close()`
+   * leaves that client open. Throws `RangeError` for a malformed namespace or timeout.
+   */
+  constructor(options: EtcdClientOptions & Ownership) {
+    const namespace = options.namespace ?? 'idforge';
+    if (typeof namespace !== 'string' || !NAMESPACE.test(namespace)) {
+      throw new RangeError(`etcd namespace: expected 1-100 of [A-Za-z0-9._-], got "${namespace}"`);
+    }
+    const timeoutMs = options.timeoutMs ?? 5000;
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+      throw new RangeError(`timeoutMs: expected a positive integer, got ${timeoutMs}`);
+    }
+    this.#client = options.client;
+    this.address = callerAddress('etcd', options.address);
     this.#keys = new EtcdKeys(namespace);
     this.#timeoutMs = timeoutMs;
+    this.#owned = options[OWNED] === true;
   }
 
   /** Runs one operation under one deadline; every failure becomes StoreUnavailableError. */
@@ -301,7 +321,7 @@ export class EtcdLeaseStore implements LeaseStore {
   close(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
-      this.#client.close();
+      if (this.#owned) this.#client.close();
     }
     return Promise.resolve();
   }
@@ -344,7 +364,13 @@ export async function openEtcdLeaseStore(
   options: EtcdStoreOptions = {},
 ): Promise<LeaseStore> {
   const { client, namespace, timeoutMs } = connectEtcd(url, options);
-  const store = new EtcdLeaseStore(client, redactUrl(url), namespace, timeoutMs);
+  const store = new EtcdLeaseStore({
+    client,
+    address: redactUrl(url),
+    namespace,
+    timeoutMs,
+    [OWNED]: true,
+  });
   try {
     await store.ping('connect');
   } catch (error) {

@@ -64,6 +64,44 @@ export function parseMysqlUrl(url: string, namespace?: string): { uri: string; n
   return { uri: parsed.toString().replace(/^mariadb:/, 'mysql:'), namespace: ns };
 }
 
+/**
+ * What a MariaDB/MySQL store is built from when the application has its own mysql2 pool
+ * (`mysql2/promise` `createPool`): `new MysqlSegmentStore({ pool, namespace })`, kysely's
+ * `MysqlDialect({ pool })` convention. The store never ends that pool; the application does,
+ * after `store.close()`. The pool must be created with `multipleStatements: true` (a
+ * transaction travels in one round trip), `supportBigNumbers: true` and
+ * `bigNumberStrings: true` (64-bit numbers never pass through a double); the constructor
+ * refuses it otherwise.
+ */
+export interface MysqlClientOptions {
+  /** The caller's mysql2 promise pool. */
+  readonly pool: Pool;
+  /** The table-name prefix. Default `idforge` (segments), none (ticket servers). */
+  readonly namespace?: string;
+  /** How the store names the server in errors. Default "mysql (the caller's client)". */
+  readonly address?: string;
+  /** Give up waiting for a pooled connection after this many ms. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  /** Give up on a statement after this many ms. Default: connectTimeoutMs. */
+  readonly queryTimeoutMs?: number;
+}
+
+/** Throws `RangeError` unless the caller's pool has the settings the stores rely on. */
+export function assertMysqlPoolSettings(pool: Pool): void {
+  const config = (pool as unknown as { pool?: { config?: { connectionConfig?: object } } }).pool
+    ?.config?.connectionConfig as Record<string, unknown> | undefined;
+  if (config === undefined) {
+    throw new TypeError('pool: expected a mysql2/promise pool (createPool), got something else');
+  }
+  for (const name of ['multipleStatements', 'supportBigNumbers', 'bigNumberStrings']) {
+    if (config[name] !== true) {
+      throw new RangeError(
+        `pool: expected a mysql2 pool created with ${name}: true, got ${String(config[name])}`,
+      );
+    }
+  }
+}
+
 /** A mysql2 pool with bounded waits and typed failures; see the module comment. */
 export class MysqlPool {
   readonly address: string;
@@ -78,6 +116,8 @@ export class MysqlPool {
     address: string,
     namespace: string,
     timeouts: { connectMs: number; queryMs: number },
+    /** Whether end() ends the mysql2 pool: false for the caller's pool. */
+    readonly owned = true,
   ) {
     this.#pool = pool;
     this.address = address;
@@ -146,7 +186,7 @@ export class MysqlPool {
 
   /** Ends the pool. Idempotent. */
   end(): Promise<void> {
-    this.#closed ??= this.#pool.end().catch((error: unknown) => {
+    this.#closed ??= (this.owned ? this.#pool.end() : Promise.resolve()).catch((error: unknown) => {
       throw this.unavailable('close', error);
     });
     return this.#closed;

@@ -34,16 +34,26 @@
  * timeout plus the statement timeout. Safe to share within a process.
  */
 import { SequenceExhaustedError, TagExistsError, UnknownTagError } from '../../core/index.js';
+import { assertNumber } from '../../core/internal.js';
 import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
+import { callerAddress } from '../owned.js';
 import {
+  assertTablePrefix,
   assertTag,
   checkCreate,
+  DEFAULT_SEGMENT_NAMESPACE,
   requestedStep,
   type SegmentRow,
   segmentOf,
   tagOf,
 } from '../segment-args.js';
-import { connectMysql, type MysqlPool, type MysqlStoreOptions } from './connect.js';
+import {
+  assertMysqlPoolSettings,
+  connectMysql,
+  type MysqlClientOptions,
+  MysqlPool,
+  type MysqlStoreOptions,
+} from './connect.js';
 
 const COLUMNS = 'tag, max_id, step, description, updated_at_ms';
 
@@ -96,7 +106,13 @@ export class MysqlSegmentStore implements SegmentStore {
   readonly #now: () => number;
 
   /** The pool must allow multiple statements. `now` is the clock of `updated_at_ms`. */
-  constructor(db: MysqlPool, now: () => number = Date.now) {
+  /**
+   * A store on `options.pool`, the caller's (see {@link MysqlClientOptions}), or on a
+   * {@link MysqlPool} that {@link openMysqlSegmentStore} opened: `close()` ends only the latter.
+   * Throws `RangeError` for a malformed namespace or a pool without the settings it needs.
+   */
+  constructor(options: MysqlClientOptions | MysqlPool, now: () => number = Date.now) {
+    const db = options instanceof MysqlPool ? options : callerPool(options);
     this.#db = db;
     this.#sql = segmentSql(db.namespace);
     this.address = db.address;
@@ -188,4 +204,20 @@ export async function openMysqlSegmentStore(
   options: MysqlStoreOptions = {},
 ): Promise<SegmentStore> {
   return new MysqlSegmentStore(await connectMysql(url, options, { multipleStatements: true }));
+}
+
+/** The caller's pool, checked and wrapped; never ended by the store. */
+function callerPool(options: MysqlClientOptions): MysqlPool {
+  assertMysqlPoolSettings(options.pool);
+  const connectMs = Math.ceil(
+    assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1),
+  );
+  const queryMs = Math.ceil(assertNumber('queryTimeoutMs', options.queryTimeoutMs ?? connectMs, 1));
+  return new MysqlPool(
+    options.pool,
+    callerAddress('mysql', options.address),
+    assertTablePrefix(options.namespace ?? DEFAULT_SEGMENT_NAMESPACE),
+    { connectMs, queryMs },
+    false,
+  );
 }

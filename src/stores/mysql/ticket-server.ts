@@ -35,6 +35,8 @@
 import mysql from 'mysql2/promise';
 import { SequenceExhaustedError } from '../../core/index.js';
 import { assertNumber, Backoff } from '../../core/internal.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { assertTablePrefix } from '../segment-args.js';
 import {
   assertTicketPlan,
   MAX_TICKET,
@@ -47,7 +49,12 @@ import {
   withDeadline,
 } from '../ticket-common.js';
 import { redactUrl } from '../url.js';
-import { type MysqlStoreOptions, parseMysqlUrl } from './connect.js';
+import {
+  assertMysqlPoolSettings,
+  type MysqlClientOptions,
+  type MysqlStoreOptions,
+  parseMysqlUrl,
+} from './connect.js';
 
 interface Settings {
   readonly increment: number;
@@ -70,6 +77,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
   /** The table-name prefix ('' without `?namespace=`). */
   readonly namespace: string;
   readonly #pool: mysql.Pool;
+  readonly #owned: boolean;
   /** The bound of a whole call: a fresh connection plus a statement. */
   readonly #deadlineMs: number;
   readonly #queryMs: number;
@@ -80,17 +88,25 @@ export class MysqlTicketServer implements PlannableTicketServer {
   /** Per name: its stored settings, null for a table idforge did not set up. */
   readonly #settings = new Map<string, Settings | null>();
 
-  private constructor(
-    pool: mysql.Pool,
-    address: string,
-    namespace: string,
-    deadlineMs: number,
-    queryMs: number,
-  ) {
+  /**
+   * A ticket server on `options.pool`, the caller's (see {@link MysqlClientOptions}; no table
+   * prefix unless `namespace` is given): `close()` leaves that pool open. Throws `RangeError`
+   * for a malformed namespace or timeout, or a pool without the settings it needs.
+   */
+  constructor(options: MysqlClientOptions & Ownership) {
+    const { pool } = options;
+    if (options[OWNED] !== true) assertMysqlPoolSettings(pool);
+    const connectMs = Math.ceil(
+      assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1),
+    );
+    const queryMs = Math.ceil(
+      assertNumber('queryTimeoutMs', options.queryTimeoutMs ?? connectMs, 1),
+    );
     this.#pool = pool;
-    this.address = address;
-    this.namespace = namespace;
-    this.#deadlineMs = deadlineMs;
+    this.#owned = options[OWNED] === true;
+    this.address = callerAddress('mysql', options.address);
+    this.namespace = options.namespace === undefined ? '' : assertTablePrefix(options.namespace);
+    this.#deadlineMs = connectMs + queryMs;
     this.#queryMs = queryMs;
     this.#lockWaitS = Math.max(1, Math.ceil(queryMs / 1000));
     pool.pool.on('connection', (conn) => {
@@ -128,13 +144,14 @@ export class MysqlTicketServer implements PlannableTicketServer {
       bigNumberStrings: true,
       enableKeepAlive: true,
     });
-    const server = new MysqlTicketServer(
+    const server = new MysqlTicketServer({
       pool,
       address,
-      explicit === null ? '' : namespace,
-      connectMs + queryMs,
-      queryMs,
-    );
+      ...(explicit === null ? {} : { namespace }),
+      connectTimeoutMs: connectMs,
+      queryTimeoutMs: queryMs,
+      [OWNED]: true,
+    });
     try {
       await server.#op('connect', () => pool.query({ sql: 'SELECT 1', timeout: queryMs }));
     } catch (error) {
@@ -251,6 +268,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
    * the deadline the connections are destroyed instead: close never hangs.
    */
   async close(): Promise<void> {
+    if (!this.#owned) return;
     const ended = await settlesWithin(this.#pool.end(), this.#deadlineMs);
     if (!ended) for (const c of this.#connections) c.destroy();
     this.#connections.clear();

@@ -27,6 +27,22 @@ export interface PostgresStoreOptions {
   readonly namespace?: string;
 }
 
+/**
+ * What a PostgreSQL store is built from when the application has its own pool:
+ * `new PostgresLeaseStore({ pool, namespace })` (kysely's `PostgresDialect({ pool })`
+ * convention). The store never ends that pool; the application does, after `store.close()`.
+ * Run it with `synchronous_commit = on` (the server default) so that an acknowledged write
+ * that hands out numbers survives a server crash.
+ */
+export interface PostgresClientOptions {
+  /** The caller's node-postgres pool. */
+  readonly pool: pg.Pool;
+  /** The schema holding the store's tables. Default `idforge`. */
+  readonly namespace?: string;
+  /** How the store names the server in errors. Default "postgres (the caller's client)". */
+  readonly address?: string;
+}
+
 /** The default namespace (PostgreSQL schema) of the store. */
 export const DEFAULT_POSTGRES_NAMESPACE = 'idforge';
 

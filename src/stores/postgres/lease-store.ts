@@ -27,7 +27,13 @@ import type {
   RenewResult,
 } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
-import { connectPostgres, type PostgresStoreOptions } from './connect.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import {
+  connectPostgres,
+  DEFAULT_POSTGRES_NAMESPACE,
+  type PostgresClientOptions,
+  type PostgresStoreOptions,
+} from './connect.js';
 import { type LeaseSql, leaseSql } from './schema.js';
 
 /** bigint columns arrive as decimal strings (node-postgres keeps int8 exact by default). */
@@ -77,11 +83,20 @@ export class PostgresLeaseStore implements LeaseStore {
   /** The PostgreSQL schema holding this store's tables. */
   readonly namespace: string;
   readonly #pool: pg.Pool;
+  readonly #owned: boolean;
   readonly #sql: LeaseSql;
   #closed: Promise<void> | null = null;
 
   /** Throws `RangeError` when `namespace` is not a valid schema name (see quoteNamespace). */
-  constructor(pool: pg.Pool, address: string, namespace: string) {
+  /**
+   * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
+   * leaves that pool open. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: PostgresClientOptions & Ownership) {
+    const { pool } = options;
+    const namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
+    const address = callerAddress('postgres', options.address);
+    this.#owned = options[OWNED] === true;
     this.#sql = leaseSql(namespace);
     this.#pool = pool;
     this.address = address;
@@ -240,9 +255,11 @@ export class PostgresLeaseStore implements LeaseStore {
 
   /** Ends the pool (waiting for calls in flight). Idempotent. */
   close(): Promise<void> {
-    this.#closed ??= this.#pool.end().catch((error: unknown) => {
-      throw this.#unavailable('close', error);
-    });
+    this.#closed ??= (this.#owned ? this.#pool.end() : Promise.resolve()).catch(
+      (error: unknown) => {
+        throw this.#unavailable('close', error);
+      },
+    );
     return this.#closed;
   }
 }
@@ -261,5 +278,5 @@ export async function openPostgresLeaseStore(
   options: PostgresStoreOptions = {},
 ): Promise<LeaseStore> {
   const { pool, address, namespace } = await connectPostgres(url, options);
-  return new PostgresLeaseStore(pool, address, namespace);
+  return new PostgresLeaseStore({ pool, address, namespace, [OWNED]: true });
 }

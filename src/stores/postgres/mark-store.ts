@@ -20,7 +20,13 @@ import type pg from 'pg';
 import { StoreUnavailableError } from '../../core/index.js';
 import type { DurableMarkStore } from '../../sequences/ports.js';
 import { assertMark, assertMarkKey } from '../mark-args.js';
-import { connectPostgres, type PostgresStoreOptions } from './connect.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import {
+  connectPostgres,
+  DEFAULT_POSTGRES_NAMESPACE,
+  type PostgresClientOptions,
+  type PostgresStoreOptions,
+} from './connect.js';
 import { quoteNamespace } from './schema.js';
 
 /** Adapts a pg.Pool (see {@link openPostgresMarkStore}); the store owns and ends the pool. */
@@ -30,13 +36,22 @@ export class PostgresMarkStore implements DurableMarkStore {
   /** The PostgreSQL schema holding the table. */
   readonly namespace: string;
   readonly #pool: pg.Pool;
+  readonly #owned: boolean;
   readonly #schema: string;
   readonly #raise: string;
   readonly #read: string;
   #closed: Promise<void> | null = null;
 
   /** Throws `RangeError` when `namespace` is not a valid schema name. */
-  constructor(pool: pg.Pool, address: string, namespace: string) {
+  /**
+   * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
+   * leaves that pool open. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: PostgresClientOptions & Ownership) {
+    const { pool } = options;
+    const namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
+    const address = callerAddress('postgres', options.address);
+    this.#owned = options[OWNED] === true;
     const ns = quoteNamespace(namespace);
     this.#pool = pool;
     this.address = address;
@@ -114,9 +129,11 @@ RETURNING m.mark::text AS mark`;
 
   /** Ends the pool. Idempotent. */
   close(): Promise<void> {
-    this.#closed ??= this.#pool.end().catch((error: unknown) => {
-      throw new StoreUnavailableError('postgres', this.address, 'close', error);
-    });
+    this.#closed ??= (this.#owned ? this.#pool.end() : Promise.resolve()).catch(
+      (error: unknown) => {
+        throw new StoreUnavailableError('postgres', this.address, 'close', error);
+      },
+    );
     return this.#closed;
   }
 }
@@ -134,5 +151,5 @@ export async function openPostgresMarkStore(
 ): Promise<PostgresMarkStore> {
   // The shared pool settings, synchronous_commit=on included: connect.ts.
   const { pool, address, namespace } = await connectPostgres(url, options);
-  return new PostgresMarkStore(pool, address, namespace);
+  return new PostgresMarkStore({ pool, address, namespace, [OWNED]: true });
 }

@@ -28,6 +28,7 @@ import {
   UnknownTagError,
 } from '../../core/index.js';
 import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import {
   assertTag,
   checkCreate,
@@ -36,7 +37,12 @@ import {
   segmentOf,
   tagOf,
 } from '../segment-args.js';
-import { connectPostgres, type PostgresStoreOptions } from './connect.js';
+import {
+  connectPostgres,
+  DEFAULT_POSTGRES_NAMESPACE,
+  type PostgresClientOptions,
+  type PostgresStoreOptions,
+} from './connect.js';
 import { NOW_MS, quoteNamespace } from './schema.js';
 
 const COLUMNS =
@@ -83,11 +89,20 @@ export class PostgresSegmentStore implements SegmentStore {
   /** The PostgreSQL schema holding the table. */
   readonly namespace: string;
   readonly #pool: pg.Pool;
+  readonly #owned: boolean;
   readonly #sql: ReturnType<typeof segmentSql>;
   #closed: Promise<void> | null = null;
 
   /** Throws `RangeError` when `namespace` is not a valid schema name (see quoteNamespace). */
-  constructor(pool: pg.Pool, address: string, namespace: string) {
+  /**
+   * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
+   * leaves that pool open. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: PostgresClientOptions & Ownership) {
+    const { pool } = options;
+    const namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
+    const address = callerAddress('postgres', options.address);
+    this.#owned = options[OWNED] === true;
     this.#sql = segmentSql(namespace);
     this.#pool = pool;
     this.address = address;
@@ -172,9 +187,11 @@ export class PostgresSegmentStore implements SegmentStore {
 
   /** Ends the pool (waiting for calls in flight). Idempotent. */
   close(): Promise<void> {
-    this.#closed ??= this.#pool.end().catch((error: unknown) => {
-      throw new StoreUnavailableError('postgres', this.address, 'close', error);
-    });
+    this.#closed ??= (this.#owned ? this.#pool.end() : Promise.resolve()).catch(
+      (error: unknown) => {
+        throw new StoreUnavailableError('postgres', this.address, 'close', error);
+      },
+    );
     return this.#closed;
   }
 }
@@ -191,5 +208,5 @@ export async function openPostgresSegmentStore(
   options: PostgresStoreOptions = {},
 ): Promise<SegmentStore> {
   const { pool, address, namespace } = await connectPostgres(url, options);
-  return new PostgresSegmentStore(pool, address, namespace);
+  return new PostgresSegmentStore({ pool, address, namespace, [OWNED]: true });
 }

@@ -29,6 +29,7 @@
  */
 import pg from 'pg';
 import { assertNumber } from '../../core/internal.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import {
   assertTicketPlan,
   firstTicketAbove,
@@ -38,7 +39,12 @@ import {
   withDeadline,
 } from '../ticket-common.js';
 import { redactUrl } from '../url.js';
-import { type PostgresStoreOptions, parsePostgresUrl } from './connect.js';
+import {
+  DEFAULT_POSTGRES_NAMESPACE,
+  type PostgresClientOptions,
+  type PostgresStoreOptions,
+  parsePostgresUrl,
+} from './connect.js';
 import { quoteNamespace } from './schema.js';
 
 /** undefined_table: the sequence (or its schema) does not exist. */
@@ -59,12 +65,20 @@ export class PostgresTicketServer implements PlannableTicketServer {
   readonly namespace: string;
   readonly #pool: pg.Pool;
   readonly #deadlineMs: number;
+  readonly #owned: boolean;
 
-  private constructor(pool: pg.Pool, address: string, namespace: string, deadlineMs: number) {
-    this.#pool = pool;
-    this.address = address;
-    this.namespace = namespace;
-    this.#deadlineMs = deadlineMs;
+  /**
+   * A ticket server on `options.pool`, the caller's (see {@link PostgresClientOptions}):
+   * `close()` leaves that pool open. `timeoutMs` bounds each call (default 10000). Throws
+   * `RangeError` for a malformed namespace or timeout.
+   */
+  constructor(options: PostgresClientOptions & { readonly timeoutMs?: number } & Ownership) {
+    this.#pool = options.pool;
+    this.address = callerAddress('postgres', options.address);
+    this.namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
+    quoteNamespace(this.namespace);
+    this.#deadlineMs = Math.ceil(assertNumber('timeoutMs', options.timeoutMs ?? 10_000, 1));
+    this.#owned = options[OWNED] === true;
   }
 
   /**
@@ -97,7 +111,13 @@ export class PostgresTicketServer implements PlannableTicketServer {
     });
     // A pooled idle connection that breaks (server restart) makes the pool emit 'error'.
     pool.on('error', () => {});
-    const server = new PostgresTicketServer(pool, address, namespace, connectMs + queryMs);
+    const server = new PostgresTicketServer({
+      pool,
+      address,
+      namespace,
+      timeoutMs: connectMs + queryMs,
+      [OWNED]: true,
+    });
     try {
       await server.#op('connect', () => pool.query('SELECT 1'));
     } catch (error) {
@@ -188,7 +208,7 @@ export class PostgresTicketServer implements PlannableTicketServer {
   }
 
   async close(): Promise<void> {
-    await this.#pool.end().catch(() => {});
+    if (this.#owned) await this.#pool.end().catch(() => {});
   }
 
   #qualified(name: string): string {

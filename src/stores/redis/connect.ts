@@ -19,6 +19,33 @@ export interface RedisStoreOptions {
 
 const NAMESPACE = /^[A-Za-z0-9_.-]{1,100}$/;
 
+/** Checks a Redis key-prefix namespace; returns the prefix `NAME:`. */
+export function redisPrefix(namespace: string): string {
+  if (typeof namespace !== 'string' || !NAMESPACE.test(namespace)) {
+    throw new RangeError(
+      `store namespace: expected 1 to 100 of A-Z a-z 0-9 _ - ., got "${String(namespace)}"`,
+    );
+  }
+  return `${namespace}:`;
+}
+
+/**
+ * What a Redis store is built from when the application has its own ioredis client:
+ * `new RedisLeaseStore({ client, namespace })`. The store never quits that client; the
+ * application does, after `store.close()`. For the fail-fast behaviour of the stores idforge
+ * opens, create it with `enableOfflineQueue: false`, `maxRetriesPerRequest: 0` and
+ * `autoResendUnfulfilledCommands: false` (a resent acquire could take a second worker ID);
+ * the counter store needs `stringNumbers: true` and refuses a client without it.
+ */
+export interface RedisClientOptions {
+  /** The caller's ioredis client. */
+  readonly client: Redis;
+  /** The key prefix `NAME:`. Default `idforge`. */
+  readonly namespace?: string;
+  /** How the store names the server in errors. Default "redis (the caller's client)". */
+  readonly address?: string;
+}
+
 /** The namespace and the URL ioredis should see (without `namespace`, which it would misread). */
 export function parseRedisUrl(
   url: string,

@@ -23,7 +23,13 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SequenceExhaustedError, StoreUnavailableError } from '../../core/index.js';
 import type { CounterStore } from '../../sequences/ports.js';
-import { connectRedis, type RedisStoreOptions } from './connect.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import {
+  connectRedis,
+  type RedisClientOptions,
+  type RedisStoreOptions,
+  redisPrefix,
+} from './connect.js';
 
 /** The largest value of a Redis integer and of a sequence number. */
 const MAX = (1n << 63n) - 1n;
@@ -75,13 +81,24 @@ export class RedisCounterStore implements CounterStore {
   readonly backend = 'redis';
   readonly address: string;
   readonly #redis: Redis;
+  readonly #owned: boolean;
   readonly #prefix: string;
 
   /** `prefix` ends with ':' (`NAME:`). */
-  constructor(redis: Redis, address: string, prefix: string) {
-    this.#redis = redis;
-    this.address = address;
-    this.#prefix = prefix;
+  /**
+   * A store on `options.client`, the caller's (see {@link RedisClientOptions}): `close()`
+   * leaves that client connected. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: RedisClientOptions & Ownership) {
+    if (options[OWNED] !== true && options.client.options?.stringNumbers !== true) {
+      throw new RangeError(
+        'client: expected an ioredis client created with stringNumbers: true, got one without',
+      );
+    }
+    this.#redis = options.client;
+    this.address = callerAddress('redis', options.address);
+    this.#prefix = redisPrefix(options.namespace ?? 'idforge');
+    this.#owned = options[OWNED] === true;
   }
 
   /** The Redis key of counter `key`. Throws `RangeError` for an empty key. */
@@ -143,6 +160,7 @@ export class RedisCounterStore implements CounterStore {
 
   /** Closes the connection (QUIT, or a plain disconnect when it is down). Never rejects. */
   async close(): Promise<void> {
+    if (!this.#owned) return;
     if (this.#redis.status === 'ready') {
       try {
         await this.#redis.quit();
@@ -167,5 +185,10 @@ export async function openRedisCounterStore(
   options: RedisStoreOptions = {},
 ): Promise<RedisCounterStore> {
   const { redis, address, prefix } = await connectRedis(url, options, { stringNumbers: true });
-  return new RedisCounterStore(redis, address, prefix);
+  return new RedisCounterStore({
+    client: redis,
+    address,
+    namespace: prefix.slice(0, -1),
+    [OWNED]: true,
+  });
 }

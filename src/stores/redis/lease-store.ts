@@ -36,7 +36,13 @@ import type {
   RenewResult,
 } from '../../coord/ports.js';
 import { StoreUnavailableError } from '../../core/index.js';
-import { connectRedis, type RedisStoreOptions } from './connect.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import {
+  connectRedis,
+  type RedisClientOptions,
+  type RedisStoreOptions,
+  redisPrefix,
+} from './connect.js';
 import { ACQUIRE, LIST, type LuaScript, RELEASE, RENEW, SCRIPTS } from './scripts.js';
 
 /** A number the store returned as a string or integer reply; false or null when absent. */
@@ -73,13 +79,19 @@ export class RedisLeaseStore implements LeaseStore {
   readonly backend = 'redis';
   readonly address: string;
   readonly #redis: Redis;
+  readonly #owned: boolean;
   readonly #prefix: string;
 
   /** `prefix` ends with ':' (`NAME:`); the store owns `redis` and closes it in {@link close}. */
-  constructor(redis: Redis, address: string, prefix: string) {
-    this.#redis = redis;
-    this.address = address;
-    this.#prefix = prefix;
+  /**
+   * A store on `options.client`, the caller's (see {@link RedisClientOptions}): `close()`
+   * leaves that client connected. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: RedisClientOptions & Ownership) {
+    this.#redis = options.client;
+    this.address = callerAddress('redis', options.address);
+    this.#prefix = redisPrefix(options.namespace ?? 'idforge');
+    this.#owned = options[OWNED] === true;
   }
 
   async #run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
@@ -221,6 +233,7 @@ export class RedisLeaseStore implements LeaseStore {
 
   /** Closes the connection (QUIT, or a plain disconnect when it is down). Never rejects. */
   async close(): Promise<void> {
+    if (!this.#owned) return;
     if (this.#redis.status === 'ready') {
       try {
         await this.#redis.quit();
@@ -249,5 +262,10 @@ export async function openRedisLeaseStore(
   options: RedisStoreOptions = {},
 ): Promise<LeaseStore> {
   const { redis, address, prefix } = await connectRedis(url, options);
-  return new RedisLeaseStore(redis, address, prefix);
+  return new RedisLeaseStore({
+    client: redis,
+    address,
+    namespace: prefix.slice(0, -1),
+    [OWNED]: true,
+  });
 }

@@ -59,3 +59,25 @@ export function connectSqlite(
     throw new StoreUnavailableError('sqlite', address, 'connect', error);
   }
 }
+
+/**
+ * What a SQLite store is built from when the application has its own better-sqlite3
+ * database: `new SqliteLeaseStore({ database, namespace })`. The store never closes that
+ * database; the application does, after `store.close()`. Open it in WAL mode with
+ * `synchronous = FULL` for the durability the stores promise (as {@link connectSqlite} does).
+ */
+export interface SqliteClientOptions {
+  /** The caller's better-sqlite3 database. */
+  readonly database: Database.Database;
+  /** The table prefix (`NAME_leases`, ...). Default `idforge`. */
+  readonly namespace?: string;
+  /** How the store names the file in errors. Default `sqlite:<the database's file name>`. */
+  readonly address?: string;
+  /** The store's clock, in unix ms (tests). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The address of a caller's database: the one given, else `sqlite:` and its file name. */
+export function sqliteAddress(options: SqliteClientOptions): string {
+  return options.address ?? `sqlite:${options.database.name}`;
+}

@@ -15,9 +15,15 @@ import type {
   RenewReport,
   RenewResult,
 } from '../../coord/ports.js';
+import { OWNED, type Ownership } from '../owned.js';
 import { assertTablePrefix } from '../segment-args.js';
 import { redactUrl } from '../url.js';
-import { connectSqlite, parseSqliteUrl } from './connect.js';
+import {
+  connectSqlite,
+  parseSqliteUrl,
+  type SqliteClientOptions,
+  sqliteAddress,
+} from './connect.js';
 import { runSqlite } from './run.js';
 import { SQLITE_LEASE_SCHEMA } from './schema.js';
 
@@ -41,6 +47,7 @@ export class SqliteLeaseStore implements LeaseStore {
   /** Prefix of the tables (`NAMESPACE_leases`, `_marks`, `_claims`). */
   readonly namespace: string;
   readonly #db: Database.Database;
+  readonly #owned: boolean;
   readonly #now: () => number;
 
   /**
@@ -48,16 +55,16 @@ export class SqliteLeaseStore implements LeaseStore {
    * `namespace` prefixes the tables (default `idforge`); `RangeError` unless it matches
    * `[a-z_][a-z0-9_]*` (at most 31 characters).
    */
-  constructor(
-    db: Database.Database,
-    address: string,
-    now: () => number = Date.now,
-    namespace = 'idforge',
-  ) {
-    this.namespace = assertTablePrefix(namespace);
-    this.#db = db;
-    this.address = address;
-    this.#now = now;
+  /**
+   * A store on `options.database`, the caller's (see {@link SqliteClientOptions}): `close()`
+   * leaves that database open. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: SqliteClientOptions & Ownership) {
+    this.namespace = assertTablePrefix(options.namespace ?? 'idforge');
+    this.#db = options.database;
+    this.address = sqliteAddress(options);
+    this.#now = options.now ?? Date.now;
+    this.#owned = options[OWNED] === true;
   }
 
   /** The statement with the tables of this namespace. */
@@ -234,7 +241,7 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   close(): Promise<void> {
-    this.#db.close();
+    if (this.#owned) this.#db.close();
     return Promise.resolve();
   }
 }
@@ -263,7 +270,7 @@ export async function openSqliteLeaseStore(
     options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
   );
   const db = connectSqlite(url, address, options.connectTimeoutMs ?? 5000);
-  const store = new SqliteLeaseStore(db, address, undefined, namespace);
+  const store = new SqliteLeaseStore({ database: db, address, namespace, [OWNED]: true });
   if (options.autoMigrate ?? true) await store.migrate();
   return store;
 }

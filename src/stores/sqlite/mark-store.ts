@@ -13,9 +13,15 @@
 import type Database from 'better-sqlite3';
 import type { DurableMarkStore } from '../../sequences/ports.js';
 import { assertMark, assertMarkKey } from '../mark-args.js';
+import { OWNED, type Ownership } from '../owned.js';
 import { assertTablePrefix } from '../segment-args.js';
 import { redactUrl } from '../url.js';
-import { connectSqlite, parseSqliteUrl } from './connect.js';
+import {
+  connectSqlite,
+  parseSqliteUrl,
+  type SqliteClientOptions,
+  sqliteAddress,
+} from './connect.js';
 import { runSqlite } from './run.js';
 
 /** Created by `migrate()` (idempotent). */
@@ -40,14 +46,20 @@ export class SqliteMarkStore implements DurableMarkStore {
   /** Prefix of the table (`NAMESPACE_counter_marks`). */
   readonly namespace: string;
   readonly #db: Database.Database;
+  readonly #owned: boolean;
   #raise: Database.Statement | null = null;
   #read: Database.Statement | null = null;
 
   /** `namespace` prefixes the table (default `idforge`); `RangeError` when malformed. */
-  constructor(db: Database.Database, address: string, namespace = 'idforge') {
-    this.namespace = assertTablePrefix(namespace);
-    this.#db = db;
-    this.address = address;
+  /**
+   * A store on `options.database`, the caller's (see {@link SqliteClientOptions}): `close()`
+   * leaves that database open. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: SqliteClientOptions & Ownership) {
+    this.namespace = assertTablePrefix(options.namespace ?? 'idforge');
+    this.#db = options.database;
+    this.address = sqliteAddress(options);
+    this.#owned = options[OWNED] === true;
   }
 
   #tables(sql: string): string {
@@ -95,7 +107,7 @@ export class SqliteMarkStore implements DurableMarkStore {
   /** Closes the database. Idempotent. */
   close(): Promise<void> {
     return this.#run('close', () => {
-      if (this.#db.open) this.#db.close();
+      if (this.#owned && this.#db.open) this.#db.close();
     });
   }
 }
@@ -124,7 +136,7 @@ export async function openSqliteMarkStore(
     options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
   );
   const db = connectSqlite(url, address, options.busyTimeoutMs ?? 5000);
-  const store = new SqliteMarkStore(db, address, namespace);
+  const store = new SqliteMarkStore({ database: db, address, namespace, [OWNED]: true });
   if (options.autoMigrate ?? true) await store.migrate();
   return store;
 }

@@ -21,6 +21,7 @@ import type Database from 'better-sqlite3';
 import { SequenceExhaustedError, TagExistsError, UnknownTagError } from '../../core/index.js';
 import { assertNumber } from '../../core/internal.js';
 import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
+import { OWNED, type Ownership } from '../owned.js';
 import {
   assertTablePrefix,
   assertTag,
@@ -32,7 +33,12 @@ import {
   tagOf,
 } from '../segment-args.js';
 import { redactUrl } from '../url.js';
-import { connectSqlite, parseSqliteUrl } from './connect.js';
+import {
+  connectSqlite,
+  parseSqliteUrl,
+  type SqliteClientOptions,
+  sqliteAddress,
+} from './connect.js';
 import { runSqlite } from './run.js';
 
 /** The DDL of a namespace's table; idempotent. */
@@ -83,6 +89,7 @@ export class SqliteSegmentStore implements SegmentStore {
   /** The table-name prefix: the table is `<namespace>_segments`. */
   readonly namespace: string;
   readonly #db: Database.Database;
+  readonly #owned: boolean;
   readonly #table: string;
   readonly #now: () => number;
   /** Prepared on first use: preparing needs the table, which only migrate() creates. */
@@ -92,17 +99,17 @@ export class SqliteSegmentStore implements SegmentStore {
    * `now` is the clock of `updated_at_ms` (default `Date.now`). Throws `RangeError` when
    * `namespace` is not `[a-z_][a-z0-9_]*` of at most 31 characters.
    */
-  constructor(
-    db: Database.Database,
-    address: string,
-    namespace: string = DEFAULT_SEGMENT_NAMESPACE,
-    now: () => number = Date.now,
-  ) {
-    this.namespace = assertTablePrefix(namespace);
-    this.#table = `${namespace}_segments`;
-    this.#db = db;
-    this.address = address;
-    this.#now = now;
+  /**
+   * A store on `options.database`, the caller's (see {@link SqliteClientOptions}): `close()`
+   * leaves that database open. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: SqliteClientOptions & Ownership) {
+    this.namespace = assertTablePrefix(options.namespace ?? DEFAULT_SEGMENT_NAMESPACE);
+    this.#table = `${this.namespace}_segments`;
+    this.#db = options.database;
+    this.address = sqliteAddress(options);
+    this.#now = options.now ?? Date.now;
+    this.#owned = options[OWNED] === true;
   }
 
   /** Runs `fn` (a lock held elsewhere is waited out, run.ts); driver errors become StoreUnavailableError. */
@@ -152,7 +159,7 @@ export class SqliteSegmentStore implements SegmentStore {
 
   /** Closes the database. Idempotent. */
   close(): Promise<void> {
-    if (this.#db.open) this.#db.close();
+    if (this.#owned && this.#db.open) this.#db.close();
     return Promise.resolve();
   }
 }
@@ -175,5 +182,5 @@ export async function openSqliteSegmentStore(
   const address = redactUrl(url);
   const busyTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 0);
   const db = connectSqlite(url, address, busyTimeoutMs);
-  return new SqliteSegmentStore(db, address, namespace);
+  return new SqliteSegmentStore({ database: db, address, namespace, [OWNED]: true });
 }
