@@ -33,7 +33,13 @@
  * lags is a regression like any other, which the guard catches the same way.
  */
 import { CounterRegressedError, SequenceExhaustedError } from '../core/index.js';
-import type { BlockSource, CounterStore, DurableMarkStore } from './ports.js';
+import {
+  type BlockSource,
+  type CounterStore,
+  type DurableMarkStore,
+  MAX_SEQUENCE_VALUE,
+} from './ports.js';
+import { assertTag } from './tag.js';
 
 /** Options of {@link counterBlockSource}. */
 export interface CounterBlockSourceOptions {
@@ -59,7 +65,8 @@ export interface CounterBlockSourceOptions {
 
 /** Counters of a {@link CounterBlockSource}, for metrics. */
 export interface CounterSourceStats {
-  readonly key: string;
+  /** The tag of the sequence. */
+  readonly tag: string;
   /** Blocks served (each: a mark read, one INCRBY, one durable raise). */
   readonly blocks: number;
   /** Numbers in those blocks. */
@@ -75,25 +82,21 @@ export interface CounterSourceStats {
 /** A block source with its counters. */
 export type CounterBlockSource = BlockSource & { stats(): CounterSourceStats };
 
-const MAX = (1n << 63n) - 1n;
-
 /**
- * A block source drawing from `counter` under `key`, guarded by `marks` under the same key.
+ * A block source drawing from `counter` under `tag`, guarded by `marks` under the same tag.
  * Each call resolves to exactly `size` numbers (a positive safe integer; `RangeError`
  * otherwise), or rejects with `CounterRegressedError` ('refuse', or 'reseed' that failed
  * `maxReseeds` times), `SequenceExhaustedError` (the counter or a reseed would pass
  * 2^63 - 1), or the stores' `StoreUnavailableError`. Holds state (the floor, the counters):
- * one per key per process.
+ * one per tag per process. Throws `RangeError` for a malformed tag (sequences/tag.ts).
  */
 export function counterBlockSource(
   counter: CounterStore,
   marks: DurableMarkStore,
-  key: string,
+  tag: string,
   options: CounterBlockSourceOptions = {},
 ): CounterBlockSource {
-  if (typeof key !== 'string' || key.length === 0) {
-    throw new RangeError(`counterBlockSource key: expected a non-empty string, got "${key}"`);
-  }
+  assertTag(tag);
   const refuse = policy(options.onRegression);
   const margin = options.reseedMargin ?? 1_000_000n;
   if (typeof margin !== 'bigint' || margin < 1n) {
@@ -114,30 +117,30 @@ export function counterBlockSource(
   const take = async (size: number): Promise<{ first: bigint; last: bigint }> => {
     const n = BigInt(size);
     for (let attempt = 0; ; attempt++) {
-      const stored = await marks.read(key);
+      const stored = await marks.read(tag);
       if (stored !== null && stored > floor) floor = stored;
       const seen = floor;
-      const last = await counter.incrBy(key, size);
+      const last = await counter.incrBy(tag, size);
       const first = last - n + 1n;
       if (first > seen) {
-        const raised = await marks.raise(key, last);
+        const raised = await marks.raise(tag, last);
         if (raised > floor) floor = raised;
         blocks++;
         numbers += n;
         return { first, last };
       }
       regressions++;
-      const regressed = new CounterRegressedError(key, last, seen);
+      const regressed = new CounterRegressedError(tag, last, seen);
       if (refuse || attempt === maxReseeds) {
         logger.warn(`idforge: ${regressed.message}`);
         throw regressed;
       }
       const target = seen + (margin > n ? margin : n);
-      if (target > MAX - n) throw new SequenceExhaustedError(key, seen);
-      const now = await counter.raiseTo(key, target);
+      if (target > MAX_SEQUENCE_VALUE - n) throw new SequenceExhaustedError(tag, seen);
+      const now = await counter.raiseTo(tag, target);
       reseeds++;
       logger.warn(
-        `idforge: counter "${key}" (${where}) returned ${last}, at or below its durable mark ` +
+        `idforge: counter "${tag}" (${where}) returned ${last}, at or below its durable mark ` +
           `${seen}: it moved backwards. Re-seeded it to ${now}; nothing at or below the mark ` +
           'was served.',
       );
@@ -155,7 +158,7 @@ export function counterBlockSource(
     queue = run.catch(() => undefined);
     return run;
   }) as CounterBlockSource;
-  source.stats = () => ({ key, blocks, numbers, regressions, reseeds, floor });
+  source.stats = () => ({ tag, blocks, numbers, regressions, reseeds, floor });
   return source;
 }
 

@@ -7,4 +7,6 @@ export * from './plan.js';
 export * from './ports.js';
 export * from './segment-buffer.js';
 export * from './sequence.js';
+export * from './tag.js';
 export * from './ticket-client.js';
+export * from './ticket-setup.js';

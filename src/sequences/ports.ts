@@ -9,6 +9,13 @@
  * reached or fails; other rejections are listed per method.
  */
 
+/**
+ * The largest number any sequence hands out, 2^63 - 1: every store keeps it in a signed 64-bit
+ * column, counter or sequence (BIGINT, Redis integers, PostgreSQL sequences). A sequence that
+ * reaches it fails with `SequenceExhaustedError`; it never wraps.
+ */
+export const MAX_SEQUENCE_VALUE = (1n << 63n) - 1n;
+
 /** One business tag of a segment table (orders, users, photos...). */
 export interface SegmentTag {
   readonly tag: string;
@@ -77,14 +84,33 @@ export interface TicketServer {
   readonly backend: string;
   readonly address: string;
   /**
-   * Creates the sequence `name` and sets this server's increment and offset (MariaDB: the
+   * Creates the sequence `tag` and sets this server's increment and offset (MariaDB: the
    * server's auto_increment_increment/offset for the ticket connection's session and globally
    * where permitted; PostgreSQL: the sequence's INCREMENT BY/START). Idempotent.
    */
-  setup(name: string, increment: number, offset: number): Promise<void>;
-  /** The next ticket of sequence `name`: one round trip. */
-  next(name: string): Promise<bigint>;
+  setup(tag: string, increment: number, offset: number): Promise<void>;
+  /** The next ticket of sequence `tag`: one round trip. */
+  next(tag: string): Promise<bigint>;
   close(): Promise<void>;
+}
+
+/**
+ * A {@link TicketServer} that can also be re-planned safely: what `idforge ticket setup` needs
+ * to add a server (or change the increment) without ever reissuing a ticket.
+ */
+export interface PlannableTicketServer extends TicketServer {
+  /**
+   * As {@link TicketServer.setup}, and when this call creates the sequence or changes its
+   * increment or offset, the first ticket it issues afterwards is greater than `floor`
+   * (default 0): pass the largest {@link high} of every server of the sequence. With settings
+   * unchanged, `floor` is ignored and nothing changes (idempotent).
+   */
+  setup(tag: string, increment: number, offset: number, floor?: bigint): Promise<void>;
+  /**
+   * A number at least as large as every ticket of `tag` this server has issued (the last
+   * ticket); 0n when the sequence does not exist here. Validates the tag like `next`.
+   */
+  high(tag: string): Promise<bigint>;
 }
 
 /**
@@ -95,22 +121,22 @@ export interface TicketServer {
 export interface CounterStore {
   readonly backend: string;
   readonly address: string;
-  /** Atomically adds `by` to the counter `key` and returns the new value. */
-  incrBy(key: string, by: number): Promise<bigint>;
+  /** Atomically adds `by` to the counter of `tag` and returns the new value. */
+  incrBy(tag: string, by: number): Promise<bigint>;
   /** Raises the counter to at least `value` (never lowers it); returns the new value. */
-  raiseTo(key: string, value: bigint): Promise<bigint>;
+  raiseTo(tag: string, value: bigint): Promise<bigint>;
   close(): Promise<void>;
 }
 
-/** A durable per-key high-water mark (a table in SQLite or PostgreSQL): only ever raised. */
+/** A durable per-tag high-water mark (a table in SQLite or PostgreSQL): only ever raised. */
 export interface DurableMarkStore {
   readonly backend: string;
   readonly address: string;
   migrate(): Promise<void>;
   /** The mark, or null if never set. */
-  read(key: string): Promise<bigint | null>;
+  read(tag: string): Promise<bigint | null>;
   /** Sets the mark to max(stored, value), durably, before resolving; returns the new mark. */
-  raise(key: string, value: bigint): Promise<bigint>;
+  raise(tag: string, value: bigint): Promise<bigint>;
   close(): Promise<void>;
 }
 

@@ -9,6 +9,9 @@
  * `new SqliteLeaseStore({ database })`. Such a store never closes the caller's client.
  */
 
+// The ticket-server port and its setup rule live in idforge/sequences; re-exported beside
+// openTicketServers so that opening and setting up servers needs one import.
+export { type PlannableTicketServer, setupTicketServers } from '../sequences/index.js';
 export type { EtcdClientOptions, EtcdStoreOptions } from './etcd/connect.js';
 export { EtcdLeaseStore, openEtcdLeaseStore } from './etcd/lease-store.js';
 export type { FileStoreOptions } from './file/connect.js';
@@ -30,7 +33,6 @@ export {
   openSequence,
   openTicketServer,
   openTicketServers,
-  setupTicketServers,
   type TicketServerOptions,
 } from './open.js';
 export type { PostgresClientOptions, PostgresStoreOptions } from './postgres/connect.js';
@@ -53,5 +55,4 @@ export {
   type SqliteMarkStoreOptions,
 } from './sqlite/mark-store.js';
 export { openSqliteSegmentStore, SqliteSegmentStore } from './sqlite/segment-store.js';
-export type { PlannableTicketServer } from './ticket-common.js';
 export { redactUrl, storeScheme } from './url.js';

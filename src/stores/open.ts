@@ -20,11 +20,11 @@ import { counterBlockSource, openSegmentSequence, SegmentBuffer } from '../seque
 import type {
   CounterStore,
   DurableMarkStore,
+  PlannableTicketServer,
   SegmentStore,
   TicketServer,
 } from '../sequences/ports.js';
 import type { SegmentSequenceOptions } from '../sequences/sequence.js';
-import type { PlannableTicketServer } from './ticket-common.js';
 import { redactUrl, storeScheme } from './url.js';
 
 /** Options of {@link openLeaseStore}. */
@@ -282,35 +282,6 @@ export function lazyTicketServer(url: string, options: TicketServerOptions = {})
 /** Closes servers, never rejecting. */
 export async function closeTicketServers(servers: readonly TicketServer[]): Promise<void> {
   await Promise.all(servers.map((s) => s.close().catch(() => {})));
-}
-
-/**
- * Sets `name` up on `servers` (in plan order): increment `increment` (default: the number of
- * servers) and offsets 1..N, with every server's next ticket above every ticket any of them has
- * issued (the floor), so that re-planning (adding a server, changing the increment) or
- * replacing a wiped server never reissues a ticket. Run it with every ticket client stopped:
- * clients keep the settings they read at their first ticket. Rejects with
- * `StoreUnavailableError` when any server is unreachable (all must answer to know the floor).
- * Resolves to the floor used.
- */
-export async function setupTicketServers(
-  servers: readonly PlannableTicketServer[],
-  name: string,
-  increment = servers.length,
-): Promise<bigint> {
-  if (servers.length === 0) throw new RangeError('servers: expected at least one, got none');
-  if (increment < servers.length) {
-    throw new RangeError(
-      `increment: expected at least ${servers.length} (the servers), got ${increment}`,
-    );
-  }
-  let floor = 0n;
-  for (const s of servers) {
-    const high = await s.high(name);
-    if (high > floor) floor = high;
-  }
-  for (let i = 0; i < servers.length; i++) await servers[i]!.setup(name, increment, i + 1, floor);
-  return floor;
 }
 
 /** Options of {@link openSequence}. */

@@ -5,16 +5,11 @@
  * Nothing here does I/O.
  */
 import { assertInteger, rangeError, typeError } from '../core/internal.js';
+import { assertTag, MAX_SEQUENCE_VALUE } from '../sequences/index.js';
 import type { CreateTagOptions, Segment, SegmentTag } from '../sequences/ports.js';
-
-/** The largest number a segment hands out: a signed BIGINT column's maximum. */
-export const MAX_SEGMENT_ID = 2n ** 63n - 1n;
 
 /** The largest stored step: a signed INT column's maximum. */
 export const MAX_STORED_STEP = 2 ** 31 - 1;
-
-/** The longest tag, in characters (the column is VARCHAR(128)). */
-export const MAX_TAG_LENGTH = 128;
 
 /** The longest description, in characters (the column is VARCHAR(256)). */
 export const MAX_DESCRIPTION_LENGTH = 256;
@@ -37,21 +32,8 @@ export function assertTablePrefix(namespace: string): string {
   return namespace;
 }
 
-/** Control characters (C0, DEL, C1) and halves of surrogate pairs (not valid UTF-8). */
-const CONTROL_OR_LONE_SURROGATE = /[\p{Cc}\p{Cs}]/u;
+/** Halves of surrogate pairs (not valid UTF-8). */
 const LONE_SURROGATE = /\p{Cs}/u;
-
-/**
- * A tag: 1 to 128 characters, well-formed Unicode, no control characters (PostgreSQL refuses
- * NUL, and a tag must print on one line). Tags are case-sensitive on every backend.
- */
-export function assertTag(tag: string): string {
-  if (typeof tag !== 'string') throw typeError('tag', 'a string', tag);
-  if (tag.length === 0 || tag.length > MAX_TAG_LENGTH || CONTROL_OR_LONE_SURROGATE.test(tag)) {
-    throw rangeError('tag', `1 to ${MAX_TAG_LENGTH} printable characters`, tag);
-  }
-  return tag;
-}
 
 /** The checked options of createTag: the stored max_id is `start - 1`. */
 export interface CheckedCreate {
@@ -69,7 +51,7 @@ export function checkCreate(tag: string, options: CreateTagOptions): CheckedCrea
   const step = assertInteger('step', options.step, 1, MAX_STORED_STEP);
   const start = options.start ?? 1n;
   if (typeof start !== 'bigint') throw typeError('start', 'a bigint', start);
-  if (start < 1n || start > MAX_SEGMENT_ID)
+  if (start < 1n || start > MAX_SEQUENCE_VALUE)
     throw rangeError('start', 'a bigint in [1, 2^63 - 1]', start);
   const description = options.description ?? '';
   if (typeof description !== 'string') throw typeError('description', 'a string', description);

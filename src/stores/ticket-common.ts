@@ -4,26 +4,7 @@
  * Misuse throws `RangeError` ("expected X, got Y"). No driver is imported here.
  */
 import { StoreUnavailableError } from '../core/index.js';
-import type { TicketServer } from '../sequences/ports.js';
-
-/**
- * A {@link TicketServer} that can also be re-planned safely: what `idforge ticket setup` needs
- * to add a server (or change the increment) without ever reissuing a ticket.
- */
-export interface PlannableTicketServer extends TicketServer {
-  /**
-   * As {@link TicketServer.setup}, and when this call creates the sequence or changes its
-   * increment or offset, the first ticket it issues afterwards is greater than `floor`
-   * (default 0): pass the largest {@link high} of every server of the sequence. With settings
-   * unchanged, `floor` is ignored and nothing changes (idempotent).
-   */
-  setup(name: string, increment: number, offset: number, floor?: bigint): Promise<void>;
-  /**
-   * A number at least as large as every ticket of `name` this server has issued (the last
-   * ticket); 0n when the sequence does not exist here. Validates the name like `next`.
-   */
-  high(name: string): Promise<bigint>;
-}
+import { assertTag } from '../sequences/index.js';
 
 /** Lower case so that table names mean the same on every `lower_case_table_names`. */
 const NAME = /^[a-z][a-z0-9_]{0,47}$/;
@@ -31,18 +12,16 @@ const NAME = /^[a-z][a-z0-9_]{0,47}$/;
 /** The largest increment: MySQL's and MariaDB's `auto_increment_increment` maximum. */
 export const MAX_TICKET_INCREMENT = 65_535;
 
-/** The largest ticket: both backends use a signed-range BIGINT (PostgreSQL's sequence limit). */
-export const MAX_TICKET = 2n ** 63n - 1n;
-
 /**
- * Checks a sequence name: `[a-z][a-z0-9_]*`, at most 48 characters, so that `tickets_<name>`
+ * Checks a ticket sequence's tag: a tag (sequences/tag.ts) that is also `[a-z][a-z0-9_]*`, at most 48 characters, so that `tickets_<name>`
  * fits both MySQL's 64- and PostgreSQL's 63-character identifiers. Returns the table (or
  * sequence) name `tickets_<name>`.
  */
 export function ticketTable(name: string): string {
-  if (typeof name !== 'string' || !NAME.test(name)) {
+  assertTag(name);
+  if (!NAME.test(name)) {
     throw new RangeError(
-      `ticket sequence name: expected [a-z][a-z0-9_]* of at most 48 characters, got ${JSON.stringify(name)}`,
+      `ticket tag: expected [a-z][a-z0-9_]* of at most 48 characters (it names a table), got ${JSON.stringify(name)}`,
     );
   }
   return `tickets_${name}`;

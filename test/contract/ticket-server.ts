@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { StoreUnavailableError } from '../../src/core/index.js';
-import { setupTicketServers } from '../../src/stores/open.js';
-import type { PlannableTicketServer } from '../../src/stores/ticket-common.js';
+import { setupTicketServers } from '../../src/sequences/index.js';
+import type { PlannableTicketServer } from '../../src/sequences/ports.js';
 import { stallableProxy } from '../helpers/tcp.js';
 
 export interface TicketHarness {

@@ -16,9 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import { StoreUnavailableError } from '../../src/core/index.js';
+import { setupTicketServers } from '../../src/sequences/index.js';
 import { shortReason, TicketClient } from '../../src/sequences/ticket-client.js';
 import { MysqlTicketServer } from '../../src/stores/mysql/ticket-server.js';
-import { setupTicketServers } from '../../src/stores/open.js';
 import { serviceSkip } from '../helpers/services.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -69,7 +69,7 @@ describe('counterBlockSource', () => {
     assert.deepEqual(await take(5), { first: 11n, last: 15n });
     assert.deepEqual(marks.raises, [10n, 15n]);
     assert.deepEqual(take.stats(), {
-      key: 'orders',
+      tag: 'orders',
       blocks: 2,
       numbers: 15n,
       regressions: 0,

@@ -1,6 +1,6 @@
 /** `idforge seq create|next|show`: segment sequences ("号段") in a store. */
 
-import type { SegmentTag } from '../../sequences/index.js';
+import { assertTag, MAX_SEQUENCE_VALUE, type SegmentTag } from '../../sequences/index.js';
 import {
   openCounterStore,
   openSegmentStore,
@@ -46,12 +46,11 @@ export interface SeqValues {
   marks?: string;
 }
 
-const MAX_ID = 2n ** 63n - 1n;
-
 function bigintArg(name: string, text: string): bigint {
   if (!/^[0-9]+$/.test(text)) throw new UsageError(`${name}: expected an integer, got "${text}"`);
   const v = BigInt(text);
-  if (v < 1n || v > MAX_ID) throw new UsageError(`${name}: expected 1 to 2^63 - 1, got ${text}`);
+  if (v < 1n || v > MAX_SEQUENCE_VALUE)
+    throw new UsageError(`${name}: expected 1 to 2^63 - 1, got ${text}`);
   return v;
 }
 
@@ -59,12 +58,11 @@ function tagArg(rest: string[], sub: string): string {
   const [tag, extra] = rest;
   if (tag === undefined) throw new UsageError(`seq ${sub}: expected a tag`);
   if (extra !== undefined) throw new UsageError(`seq ${sub}: unexpected argument "${extra}"`);
-  if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(tag)) {
-    throw new UsageError(
-      `seq ${sub}: expected a tag of 1-128 letters, digits, _ . : -, got "${tag}"`,
-    );
+  try {
+    return assertTag(tag); // the one rule of sequences/tag.ts, as every store checks it
+  } catch (e) {
+    throw new UsageError(`seq ${sub}: ${(e as Error).message}`);
   }
-  return tag;
 }
 
 function showTable(tags: SegmentTag[]): string {

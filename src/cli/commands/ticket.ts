@@ -1,12 +1,8 @@
 /** `idforge ticket setup|next`: Flickr-style ticket servers (MariaDB/MySQL or PostgreSQL). */
 
+import { setupTicketServers } from '../../sequences/index.js';
 import { shortReason, TicketClient } from '../../sequences/ticket-client.js';
-import {
-  closeTicketServers,
-  lazyTicketServer,
-  openTicketServers,
-  setupTicketServers,
-} from '../../stores/index.js';
+import { closeTicketServers, lazyTicketServer, openTicketServers } from '../../stores/index.js';
 import { type CliIo, LineWriter, UsageError } from '../io.js';
 import { integer } from './gen.js';
 

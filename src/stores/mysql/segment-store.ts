@@ -35,11 +35,17 @@
  */
 import { SequenceExhaustedError, TagExistsError, UnknownTagError } from '../../core/index.js';
 import { assertNumber } from '../../core/internal.js';
-import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
+import {
+  type CreateTagOptions,
+  MAX_SEQUENCE_VALUE,
+  type Segment,
+  type SegmentStore,
+  type SegmentTag,
+} from '../../sequences/ports.js';
+import { assertTag } from '../../sequences/tag.js';
 import { callerAddress } from '../owned.js';
 import {
   assertTablePrefix,
-  assertTag,
   checkCreate,
   DEFAULT_SEGMENT_NAMESPACE,
   requestedStep,
@@ -80,7 +86,7 @@ CREATE TABLE IF NOT EXISTS ${t} (
     /** requested, now, tag, requested, requested, tag. Four results: the UPDATE's is [1]. */
     take: `START TRANSACTION;
 UPDATE ${t} SET max_id = max_id + ${used}, updated_at_ms = ?
-WHERE tag = ? AND max_id <= 9223372036854775807 - ${used};
+WHERE tag = ? AND max_id <= ${MAX_SEQUENCE_VALUE} - ${used};
 SELECT max_id, ${used} AS used FROM ${t} WHERE tag = ?;
 COMMIT`,
     /** tag. */

@@ -35,13 +35,12 @@
 import mysql from 'mysql2/promise';
 import { SequenceExhaustedError } from '../../core/index.js';
 import { assertNumber, Backoff } from '../../core/internal.js';
+import { MAX_SEQUENCE_VALUE, type PlannableTicketServer } from '../../sequences/ports.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import { assertTablePrefix } from '../segment-args.js';
 import {
   assertTicketPlan,
-  MAX_TICKET,
   notSetUp,
-  type PlannableTicketServer,
   parseTicketComment,
   prefixedTicketTable,
   settlesWithin,
@@ -243,7 +242,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
       const rows = (results as unknown[])[2] as mysql.RowDataPacket[];
       return BigInt(rows[0]!.id);
     });
-    if (ticket > MAX_TICKET) throw new SequenceExhaustedError(name, ticket);
+    if (ticket > MAX_SEQUENCE_VALUE) throw new SequenceExhaustedError(name, ticket);
     return ticket;
   }
 

@@ -19,7 +19,7 @@
 import type pg from 'pg';
 import { StoreUnavailableError } from '../../core/index.js';
 import type { DurableMarkStore } from '../../sequences/ports.js';
-import { assertMark, assertMarkKey } from '../mark-args.js';
+import { assertMark, assertMarkTag } from '../mark-args.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import {
   connectPostgres,
@@ -107,9 +107,9 @@ RETURNING m.mark::text AS mark`;
    * The mark, or null when never raised. Rejects with `RangeError` for a bad key,
    * `StoreUnavailableError` ('read') when the server fails (or was never migrated).
    */
-  async read(key: string): Promise<bigint | null> {
-    assertMarkKey(key);
-    const row = (await this.#query('read', this.#read, [key])).rows[0] as
+  async read(tag: string): Promise<bigint | null> {
+    assertMarkTag(tag);
+    const row = (await this.#query('read', this.#read, [tag])).rows[0] as
       | { mark: string }
       | undefined;
     return row === undefined ? null : BigInt(row.mark);
@@ -117,13 +117,13 @@ RETURNING m.mark::text AS mark`;
 
   /**
    * Sets the mark to max(stored, value) and resolves after the commit is durable; returns the
-   * new mark. Rejects with `RangeError` for a bad key or value, `StoreUnavailableError`
+   * new mark. Rejects with `RangeError` for a bad tag or value, `StoreUnavailableError`
    * ('raise') when the server fails: the mark may then be raised or not, never lowered.
    */
-  async raise(key: string, value: bigint): Promise<bigint> {
-    assertMarkKey(key);
+  async raise(tag: string, value: bigint): Promise<bigint> {
+    assertMarkTag(tag);
     assertMark(value);
-    const rows = (await this.#query('raise', this.#raise, [key, value.toString()])).rows;
+    const rows = (await this.#query('raise', this.#raise, [tag, value.toString()])).rows;
     return BigInt((rows[0] as { mark: string }).mark);
   }
 

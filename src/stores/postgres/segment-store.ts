@@ -27,16 +27,16 @@ import {
   TagExistsError,
   UnknownTagError,
 } from '../../core/index.js';
-import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
-import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import {
-  assertTag,
-  checkCreate,
-  requestedStep,
-  type SegmentRow,
-  segmentOf,
-  tagOf,
-} from '../segment-args.js';
+  type CreateTagOptions,
+  MAX_SEQUENCE_VALUE,
+  type Segment,
+  type SegmentStore,
+  type SegmentTag,
+} from '../../sequences/ports.js';
+import { assertTag } from '../../sequences/tag.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { checkCreate, requestedStep, type SegmentRow, segmentOf, tagOf } from '../segment-args.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
@@ -74,7 +74,7 @@ RETURNING ${COLUMNS}`,
     /** $1 tag, $2 requested step. No row: unknown tag or exhausted. */
     take: `
 UPDATE ${table} SET max_id = max_id + ${used}, updated_at_ms = ${NOW_MS}
-WHERE tag = $1::text AND max_id <= 9223372036854775807 - ${used}
+WHERE tag = $1::text AND max_id <= ${MAX_SEQUENCE_VALUE} - ${used}
 RETURNING max_id::text AS max_id, ${used}::text AS used`,
     /** $1 tag. */
     get: `SELECT ${COLUMNS} FROM ${table} WHERE tag = $1::text`,

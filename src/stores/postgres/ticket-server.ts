@@ -29,12 +29,12 @@
  */
 import pg from 'pg';
 import { assertNumber } from '../../core/internal.js';
+import type { PlannableTicketServer } from '../../sequences/ports.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import {
   assertTicketPlan,
   firstTicketAbove,
   notSetUp,
-  type PlannableTicketServer,
   ticketTable,
   withDeadline,
 } from '../ticket-common.js';

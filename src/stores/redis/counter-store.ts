@@ -22,6 +22,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SequenceExhaustedError, StoreUnavailableError } from '../../core/index.js';
+import { assertTag, MAX_SEQUENCE_VALUE } from '../../sequences/index.js';
 import type { CounterStore } from '../../sequences/ports.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import {
@@ -32,7 +33,6 @@ import {
 } from './connect.js';
 
 /** The largest value of a Redis integer and of a sequence number. */
-const MAX = (1n << 63n) - 1n;
 
 /** Largest INCRBY step accepted: a block size, far below Redis's 64-bit limit. */
 const MAX_STEP = Number.MAX_SAFE_INTEGER;
@@ -101,12 +101,9 @@ export class RedisCounterStore implements CounterStore {
     this.#owned = options[OWNED] === true;
   }
 
-  /** The Redis key of counter `key`. Throws `RangeError` for an empty key. */
-  keyOf(key: string): string {
-    if (typeof key !== 'string' || key.length === 0 || key.length > 200) {
-      throw new RangeError(`counter key: expected 1 to 200 characters, got "${key}"`);
-    }
-    return `${this.#prefix}counter:${key}`;
+  /** The Redis key of the counter of `tag`. Throws `RangeError` for a malformed tag (sequences/tag.ts). */
+  keyOf(tag: string): string {
+    return `${this.#prefix}counter:${assertTag(tag)}`;
   }
 
   /**
@@ -114,15 +111,15 @@ export class RedisCounterStore implements CounterStore {
    * `SequenceExhaustedError` when the sum would pass 2^63 - 1 (Redis refuses and nothing is
    * added), `StoreUnavailableError` ('incrBy') on any other failure.
    */
-  async incrBy(key: string, by: number): Promise<bigint> {
-    const k = this.keyOf(key);
+  async incrBy(tag: string, by: number): Promise<bigint> {
+    const k = this.keyOf(tag);
     if (!Number.isSafeInteger(by) || by < 1 || by > MAX_STEP) {
       throw new RangeError(`incrBy by: expected a positive safe integer, got ${by}`);
     }
     try {
       return int(await this.#redis.incrby(k, by));
     } catch (error) {
-      if (overflow(error)) throw new SequenceExhaustedError(key, await this.#current(k));
+      if (overflow(error)) throw new SequenceExhaustedError(tag, await this.#current(k));
       throw new StoreUnavailableError('redis', this.address, 'incrBy', error);
     }
   }
@@ -131,9 +128,9 @@ export class RedisCounterStore implements CounterStore {
    * Raises the counter to at least `value` (an integer in [0, 2^63 - 1]) and returns what it
    * holds afterwards; never lowers it. Rejects with `StoreUnavailableError` ('raiseTo').
    */
-  async raiseTo(key: string, value: bigint): Promise<bigint> {
-    const k = this.keyOf(key);
-    if (typeof value !== 'bigint' || value < 0n || value > MAX) {
+  async raiseTo(tag: string, value: bigint): Promise<bigint> {
+    const k = this.keyOf(tag);
+    if (typeof value !== 'bigint' || value < 0n || value > MAX_SEQUENCE_VALUE) {
       throw new RangeError(`raiseTo value: expected a bigint in [0, 2^63 - 1], got ${value}`);
     }
     const v = value.toString();
@@ -154,7 +151,7 @@ export class RedisCounterStore implements CounterStore {
     try {
       return int(await this.#redis.get(k));
     } catch {
-      return MAX;
+      return MAX_SEQUENCE_VALUE;
     }
   }
 

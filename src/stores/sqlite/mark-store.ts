@@ -12,7 +12,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { DurableMarkStore } from '../../sequences/ports.js';
-import { assertMark, assertMarkKey } from '../mark-args.js';
+import { assertMark, assertMarkTag } from '../mark-args.js';
 import { OWNED, type Ownership } from '../owned.js';
 import { assertTablePrefix } from '../segment-args.js';
 import { redactUrl } from '../url.js';
@@ -81,26 +81,26 @@ export class SqliteMarkStore implements DurableMarkStore {
    * The mark, or null when never raised. Rejects with `RangeError` for a bad key,
    * `StoreUnavailableError` ('read') when the database fails (or was never migrated).
    */
-  async read(key: string): Promise<bigint | null> {
-    assertMarkKey(key);
+  async read(tag: string): Promise<bigint | null> {
+    assertMarkTag(tag);
     return this.#run('read', () => {
       this.#read ??= this.#db.prepare(this.#tables(READ)).pluck().safeIntegers(true);
-      const mark = this.#read.get(key) as bigint | undefined;
+      const mark = this.#read.get(tag) as bigint | undefined;
       return mark ?? null;
     });
   }
 
   /**
    * Sets the mark to max(stored, value), committed and fsynced before resolving; returns the
-   * new mark. Rejects with `RangeError` for a bad key or value, `StoreUnavailableError`
+   * new mark. Rejects with `RangeError` for a bad tag or value, `StoreUnavailableError`
    * ('raise') when the database fails.
    */
-  async raise(key: string, value: bigint): Promise<bigint> {
-    assertMarkKey(key);
+  async raise(tag: string, value: bigint): Promise<bigint> {
+    assertMarkTag(tag);
     assertMark(value);
     return this.#run('raise', () => {
       this.#raise ??= this.#db.prepare(this.#tables(RAISE)).pluck().safeIntegers(true);
-      return this.#raise.get(key, value) as bigint;
+      return this.#raise.get(tag, value) as bigint;
     });
   }
 

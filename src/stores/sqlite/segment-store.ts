@@ -20,11 +20,17 @@
 import type Database from 'better-sqlite3';
 import { SequenceExhaustedError, TagExistsError, UnknownTagError } from '../../core/index.js';
 import { assertNumber } from '../../core/internal.js';
-import type { CreateTagOptions, Segment, SegmentStore, SegmentTag } from '../../sequences/ports.js';
+import {
+  type CreateTagOptions,
+  MAX_SEQUENCE_VALUE,
+  type Segment,
+  type SegmentStore,
+  type SegmentTag,
+} from '../../sequences/ports.js';
+import { assertTag } from '../../sequences/tag.js';
 import { OWNED, type Ownership } from '../owned.js';
 import {
   assertTablePrefix,
-  assertTag,
   checkCreate,
   DEFAULT_SEGMENT_NAMESPACE,
   requestedStep,
@@ -60,7 +66,7 @@ function prepareStatements(db: Database.Database, t: string) {
   const used = 'max(step, @requested)';
   const take = db.prepare(`
 UPDATE ${t} SET max_id = max_id + ${used}, updated_at_ms = @now
-WHERE tag = @tag AND max_id <= 9223372036854775807 - ${used}
+WHERE tag = @tag AND max_id <= ${MAX_SEQUENCE_VALUE} - ${used}
 RETURNING max_id, ${used} AS used`);
   const create = db.prepare(`
 INSERT INTO ${t} (tag, max_id, step, description, updated_at_ms)
