@@ -32,6 +32,28 @@ export class StoreUnavailableError extends IdforgeError {
   }
 }
 
+/**
+ * The driver a store needs is not installed: pg, mysql2, ioredis and etcd3 are optional peer
+ * dependencies of idforge, loaded only when a URL (or class) of their backend is used.
+ * `driver` is the npm package to install; `backend` the store that needed it.
+ */
+export class DriverMissingError extends IdforgeError {
+  readonly driver: string;
+  readonly backend: string;
+
+  constructor(driver: string, backend: string, cause?: unknown) {
+    super(
+      ErrorCode.DRIVER_MISSING,
+      `the ${backend} store needs the package "${driver}", which is not installed: ` +
+        `run \`npm install ${driver}\` in your project (idforge lists it as an optional peer ` +
+        'dependency, so that applications install only the drivers they use).',
+      { cause },
+    );
+    this.driver = driver;
+    this.backend = backend;
+  }
+}
+
 /** Every worker ID in the range is held by a live lease, and the wait for one ran out. */
 export class NoFreeWorkerError extends IdforgeError {
   readonly backend: string;

@@ -46,6 +46,8 @@ export const ErrorCode = {
   COUNTER_REGRESSED: 'IDF_COUNTER_REGRESSED',
   /** The clock did not reach the next tick within the generator's stall timeout. */
   CLOCK_STALLED: 'IDF_CLOCK_STALLED',
+  /** A store URL's driver package is not installed (an optional peer dependency). */
+  DRIVER_MISSING: 'IDF_DRIVER_MISSING',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

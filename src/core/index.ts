@@ -29,6 +29,7 @@ export {
 export {
   BehindMarkError,
   ClockSkewError,
+  DriverMissingError,
   DuplicateWorkerError,
   LeaseLostError,
   NoFreeWorkerError,

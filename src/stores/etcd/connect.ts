@@ -8,7 +8,8 @@
  * fleets and test runs sharing a cluster stay apart. Plain HTTP only: TLS and user names are
  * not supported yet (the URL is refused rather than silently connecting without them).
  */
-import { Etcd3, type IOptions, isRecoverableError } from 'etcd3';
+import type { Etcd3, IOptions } from 'etcd3';
+import { loadDriver } from '../driver.js';
 import { redactUrl } from '../url.js';
 
 /** What an `etcd://` URL names. */
@@ -81,7 +82,11 @@ export function parseEtcdUrl(url: string): EtcdUrl {
  * the outage within its deadline and sees the recovery on its next call. Every unary call
  * carries a deadline (etcd3 1.1's `dialTimeout` is documented but unused).
  */
-export function clientOptions(hosts: readonly string[], timeoutMs: number): IOptions {
+export function clientOptions(
+  hosts: readonly string[],
+  timeoutMs: number,
+  isRecoverableError: (error: Error) => boolean,
+): IOptions {
   type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
   const signal = new AbortController().signal;
   const passThrough = {
@@ -110,12 +115,13 @@ export function clientOptions(hosts: readonly string[], timeoutMs: number): IOpt
 
 /**
  * A client for the members of `url` (not yet checked: the store pings it), its namespace and
- * its per-call timeout. Throws `RangeError` for a malformed URL, namespace or timeout.
+ * its per-call timeout. Throws `RangeError` for a malformed URL, namespace or timeout; rejects
+ * with `DriverMissingError` when etcd3 is not installed.
  */
-export function connectEtcd(
+export async function connectEtcd(
   url: string,
   options: EtcdStoreOptions = {},
-): { client: Etcd3; namespace: string; timeoutMs: number } {
+): Promise<{ client: Etcd3; namespace: string; timeoutMs: number }> {
   const parsed = parseEtcdUrl(url);
   const namespace = options.namespace ?? parsed.namespace ?? 'idforge';
   if (!NAMESPACE.test(namespace)) {
@@ -125,5 +131,7 @@ export function connectEtcd(
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new RangeError(`connectTimeoutMs: expected a positive integer, got ${timeoutMs}`);
   }
-  return { client: new Etcd3(clientOptions(parsed.hosts, timeoutMs)), namespace, timeoutMs };
+  const { Etcd3, isRecoverableError } = await loadDriver('etcd3', 'etcd', () => import('etcd3'));
+  const client = new Etcd3(clientOptions(parsed.hosts, timeoutMs, isRecoverableError));
+  return { client, namespace, timeoutMs };
 }

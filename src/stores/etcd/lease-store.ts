@@ -363,7 +363,7 @@ export async function openEtcdLeaseStore(
   url: string,
   options: EtcdStoreOptions = {},
 ): Promise<LeaseStore> {
-  const { client, namespace, timeoutMs } = connectEtcd(url, options);
+  const { client, namespace, timeoutMs } = await connectEtcd(url, options);
   const store = new EtcdLeaseStore({
     client,
     address: redactUrl(url),

@@ -14,9 +14,10 @@
  * never reused, so a late answer never reaches another call. Every failure is `StoreUnavailableError` ('mysql', the
  * URL without its password, operation, cause).
  */
-import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
+import type { Pool, PoolConnection } from 'mysql2/promise';
 import { IdforgeError, StoreUnavailableError } from '../../core/index.js';
 import { assertNumber } from '../../core/internal.js';
+import { loadDriver } from '../driver.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 
@@ -214,6 +215,7 @@ export async function connectMysql(
   );
   const queryMs = Math.ceil(assertNumber('queryTimeoutMs', options.queryTimeoutMs ?? connectMs, 1));
   const { uri, namespace } = parseMysqlUrl(url, options.namespace);
+  const mysql = await loadMysql();
   const pool = mysql.createPool({
     uri,
     connectTimeout: connectMs,
@@ -244,4 +246,10 @@ export async function connectMysql(
     throw error;
   }
   return store;
+}
+
+/** mysql2's promise API, loaded on first use; `DriverMissingError` ('mysql2') when not installed. */
+export async function loadMysql(): Promise<typeof import('mysql2/promise')> {
+  const module = await loadDriver('mysql2', 'mysql', () => import('mysql2/promise'));
+  return (module as { default?: typeof import('mysql2/promise') }).default ?? module;
 }

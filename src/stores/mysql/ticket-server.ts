@@ -32,7 +32,7 @@
  * cause. No call takes longer than connectTimeoutMs + queryTimeoutMs (setup: four times
  * that), close included. Safe to share within a process.
  */
-import mysql from 'mysql2/promise';
+import type mysql from 'mysql2/promise';
 import { SequenceExhaustedError } from '../../core/index.js';
 import { assertNumber, Backoff } from '../../core/internal.js';
 import { MAX_SEQUENCE_VALUE, type PlannableTicketServer } from '../../sequences/ports.js';
@@ -50,6 +50,7 @@ import {
 import { redactUrl } from '../url.js';
 import {
   assertMysqlPoolSettings,
+  loadMysql,
   type MysqlClientOptions,
   type MysqlStoreOptions,
   parseMysqlUrl,
@@ -132,7 +133,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
     // parseMysqlUrl checks the URL and the prefix; its default prefix is not used here.
     const { uri, namespace } = parseMysqlUrl(url, options.namespace);
     const explicit = options.namespace ?? new URL(url).searchParams.get('namespace');
-    const pool = mysql.createPool({
+    const pool = (await loadMysql()).createPool({
       uri,
       connectTimeout: connectMs,
       connectionLimit: 4,
@@ -169,7 +170,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
     const table = this.#qualified(name);
     assertTicketPlan(increment, offset);
     // GET_LOCK names are server-wide and at most 64 characters in MySQL.
-    const lock = `CONCAT('idforge_tk_', MD5(CONCAT(DATABASE(), '.', ${mysql.escape(this.#table(name))})))`;
+    const lock = `CONCAT('idforge_tk_', MD5(CONCAT(DATABASE(), '.', ${this.#pool.escape(this.#table(name))})))`;
     await this.#op(
       'setup',
       async () => {

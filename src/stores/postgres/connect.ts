@@ -7,9 +7,10 @@
  * The namespace (default `idforge`) is the PostgreSQL schema holding the store's tables; it is
  * removed from the URL before node-postgres sees it. Every other parameter is node-postgres's.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { StoreUnavailableError } from '../../core/index.js';
 import { assertNumber } from '../../core/internal.js';
+import { loadDriver } from '../driver.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 import { quoteNamespace } from './schema.js';
 
@@ -115,7 +116,8 @@ export async function connectPostgres(
   const parsed = new URL(connectionString);
   const urlOptions = parsed.searchParams.get('options');
   parsed.searchParams.delete('options');
-  const pool = new pg.Pool({
+  const { Pool } = await loadPg();
+  const pool = new Pool({
     connectionString: parsed.toString(),
     max: POOL_SIZE,
     connectionTimeoutMillis: Math.ceil(connectTimeoutMs),
@@ -139,4 +141,9 @@ export async function connectPostgres(
     throw new StoreUnavailableError('postgres', address, 'connect', error);
   }
   return { pool, address, namespace };
+}
+
+/** node-postgres, loaded on first use; `DriverMissingError` ('pg') when not installed. */
+export async function loadPg(): Promise<typeof pg> {
+  return (await loadDriver('pg', 'postgres', () => import('pg'))).default;
 }

@@ -27,7 +27,7 @@
  * cause. No call takes longer than connectTimeoutMs + queryTimeoutMs (setup: four times
  * that). Safe to share within a process.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { assertNumber } from '../../core/internal.js';
 import type { PlannableTicketServer } from '../../sequences/ports.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
@@ -41,6 +41,7 @@ import {
 import { redactUrl } from '../url.js';
 import {
   DEFAULT_POSTGRES_NAMESPACE,
+  loadPg,
   type PostgresClientOptions,
   type PostgresStoreOptions,
   parsePostgresUrl,
@@ -97,7 +98,8 @@ export class PostgresTicketServer implements PlannableTicketServer {
       assertNumber('queryTimeoutMs', options.queryTimeoutMs ?? connectMs, 1),
     );
     const { connectionString, namespace } = parsePostgresUrl(url, options.namespace);
-    const pool = new pg.Pool({
+    const { Pool } = await loadPg();
+    const pool = new Pool({
       connectionString,
       max: 4,
       connectionTimeoutMillis: connectMs,

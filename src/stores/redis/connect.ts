@@ -1,6 +1,7 @@
 /** Redis connections for the idforge stores (ioredis), from `redis://host:port[/db][?namespace=NAME]` URLs. */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { StoreUnavailableError } from '../../core/index.js';
+import { loadDriver } from '../driver.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 
 /** Options of the Redis stores' `open…` functions. */
@@ -95,6 +96,7 @@ export async function connectRedis(
     throw new RangeError(`connectTimeoutMs: expected a positive integer, got ${timeoutMs}`);
   }
   const target = parseRedisUrl(url, options.namespace);
+  const { Redis } = await loadDriver('ioredis', 'redis', () => import('ioredis'));
   const redis = new Redis(target.url, {
     ...extra,
     lazyConnect: true,

@@ -1,0 +1,96 @@
+// The published package as a user installs it (issue 9 §5): `npm pack`, then
+// `npm install <tarball>` into an empty folder. The core works with no driver installed,
+// none of the optional peer drivers (pg, mysql2, ioredis, etcd3) comes along, and a URL whose
+// driver is missing fails with DriverMissingError naming the package. One install: the
+// better-sqlite3 dependency may compile from source there.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const dir = mkdtempSync(join(tmpdir(), 'idforge-pack-'));
+const app = join(dir, 'app');
+
+/** Runs an ES module in the app folder; resolves its stdout. */
+async function inApp(source: string): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', source], {
+    cwd: app,
+  });
+  return stdout.trim();
+}
+
+describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () => {
+  before(async () => {
+    const packed = await run('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: root,
+      maxBuffer: 16 << 20,
+    });
+    const tarball = join(dir, packed.stdout.trim().split('\n').at(-1)!);
+    await run('mkdir', [app]);
+    writeFileSync(
+      join(app, 'package.json'),
+      '{ "name": "app", "private": true, "type": "module" }\n',
+    );
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+      cwd: app,
+      maxBuffer: 16 << 20,
+    });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the core imports and works without any driver', async () => {
+    const out = await inApp("import { uuidv7 } from 'idforge'; process.stdout.write(uuidv7());");
+    assert.match(out, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  test('none of the optional peer drivers was installed; better-sqlite3 was', () => {
+    for (const driver of ['pg', 'mysql2', 'ioredis', 'etcd3']) {
+      assert.equal(existsSync(join(app, 'node_modules', driver)), false, `${driver} installed`);
+    }
+    assert.ok(existsSync(join(app, 'node_modules', 'better-sqlite3')));
+  });
+
+  test('a postgres:// URL fails with DriverMissingError naming pg', async () => {
+    const out = await inApp(`
+      import { DriverMissingError } from 'idforge';
+      import { openLeaseStore } from 'idforge/stores';
+      try {
+        await openLeaseStore('postgres://idforge@127.0.0.1:5432/test');
+        process.stdout.write('opened');
+      } catch (e) {
+        process.stdout.write(JSON.stringify({
+          isClass: e instanceof DriverMissingError, code: e.code, driver: e.driver,
+          backend: e.backend, message: e.message,
+        }));
+      }`);
+    const e = JSON.parse(out) as Record<string, unknown>;
+    assert.equal(e.isClass, true);
+    assert.equal(e.code, 'IDF_DRIVER_MISSING');
+    assert.equal(e.driver, 'pg');
+    assert.equal(e.backend, 'postgres');
+    assert.match(String(e.message), /npm install pg/);
+  });
+
+  test('sqlite: (the embedded default) works from the installed package', async () => {
+    const out = await inApp(`
+      import { openLeaseStore } from 'idforge/stores';
+      const store = await openLeaseStore('sqlite:${join(dir, 'pack.db')}');
+      process.stdout.write(JSON.stringify(await store.list()));
+      await store.close();`);
+    assert.equal(out, '[]');
+  });
+
+  test('size of the install (for the record)', async (t) => {
+    const { stdout: size } = await run('du', ['-sh', 'node_modules'], { cwd: app });
+    // Every installed package once (the app itself is the first line).
+    const { stdout: list } = await run('npm', ['ls', '--all', '--parseable'], { cwd: app });
+    const packages = new Set(list.trim().split('\n')).size - 1;
+    t.diagnostic(`node_modules ${size.split('\t')[0]}, ${packages} packages`);
+  });
+});
