@@ -1,5 +1,5 @@
 /**
- * What the segment-store adapters (sqlite/, postgres/, mariadb/segment-store.ts) share: the
+ * What the segment stores (sqlite/, postgres/, mysql/segment-store.ts) share: the
  * checks of their arguments, done once at the edge before any I/O (misuse is a `TypeError` or
  * `RangeError`, "expected X, got Y"), and the mapping of a stored row to the port's records.
  * Nothing here does I/O.

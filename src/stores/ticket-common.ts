@@ -1,5 +1,5 @@
 /**
- * What the ticket-server adapters (MariaDB/MySQL and PostgreSQL) share: the checks of a
+ * What the ticket servers (mysql/ for MariaDB or MySQL, postgres/) share: the checks of a
  * sequence name and of a server's increment and offset, and where a re-planned series starts.
  * Misuse throws `RangeError` ("expected X, got Y"). No driver is imported here.
  */

@@ -128,7 +128,7 @@ async function printedBy(fn: () => Promise<void>): Promise<string> {
   return lines.join('\n');
 }
 
-/** Each opener the adapters export, on a URL; a store that opens is closed again. */
+/** Each opener idforge/stores exports, on a URL; a store that opens is closed again. */
 const OPENERS: [string, (url: string) => Promise<{ close(): Promise<void> | void }>][] = [
   ['openLeaseStore', (u) => openLeaseStore(u, { connectTimeoutMs: 500 })],
   ['openSegmentStore', (u) => openSegmentStore(u, { connectTimeoutMs: 500 })],
