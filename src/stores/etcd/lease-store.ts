@@ -69,7 +69,12 @@ function conflictPause(): (attempt: number) => Promise<void> {
     attempt === 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, backoff.next()));
 }
 
-/** Adapts an open etcd3 client; see {@link openEtcdLeaseStore} in ./open.ts. */
+/**
+ * The lease store on etcd (an etcd3 `Etcd3` client). Two ways to build it, as every idforge store:
+ * on the application's own client, `new EtcdLeaseStore({ client, namespace })`, which `close()`
+ * leaves open (the caller closes it); or from a URL with {@link openEtcdLeaseStore}, whose client
+ * the store opened and `close()` closes.
+ */
 export class EtcdLeaseStore implements LeaseStore {
   readonly backend = 'etcd';
   readonly address: string;

@@ -101,7 +101,12 @@ WHERE table_schema = DATABASE() AND table_name = ? AND column_name = 'tag'`,
 
 type TakeResult = [unknown, { affectedRows: number }, { max_id: string; used: string }[], unknown];
 
-/** Adapts a {@link MysqlPool} (see {@link openMysqlSegmentStore}); it owns and ends the pool. */
+/**
+ * The segment store on MariaDB or MySQL (a mysql2/promise pool). Two ways to build it, as every
+ * idforge store: on the application's own client, `new MysqlSegmentStore({ pool, namespace })`,
+ * which `close()` leaves open (the caller closes it); or from a URL with {@link
+ * openMysqlSegmentStore}, whose client the store opened and `close()` closes.
+ */
 export class MysqlSegmentStore implements SegmentStore {
   readonly backend = 'mysql';
   readonly address: string;

@@ -71,6 +71,12 @@ const SETUP_BOUND = 4;
 const MISSING = new Set(['ER_NO_SUCH_TABLE', 'ER_BAD_DB_ERROR']);
 const code = (e: unknown) => (e as { code?: unknown } | null)?.code;
 
+/**
+ * The ticket server on MariaDB or MySQL (a mysql2/promise pool). Two ways to build it, as every
+ * idforge store: on the application's own client, `new MysqlTicketServer({ pool })`, which
+ * `close()` leaves open (the caller closes it); or from a URL with {@link openMysqlTicketServer},
+ * whose client the store opened and `close()` closes.
+ */
 export class MysqlTicketServer implements PlannableTicketServer {
   readonly backend = 'mysql';
   readonly address: string;

@@ -76,7 +76,12 @@ function ms(v: number): number {
   return Math.ceil(v);
 }
 
-/** Adapts a pg.Pool; see {@link openPostgresLeaseStore} in ./open.ts. The store owns the pool. */
+/**
+ * The lease store on PostgreSQL (a node-postgres `pg.Pool`). Two ways to build it, as every idforge
+ * store: on the application's own client, `new PostgresLeaseStore({ pool, namespace })`, which
+ * `close()` leaves open (the caller closes it); or from a URL with {@link openPostgresLeaseStore},
+ * whose client the store opened and `close()` closes.
+ */
 export class PostgresLeaseStore implements LeaseStore {
   readonly backend = 'postgres';
   readonly address: string;

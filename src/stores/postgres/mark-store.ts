@@ -29,7 +29,12 @@ import {
 } from './connect.js';
 import { quoteNamespace } from './schema.js';
 
-/** Adapts a pg.Pool (see {@link openPostgresMarkStore}); the store owns and ends the pool. */
+/**
+ * The durable mark store on PostgreSQL (a node-postgres `pg.Pool`). Two ways to build it, as every
+ * idforge store: on the application's own client, `new PostgresMarkStore({ pool, namespace })`,
+ * which `close()` leaves open (the caller closes it); or from a URL with {@link
+ * openPostgresMarkStore}, whose client the store opened and `close()` closes.
+ */
 export class PostgresMarkStore implements DurableMarkStore {
   readonly backend = 'postgres';
   readonly address: string;

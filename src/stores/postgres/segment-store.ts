@@ -82,7 +82,12 @@ RETURNING max_id::text AS max_id, ${used}::text AS used`,
   };
 }
 
-/** Adapts a pg.Pool (see {@link openPostgresSegmentStore}); the store owns and ends the pool. */
+/**
+ * The segment store on PostgreSQL (a node-postgres `pg.Pool`). Two ways to build it, as every
+ * idforge store: on the application's own client, `new PostgresSegmentStore({ pool, namespace })`,
+ * which `close()` leaves open (the caller closes it); or from a URL with {@link
+ * openPostgresSegmentStore}, whose client the store opened and `close()` closes.
+ */
 export class PostgresSegmentStore implements SegmentStore {
   readonly backend = 'postgres';
   readonly address: string;

@@ -59,6 +59,12 @@ interface SequenceRow {
   is_called: boolean;
 }
 
+/**
+ * The ticket server on PostgreSQL (a node-postgres `pg.Pool`). Two ways to build it, as every
+ * idforge store: on the application's own client, `new PostgresTicketServer({ pool, namespace })`,
+ * which `close()` leaves open (the caller closes it); or from a URL with {@link
+ * openPostgresTicketServer}, whose client the store opened and `close()` closes.
+ */
 export class PostgresTicketServer implements PlannableTicketServer {
   readonly backend = 'postgres';
   readonly address: string;

@@ -76,7 +76,12 @@ function overflow(error: unknown): boolean {
   return error instanceof Error && /overflow/i.test(error.message);
 }
 
-/** Adapts a client from {@link connectRedis} with `stringNumbers`; it owns and closes it. */
+/**
+ * The counter store on Redis (an ioredis client with `stringNumbers`). Two ways to build it, as
+ * every idforge store: on the application's own client, `new RedisCounterStore({ client, namespace
+ * })`, which `close()` leaves open (the caller closes it); or from a URL with {@link
+ * openRedisCounterStore}, whose client the store opened and `close()` closes.
+ */
 export class RedisCounterStore implements CounterStore {
   readonly backend = 'redis';
   readonly address: string;

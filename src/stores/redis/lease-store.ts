@@ -74,7 +74,12 @@ function arg(n: number | null): string {
   return n === null ? '' : n.toFixed(0);
 }
 
-/** Adapts a connected ioredis client; see {@link openRedisLeaseStore} in ./open.ts. */
+/**
+ * The lease store on Redis (an ioredis client). Two ways to build it, as every idforge store: on
+ * the application's own client, `new RedisLeaseStore({ client, namespace })`, which `close()`
+ * leaves open (the caller closes it); or from a URL with {@link openRedisLeaseStore}, whose client
+ * the store opened and `close()` closes.
+ */
 export class RedisLeaseStore implements LeaseStore {
   readonly backend = 'redis';
   readonly address: string;

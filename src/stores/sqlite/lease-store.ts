@@ -40,7 +40,12 @@ interface LeaseRow {
   mark_ms: number | null;
 }
 
-/** Adapts an open better-sqlite3 database; see {@link openSqlite} in ../open.ts. */
+/**
+ * The lease store on SQLite (a better-sqlite3 `Database`). Two ways to build it, as every idforge
+ * store: on the application's own client, `new SqliteLeaseStore({ database, namespace })`, which
+ * `close()` leaves open (the caller closes it); or from a URL with {@link openSqliteLeaseStore},
+ * whose client the store opened and `close()` closes.
+ */
 export class SqliteLeaseStore implements LeaseStore {
   readonly backend = 'sqlite';
   readonly address: string;

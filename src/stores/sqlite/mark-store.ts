@@ -39,7 +39,12 @@ RETURNING mark`;
 
 const READ = 'SELECT mark FROM idforge_counter_marks WHERE key = ?';
 
-/** Adapts an open database (see {@link openSqliteMarkStore}); it owns and closes it. */
+/**
+ * The durable mark store on SQLite (a better-sqlite3 `Database`). Two ways to build it, as every
+ * idforge store: on the application's own client, `new SqliteMarkStore({ database, namespace })`,
+ * which `close()` leaves open (the caller closes it); or from a URL with {@link
+ * openSqliteMarkStore}, whose client the store opened and `close()` closes.
+ */
 export class SqliteMarkStore implements DurableMarkStore {
   readonly backend = 'sqlite';
   readonly address: string;

@@ -88,7 +88,12 @@ RETURNING ${COLUMNS}`);
 
 type Statements = ReturnType<typeof prepareStatements>;
 
-/** Adapts an open database (see {@link openSqliteSegmentStore}); it owns and closes it. */
+/**
+ * The segment store on SQLite (a better-sqlite3 `Database`). Two ways to build it, as every idforge
+ * store: on the application's own client, `new SqliteSegmentStore({ database, namespace })`, which
+ * `close()` leaves open (the caller closes it); or from a URL with {@link openSqliteSegmentStore},
+ * whose client the store opened and `close()` closes.
+ */
 export class SqliteSegmentStore implements SegmentStore {
   readonly backend = 'sqlite';
   readonly address: string;
