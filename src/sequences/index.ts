@@ -1,12 +1,49 @@
 /**
  * idforge/sequences: central sequences (segments with double buffering, ticket servers,
- * Redis counters) behind one interface. Stores are opened from idforge/stores.
+ * Redis counters) behind one interface, and the rules every store of a sequence follows (a
+ * tag, the largest value, setting ticket servers up). Stores are opened from idforge/stores.
+ * This file re-exports only, by name.
  */
-export * from './counter-source.js';
-export * from './plan.js';
-export * from './ports.js';
-export * from './segment-buffer.js';
-export * from './sequence.js';
-export * from './tag.js';
-export * from './ticket-client.js';
-export * from './ticket-setup.js';
+export {
+  type CounterBlockSource,
+  type CounterBlockSourceOptions,
+  type CounterSourceStats,
+  counterBlockSource,
+} from './counter-source.js';
+export {
+  MAX_WRITERS,
+  PLAN_CAVEAT,
+  type PlanDialect,
+  type PlanOptions,
+  planWriters,
+  type WriterPlan,
+  type WriterPlanSet,
+} from './plan.js';
+export {
+  type BlockSource,
+  type CounterStore,
+  type CreateTagOptions,
+  type DurableMarkStore,
+  MAX_SEQUENCE_VALUE,
+  type PlannableTicketServer,
+  type Segment,
+  type SegmentStore,
+  type SegmentTag,
+  type TicketServer,
+} from './ports.js';
+export {
+  SegmentBuffer,
+  type SegmentBufferOptions,
+  type SegmentBufferStats,
+} from './segment-buffer.js';
+export { openSegmentSequence, type SegmentSequenceOptions, type Sequence } from './sequence.js';
+export { assertTag, MAX_TAG_LENGTH } from './tag.js';
+export {
+  shortReason,
+  TicketClient,
+  type TicketClientOptions,
+  type TicketServerEvent,
+  type TicketServerStats,
+  type TicketSource,
+} from './ticket-client.js';
+export { setupTicketServers } from './ticket-setup.js';
