@@ -1,9 +1,30 @@
 /**
  * idforge/coord: worker-ID leases and clock high-water marks for Snowflake nodes. Stores are
- * opened with `openLeaseStore` from idforge/stores; this layer never imports a driver.
+ * opened with `openLeaseStore` from idforge/stores; this layer never imports a driver. This
+ * file re-exports only, by name (see docs/architecture.md).
  */
-export * from './fleet-check.js';
-export * from './lease-keeper.js';
-export * from './ports.js';
-export * from './snowflake-node.js';
-export * from './watermark.js';
+export { checkSkew, measureSkew, type PeerSkew, type SkewOptions } from './fleet-check.js';
+export {
+  type LeaseCounters,
+  type LeaseEvents,
+  LeaseKeeper,
+  type LeaseKeeperSettings,
+} from './lease-keeper.js';
+export type {
+  Lease,
+  LeaseOwner,
+  LeaseRecord,
+  LeaseRequest,
+  LeaseStore,
+  RenewReport,
+  RenewResult,
+} from './ports.js';
+export {
+  createSnowflakeNode,
+  type NodeLogger,
+  type NodeMetrics,
+  type NodeReadiness,
+  SnowflakeNode,
+  type SnowflakeNodeOptions,
+} from './snowflake-node.js';
+export { ceilToTick, markAfterTick, waitForMark } from './watermark.js';

@@ -1,4 +1,4 @@
-/** Options of a Snowflake node, validated once at construction (STYLE.md §13). */
+/** Options of a Snowflake node, validated once at construction (docs/architecture.md). */
 import { type Clock, getLayout, isLayout, type Layout } from '../core/index.js';
 import { rangeError, typeError } from '../core/internal.js';
 import type { LeaseOwner, LeaseStore } from './ports.js';

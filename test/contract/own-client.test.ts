@@ -1,4 +1,4 @@
-// Bring your own client (STYLE.md §16): every store class is built from a client the
+// Bring your own client: every store class is built from a client the
 // application already has, works on it, and leaves it open at close(); the application's
 // client still answers afterwards. Run on each backend's real server (and SQLite).
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The dependency arrows of DESIGN.md, enforced on the sources: src/core imports nothing
+// The dependency arrows of docs/architecture.md, enforced on the sources: src/core imports nothing
 // outside itself (no package, no node: module), the CLI reaches the core only through its
 // public barrel, and only src/bin touches process-wide side effects.
 import assert from 'node:assert/strict';

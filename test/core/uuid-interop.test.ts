@@ -1,4 +1,4 @@
-// Peers as oracles (STYLE.md §10), both ways: IDs made by `uuid` (uuidjs, v14) and `uuidv7`
+// Peers as oracles, both ways: IDs made by `uuid` (uuidjs, v14) and `uuidv7`
 // (LiosK) parse and decode in idforge exactly as their makers say, and idforge's IDs pass
 // their validators and decode the same there.
 import assert from 'node:assert/strict';

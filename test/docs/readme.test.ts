@@ -1,5 +1,5 @@
-// Keeps the examples of README.md and docs/api.md true (STYLE.md §6: "README examples are
-// checked in CI"). What is checked, per fenced block:
+// Keeps the examples of README.md, docs/api.md and docs/cli.md true (README and docs examples
+// are checked in CI). What is checked, per fenced block:
 //
 // ```console  Every line starting with `$ idforge ` is a command; the lines after it, up to
 //             the next `$ ` line, are what it prints (standard output and standard error, in
@@ -19,8 +19,8 @@
 //             NAME. Each block runs on its own: it imports what it uses.
 // Examples run with an empty temporary directory as the working directory, so a relative store
 // such as sqlite:idforge.db is created there, never in the repository.
-// Other blocks (sh, text, plain ```) are not run. The last test also checks that the README
-// API table names every function and class src/core/index.ts exports (constants: docs/api.md).
+// Other blocks (sh, text, plain ```) are not run. Two more tests keep docs/api.md naming every
+// runtime export of the four entry points and the README a front page.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +42,7 @@ import {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const coreUrl = pathToFileURL(join(root, 'src/core/index.ts')).href;
 const assertUrl = pathToFileURL(join(root, 'test/helpers/readme-assert.ts')).href;
-const DOCS = ['README.md', 'docs/api.md'];
+const DOCS = ['README.md', 'docs/api.md', 'docs/cli.md'];
 const temp = mkdtempSync(join(tmpdir(), 'idforge-readme-'));
 const cwd = join(temp, 'cwd');
 mkdirSync(cwd);
@@ -114,29 +114,42 @@ for (const file of DOCS) {
   });
 }
 
-test('the README has examples to check (a renamed fence must not turn this test off)', () => {
-  const blocks = fences(readFileSync(join(root, 'README.md'), 'utf8'));
+test('the docs have examples to check (a renamed fence must not turn this test off)', () => {
+  const blocks = DOCS.flatMap((f) => fences(readFileSync(join(root, f), 'utf8')));
   const commands = blocks.filter((f) => f.lang === 'console').flatMap((f) => transcripts(f));
   assert.ok(commands.some((t) => t.argv[0] === 'gen'));
   assert.ok(commands.some((t) => t.argv[0] === 'convert'));
   assert.ok(commands.some((t) => t.argv[0] === 'inspect' && t.argv.includes('--json')));
-  assert.ok(blocks.some((f) => f.lang === 'ts'));
+  const readme = fences(readFileSync(join(root, 'README.md'), 'utf8'));
+  assert.ok(readme.filter((f) => f.lang === 'ts').length >= 3, 'three quick starts');
+  assert.ok(
+    readme.some((f) => f.lang === 'console'),
+    'a CLI transcript',
+  );
 });
 
-test('the README API table names every function and class the core exports', () => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const rows = readme.split('\n').filter((l) => l.startsWith('| `'));
+test('docs/api.md names every runtime export of every entry point', async () => {
   const api = readFileSync(join(root, 'docs/api.md'), 'utf8');
-  for (const [name, value] of Object.entries(core)) {
-    const named = new RegExp(`\`${name.replace(/\$/g, '\\$')}[\`(]`);
-    if (typeof value === 'function') {
-      assert.ok(
-        rows.some((r) => named.test(r)),
-        `README API table lacks ${name}`,
-      );
-    } else {
-      assert.match(api, named, `docs/api.md does not mention the constant ${name}`);
+  const entries: Record<string, Record<string, unknown>> = {
+    idforge: core,
+    'idforge/coord': await import('../../src/coord/index.js'),
+    'idforge/sequences': await import('../../src/sequences/index.js'),
+    'idforge/stores': await import('../../src/stores/index.js'),
+  };
+  for (const [entry, mod] of Object.entries(entries)) {
+    for (const name of Object.keys(mod)) {
+      const named = new RegExp(`\`(new )?${name.replace(/\$/g, '\\$')}[\`(]`);
+      assert.match(api, named, `docs/api.md does not name ${name} (${entry})`);
     }
+  }
+});
+
+test('the README is a front page: under ~150 lines, one table per entry point', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const lines = readme.split('\n').length;
+  assert.ok(lines <= 160, `README.md has ${lines} lines`);
+  for (const entry of ['idforge', 'idforge/coord', 'idforge/sequences', 'idforge/stores']) {
+    assert.ok(readme.includes(`### \`${entry}\`\n`), `README lacks a table for ${entry}`);
   }
 });
 

@@ -3,7 +3,7 @@
  * says which one holds the time and which the sequence, and fixes the epoch and the length of
  * one time tick. {@link defineLayout} validates a spec once and precomputes every shift, mask,
  * limit and derived figure, so codecs and generators never re-check or recompute them
- * (STYLE.md §2, after sony/sonyflake v2's New/Compose/Decompose; no package globals).
+ * (docs/architecture.md; after sony/sonyflake v2's New/Compose/Decompose; no package globals).
  *
  * A layout is a wire format: once IDs exist, changing its epoch or widths changes the meaning
  * of every stored value. Define a new named layout instead.
