@@ -4,6 +4,11 @@ export interface CliIo {
   readonly stderr: { write(chunk: string): unknown };
   /** Standard input, read only when an argument is `-`. */
   readonly stdin: AsyncIterable<string | Uint8Array>;
+  /**
+   * The environment the command line reads (`IDFORGE_STORE`, `IDFORGE_TICKET_SERVERS`): the
+   * binary passes its process environment; absent, none is set. Commands never read it themselves.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**

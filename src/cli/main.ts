@@ -44,6 +44,7 @@ Examples:
   idforge gen snowflake --layout twitter-2010 --field datacenter=1 --field worker=3
   idforge gen snowflake --store sqlite:idforge.db -n 5
   idforge seq create orders --step 1000 && idforge seq next orders -n 3
+  idforge plan --writers 3 --writer 2
   idforge inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV
   idforge inspect 175928847299117063 --layout discord --json
   idforge convert c232ab00-9414-11ec-b3c8-9f6bdeced846 --to v6
@@ -126,6 +127,7 @@ const COMMANDS: Record<string, Command> = {
     help: planHelp,
     options: {
       writers: { type: 'string' },
+      writer: { type: 'string' },
       dialect: { type: 'string' },
       increment: { type: 'string' },
       name: { type: 'string' },
@@ -137,7 +139,7 @@ const COMMANDS: Record<string, Command> = {
     help: layoutsHelp,
     options: { json: { type: 'boolean' } },
     run: (p, v, io) => {
-      if (p.length > 0) throw new UsageError(`layouts: unexpected argument "${p[0]}"`);
+      if (p.length > 0) throw new UsageError(`unexpected argument "${p[0]}"`);
       return layoutsCommand(v, io, Date.now());
     },
   },
@@ -159,11 +161,15 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(topic ? topic.help : mainHelp);
     return 0;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   try {
-    if (command === undefined) throw new UsageError(`unknown command "${name}"`);
+    if (command === undefined) {
+      throw new UsageError(
+        name.startsWith('-') ? `unknown flag "${name}"` : `unknown command "${name}"`,
+      );
+    }
     const { values, positionals } = parseArgs({
-      args: [...rest],
+      args: negativeValues(rest, command.options),
       options: { ...command.options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
@@ -177,16 +183,60 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const cmd = command ? ` ${name}` : '';
     if (e instanceof UsageError || isArgError(e)) {
       io.stderr.write(
-        `idforge${cmd}: ${(e as Error).message}\nRun "idforge${cmd} --help" for usage.\n`,
+        `${prefixed(cmd, (e as Error).message)}\nRun "idforge${cmd} --help" for usage.\n`,
       );
       return 2;
     }
     if (e instanceof IdforgeError) {
-      io.stderr.write(`idforge${cmd}: ${e.message} [${e.code}]\n`);
+      io.stderr.write(`${prefixed(cmd, e.message)} [${e.code}]\n`);
       return 1;
     }
     throw e;
   }
+}
+
+/**
+ * `idforge <command>: message`, once: a message naming a subcommand ("seq create: expected a
+ * tag") reads "idforge seq create: expected a tag", never "idforge seq: seq create: …".
+ */
+function prefixed(cmd: string, message: string): string {
+  const name = cmd.trim();
+  if (name !== '' && message.startsWith(`${name}: `)) return `idforge ${message}`;
+  if (name !== '' && /^\S+ \S+: /.test(message) && message.startsWith(`${name} `)) {
+    return `idforge ${message}`;
+  }
+  return `idforge${cmd}: ${message}`;
+}
+
+/**
+ * A negative number after an option that takes a value (`-n -1`) is that option's value, so
+ * the option's own check can say its range; parseArgs would call it an ambiguous flag.
+ */
+function negativeValues(args: readonly string[], options: Options): string[] {
+  const takesValue = new Set<string>();
+  for (const [long, o] of Object.entries(options)) {
+    if (o.type !== 'string') continue;
+    takesValue.add(`--${long}`);
+    if (o.short !== undefined) takesValue.add(`-${o.short}`);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    if (takesValue.has(a) && next !== undefined && /^-[0-9]/.test(next)) {
+      out.push(`${a.startsWith('--') ? a : `--${longOf(a, options)}`}=${next}`);
+      i++;
+    } else out.push(a);
+    if (a === '--') {
+      out.push(...args.slice(i + 1));
+      break;
+    }
+  }
+  return out;
+}
+
+function longOf(short: string, options: Options): string {
+  return Object.entries(options).find(([, o]) => `-${o.short}` === short)![0];
 }
 
 /** parseArgs' own errors and the core's argument guards are usage mistakes. */

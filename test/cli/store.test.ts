@@ -98,7 +98,8 @@ test('leases lists live holders, as a table and as JSON', async () => {
     /^7\s+inst-1\s+h1\s+42\s+(59|60)\.\d s\s+1970-01-01T00:00:01\.000Z\s+-$/,
   );
   const json = await cli(['leases', '--store', u, '--json']);
-  const rec = JSON.parse(json.lines[0]!);
+  const [rec, ...more] = JSON.parse(json.stdout);
+  assert.equal(more.length, 0);
   assert.equal(rec.workerId, 7);
   assert.equal(rec.markMs, 1000);
   await store.close();

@@ -6,8 +6,9 @@ import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { serverList } from '../../src/cli/args.js';
 import { planCommand, planHelp } from '../../src/cli/commands/plan.js';
-import { serverList, ticketCommand, ticketHelp } from '../../src/cli/commands/ticket.js';
+import { ticketCommand, ticketHelp } from '../../src/cli/commands/ticket.js';
 import { UsageError } from '../../src/cli/io.js';
 import { StoreUnavailableError } from '../../src/core/index.js';
 import { serviceSkip } from '../helpers/services.js';
@@ -128,7 +129,7 @@ describe('idforge ticket', () => {
       [['next', 'a', 'b'], { servers: MYSQL }, /unexpected argument "b"/],
       [['next', 'a'], { servers: `${MYSQL},${MYSQL}` }, /listed twice/],
       [['next', 'a'], { servers: `${MYSQL},` }, /empty entry/],
-      [['next', 'a'], { servers: MYSQL, count: '0' }, /^-n: expected 1 to/],
+      [['next', 'a'], { servers: MYSQL, count: '0' }, /^--count: expected 1 to/],
       [['next', 'a'], { servers: MYSQL, increment: '2' }, /--increment is for ticket setup/],
       [['setup', 'a'], { servers: MYSQL, count: '2' }, /-n is for ticket next/],
       [
@@ -146,18 +147,12 @@ describe('idforge ticket', () => {
     }
   });
 
-  test('--servers falls back to $IDFORGE_TICKET_SERVERS', () => {
-    const saved = process.env.IDFORGE_TICKET_SERVERS;
-    try {
-      process.env.IDFORGE_TICKET_SERVERS = 'mysql://a/x, postgres://b/y';
-      assert.deepEqual(serverList({}), ['mysql://a/x', 'postgres://b/y']);
-      assert.deepEqual(serverList({ servers: 'mysql://c/z' }), ['mysql://c/z']);
-      delete process.env.IDFORGE_TICKET_SERVERS;
-      assert.throws(() => serverList({}), UsageError);
-    } finally {
-      if (saved === undefined) delete process.env.IDFORGE_TICKET_SERVERS;
-      else process.env.IDFORGE_TICKET_SERVERS = saved;
-    }
+  test('--servers falls back to $IDFORGE_TICKET_SERVERS of the environment passed in', () => {
+    const io = { env: { IDFORGE_TICKET_SERVERS: 'mysql://a/x, postgres://b/y' } };
+    assert.deepEqual(serverList({}, io), ['mysql://a/x', 'postgres://b/y']);
+    assert.deepEqual(serverList({ servers: 'mysql://c/z' }, io), ['mysql://c/z']);
+    assert.throws(() => serverList({}, { env: {} }), UsageError);
+    assert.throws(() => serverList({}, {}), UsageError);
   });
 
   test('help names both subcommands and the durability requirement', () => {
@@ -170,7 +165,7 @@ describe('idforge ticket', () => {
 describe('idforge plan', () => {
   test('prints SQL with comments: statements per writer, spare offsets, the caveat', () => {
     const r = fakeIo();
-    assert.equal(planCommand([], { writers: '2', increment: '3' }, r.io), 0);
+    assert.equal(planCommand([], { writers: '2', increment: '3', writer: '1' }, r.io), 0);
     const text = r.out.stdout;
     assert.ok(
       text.startsWith(
@@ -179,7 +174,7 @@ describe('idforge plan', () => {
           'SET GLOBAL auto_increment_increment = 3;\n' +
           'SET GLOBAL auto_increment_offset = 1;\n' +
           '-- my.cnf [mysqld], so a restart keeps it: auto_increment_increment = 3, auto_increment_offset = 1\n\n' +
-          '-- writer 2: 2, 5, 8, ...\n',
+          '-- spare offsets',
       ),
       text,
     );

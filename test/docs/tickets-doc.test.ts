@@ -1,6 +1,6 @@
 // Keeps docs/sequences-tickets.md true: the MariaDB durability settings it lists are the ones
 // scripts/services/mariadb.sh gives the project's own ticket servers, and the `idforge plan`
-// example is the command's real output.
+// examples are the command's real output.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -22,17 +22,21 @@ test('every MariaDB setting in the durability table is set that way by mariadb.s
   assert.match(script, /^skip-log-bin$/m, 'no binary log, as the table says');
 });
 
-test('the idforge plan example is the real output', () => {
-  const start = doc.indexOf('$ idforge plan --writers 2 --increment 4\n');
-  assert.ok(start >= 0);
-  const shown = doc.slice(start, doc.indexOf('```', start)).split('\n').slice(1).join('\n');
-  let out = '';
-  const io = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: () => true },
-    stdin: Readable.from(['']),
-  };
-  planCommand([], { writers: '2', increment: '4' }, io);
-  assert.ok(shown.trim().length > 0);
-  assert.ok(out.startsWith(shown.trimEnd()), 'docs show the start of the real output');
+test('the idforge plan examples are the real output', () => {
+  const examples = [...doc.matchAll(/^\$ idforge plan (.*)\n([\s\S]*?)```/gm)];
+  assert.equal(examples.length, 2, 'the overview and one writer');
+  for (const [, args, shown] of examples) {
+    const argv = args!.split(' ');
+    const values: Record<string, string> = {};
+    for (let i = 0; i < argv.length; i += 2) values[argv[i]!.slice(2)] = argv[i + 1]!;
+    let out = '';
+    const io = {
+      stdout: { write: (s: string) => (out += s) },
+      stderr: { write: () => true },
+      stdin: Readable.from(['']),
+    };
+    planCommand([], values, io);
+    assert.ok(shown!.trim().length > 0);
+    assert.ok(out.startsWith(shown!.trimEnd()), `docs show the start of the real output: ${args}`);
+  }
 });

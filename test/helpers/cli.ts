@@ -8,14 +8,22 @@ export interface CliResult {
   lines: string[];
 }
 
-/** Runs the CLI in-process with `argv` and optional standard input; captures its output. */
-export async function cli(argv: string[], stdin = ''): Promise<CliResult> {
+/**
+ * Runs the CLI in-process with `argv`, optional standard input and environment (none by
+ * default: `process.env` never reaches a command); captures its output.
+ */
+export async function cli(
+  argv: string[],
+  stdin = '',
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await run(argv, {
     stdout: { write: (s: string) => (stdout += s) },
     stderr: { write: (s: string) => (stderr += s) },
     stdin: Readable.from([stdin]),
+    env,
   });
   return { code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== '') };
 }

@@ -1,5 +1,5 @@
 // The floor plan of src/stores (issue 9 §2) and the import picture of src/: no circle in src/
-// (the CLI aside), every backend folder laid out alike, the entry re-exporting by name only, and no
+// (the CLI included), every backend folder laid out alike, the entry re-exporting by name only, and no
 // server driver imported statically (they are optional peer dependencies, loaded lazily).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -29,12 +29,9 @@ function staticImports(file: string): string[] {
   return found;
 }
 
-// src/cli is left to the CLI's own layout test (issue 9 §4: no circle between command files).
-test('no import circle in src/ outside the CLI (static, value imports)', () => {
+test('no import circle in src/ (static, value imports)', () => {
   const graph = new Map<string, string[]>();
-  for (const f of files(join(root, 'src')).filter(
-    (f) => !f.includes(`${join(root, 'src/cli')}/`),
-  )) {
+  for (const f of files(join(root, 'src'))) {
     graph.set(
       f,
       staticImports(f)

@@ -13,6 +13,7 @@ import {
   v1ToV6,
   v6ToV1,
 } from '../../core/index.js';
+import { formatId } from '../formats.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
 export const convertHelp = `Usage: idforge convert <id...> --to <form> [--from mysql-swap]
@@ -61,9 +62,9 @@ function convertOne(input: string, to: Target, from: string | undefined): string
     case 'ulid':
       return uuidToUlid(input);
     default: {
-      if (/^[0-9]+$/.test(input)) return parseSnowflake(input).toString(16).padStart(16, '0');
-      if (input.length === 26) return Buffer.from(parseUlid(input)).toString('hex');
-      if (input.length === 27) return Buffer.from(parseKsuid(input)).toString('hex');
+      if (/^[0-9]+$/.test(input)) return formatId('hex', parseSnowflake(input));
+      if (input.length === 26) return formatId('hex', parseUlid(input));
+      if (input.length === 27) return formatId('hex', parseKsuid(input));
       return inspect(input, { scheme: 'uuid' }).hex;
     }
   }

@@ -1,15 +1,19 @@
-import { Buffer } from 'node:buffer';
+/** `idforge gen <scheme>`: IDs of a scheme, one per line or in another output format. */
+import { createSnowflakeNode, type NodeLogger } from '../../coord/index.js';
 import {
   getLayout,
   KsuidGenerator,
+  type Layout,
   SnowflakeGenerator,
   UlidGenerator,
   UuidV7Generator,
   uuidv4,
   uuidv4Bytes,
 } from '../../core/index.js';
-import { type CliIo, LineWriter, UsageError } from '../io.js';
-import { genFromStore } from './gen-store.js';
+import { openLeaseStore } from '../../stores/index.js';
+import { integer, parseFields, STORE_HELP, storeUrl, workerRange } from '../args.js';
+import { type Id, IdOutput, outputFormat } from '../formats.js';
+import { type CliIo, UsageError } from '../io.js';
 
 export const genHelp = `Usage: idforge gen <scheme> [options]
 
@@ -32,8 +36,7 @@ Options:
 
 Coordinated Snowflake (instead of --node): lease a free worker ID from a store, wait until
 the clock is past its high-water mark, generate, record the mark and release the lease.
-  --store URL            sqlite:PATH, postgres://..., redis://... or etcd://host:port
-  --workers MIN-MAX      worker IDs to choose from (default: the whole node field), or one ID
+${STORE_HELP}  --workers MIN-MAX      worker IDs to choose from (default: the whole node field), or one ID
   --ttl MS               lease TTL (default 10000)
   --wait MS              wait this long for a free worker ID (default 0: fail at once)
 `;
@@ -52,64 +55,62 @@ export interface GenValues {
   wait?: string;
 }
 
+/** A scheme's IDs in the form an output format wants (a 64-bit ID is the same in both). */
 interface Source {
-  text(): string;
-  bytes(): Uint8Array;
+  text(): Id;
+  bytes(): Id;
 }
 
-const FORMATS = ['text', 'json', 'hex', 'base64'];
 const METHODS = ['counter', 'fraction', 'random'];
 
-export function integer(name: string, text: string, min: number, max: number): number {
-  if (!/^[0-9]+$/.test(text)) throw new UsageError(`${name}: expected an integer, got "${text}"`);
-  const n = Number(text);
-  if (n < min || n > max) throw new UsageError(`${name}: expected ${min} to ${max}, got ${text}`);
-  return n;
-}
+/** The largest count one `gen` prints. */
+const MAX_COUNT = 10_000_000;
 
-/** The --field NAME=VALUE pairs as an object. */
-export function parseFields(pairs: readonly string[] | undefined): Record<string, number> {
-  const fields: Record<string, number> = {};
-  for (const pair of pairs ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--field: expected NAME=VALUE, got "${pair}"`);
-    fields[pair.slice(0, eq)] = integer(
-      `--field ${pair.slice(0, eq)}`,
-      pair.slice(eq + 1),
-      0,
-      2 ** 32,
-    );
+/** Size of the batches taken from a coordinated node (each waits for readiness if needed). */
+const CHUNK = 65_536;
+
+/** The node identity of `--node` and `--field`, checked against the layout in the CLI's words. */
+function nodeFields(values: GenValues, layout: Layout): Record<string, number> {
+  const fields = parseFields(values.field, layout);
+  const names = layout.nodeFields.map((f) => f.name);
+  if (values.node !== undefined) {
+    const node = layout.nodeFields.find((f) => f.name === 'node');
+    if (node === undefined) {
+      throw new UsageError(
+        `--node: layout "${layout.name}" has no field "node"; pass ` +
+          names.map((n) => `--field ${n}=VALUE`).join(' '),
+      );
+    }
+    if ('node' in fields) throw new UsageError('--node and --field node=VALUE: give one');
+    fields.node = integer('--node', values.node, 0, node.mask);
   }
   return fields;
 }
 
 function snowflakeSource(values: GenValues): Source {
   const layout = getLayout(values.layout ?? 'default');
-  const fields = parseFields(values.field);
-  const nodeNames = layout.nodeFields.map((f) => f.name);
-  if (values.node === undefined && Object.keys(fields).length === 0) {
-    const hint = nodeNames.includes('node')
+  const fields = nodeFields(values, layout);
+  const names = layout.nodeFields.map((f) => f.name);
+  if (Object.keys(fields).length === 0 && names.length > 0) {
+    const hint = names.includes('node')
       ? '--node ID'
-      : nodeNames.map((n) => `--field ${n}=VALUE`).join(' ');
+      : names.map((n) => `--field ${n}=VALUE`).join(' ');
     throw new UsageError(
       `snowflake needs an explicit node identity for layout "${layout.name}": pass ${hint}. ` +
         'There is no default: two generators with the same node issue duplicate IDs.',
     );
   }
-  const gen = new SnowflakeGenerator({
-    layout,
-    ...(values.node === undefined ? {} : { node: integer('--node', values.node, 0, 2 ** 32) }),
-    fields,
-  });
-  const bytes = new Uint8Array(8);
-  const view = new DataView(bytes.buffer);
-  return {
-    text: () => gen.next().toString(),
-    bytes: () => {
-      view.setBigUint64(0, gen.next());
-      return bytes.slice();
-    },
-  };
+  const missing = names.filter((n) => !(n in fields));
+  if (missing.length > 0) {
+    throw new UsageError(
+      `layout "${layout.name}" needs every node field: pass ` +
+        missing.map((n) => `--field ${n}=VALUE`).join(' ') +
+        ' (or --store URL to lease the last one)',
+    );
+  }
+  const gen = new SnowflakeGenerator({ layout, fields });
+  const next = () => gen.next();
+  return { text: next, bytes: next };
 }
 
 function source(scheme: string, values: GenValues): Source {
@@ -148,13 +149,10 @@ export function genCommand(
   io: CliIo,
 ): number | Promise<number> {
   const [scheme, ...extra] = positionals;
-  if (scheme === undefined) throw new UsageError('gen: expected a scheme');
-  if (extra.length > 0) throw new UsageError(`gen: unexpected argument "${extra[0]}"`);
-  const count = integer('--count', values.count ?? '1', 1, 10_000_000);
-  const format = values.format ?? 'text';
-  if (!FORMATS.includes(format)) {
-    throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got "${format}"`);
-  }
+  if (scheme === undefined) throw new UsageError('expected a scheme');
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const count = integer('--count', values.count ?? '1', 1, MAX_COUNT);
+  const out = new IdOutput(outputFormat(values.format), io.stdout);
   if (values.method !== undefined && scheme !== 'uuidv7') {
     throw new UsageError('--method applies to uuidv7 only');
   }
@@ -166,22 +164,76 @@ export function genCommand(
   ) {
     throw new UsageError('--layout, --node and --field apply to snowflake only');
   }
-  if (values.store !== undefined || values.workers !== undefined) {
+  const coordinated = [values.store, values.workers, values.ttl, values.wait].some(
+    (v) => v !== undefined,
+  );
+  if (coordinated) {
     if (scheme !== 'snowflake') throw new UsageError('--store applies to snowflake only');
-    return genFromStore(values, count, format, io);
+    return genFromStore(values, count, out, io);
   }
   const src = source(scheme, values);
-  const out = new LineWriter(io.stdout);
-  if (format === 'json') {
-    const ids: string[] = [];
-    for (let i = 0; i < count; i++) ids.push(src.text());
-    io.stdout.write(`${JSON.stringify(ids)}\n`);
-    return 0;
+  const next = out.wants === 'text' ? src.text : src.bytes;
+  for (let i = 0; i < count; i++) out.add(next());
+  out.end();
+  return 0;
+}
+
+/** `idforge gen snowflake --store URL`: IDs under a leased worker ID. */
+async function genFromStore(
+  values: GenValues,
+  count: number,
+  out: IdOutput,
+  io: CliIo,
+): Promise<number> {
+  if (values.store === undefined) {
+    throw new UsageError('--workers, --ttl and --wait need --store URL');
   }
-  for (let i = 0; i < count; i++) {
-    if (format === 'text') out.line(src.text());
-    else out.line(Buffer.from(src.bytes()).toString(format === 'hex' ? 'hex' : 'base64'));
+  if (values.node !== undefined) {
+    throw new UsageError('--node and --store exclude each other: the store assigns the node');
   }
-  out.flush();
+  const layout = getLayout(values.layout ?? 'default');
+  const fields = parseFields(values.field, layout);
+  const free = layout.nodeFields.filter((f) => !(f.name in fields));
+  if (free.length !== 1) {
+    throw new UsageError(
+      `--store assigns one node field of layout "${layout.name}"; ` +
+        (free.length === 0
+          ? '--field sets them all: leave one out'
+          : `give all but one with --field NAME=VALUE (${free.map((f) => f.name).join(', ')} are free)`),
+    );
+  }
+  const workerIds = workerRange(values.workers, free[0]!.mask);
+  const ttlMs = values.ttl === undefined ? undefined : integer('--ttl', values.ttl, 100, 2 ** 31);
+  const acquireTimeoutMs =
+    values.wait === undefined ? 0 : integer('--wait', values.wait, 0, 2 ** 31);
+  const logger: NodeLogger = {
+    info: (m) => io.stderr.write(`${m}\n`),
+    warn: (m) => io.stderr.write(`${m}\n`),
+    error: (m) => io.stderr.write(`${m}\n`),
+  };
+  const store = await openLeaseStore(storeUrl(values, io));
+  try {
+    const node = await createSnowflakeNode({
+      store,
+      layout,
+      fields,
+      ...(workerIds === undefined ? {} : { workerIds }),
+      ...(ttlMs === undefined ? {} : { ttlMs }),
+      acquireTimeoutMs,
+      logger,
+    });
+    try {
+      for (let done = 0; done < count; ) {
+        const ids = await node.batchAsync(Math.min(CHUNK, count - done));
+        done += ids.length;
+        for (const id of ids) out.add(id);
+      }
+      out.end();
+    } finally {
+      await node.close();
+    }
+  } finally {
+    await store.close();
+  }
   return 0;
 }

@@ -3,20 +3,25 @@ import {
   MAX_WRITERS,
   type PlanDialect,
   planWriters,
+  type WriterPlan,
   type WriterPlanSet,
-} from '../../sequences/plan.js';
+} from '../../sequences/index.js';
+import { integer, noArgs } from '../args.js';
 import { type CliIo, UsageError } from '../io.js';
-import { integer } from './gen.js';
 
-export const planHelp = `Usage: idforge plan --writers N [--dialect mysql|postgres] [options]
+export const planHelp = `Usage: idforge plan --writers N [--writer I] [--dialect mysql|postgres] [options]
 
-Prints what each of N writers (MySQL/MariaDB servers, PostgreSQL sequences, ticket servers)
-runs so that they never issue the same number: writer i gets offset i and increment N, and
-issues i, i + N, i + 2N, ... Prints SQL (comments start with --), so the output can be piped
-to a client. Runs nothing itself.
+Plans N writers (MySQL/MariaDB servers, PostgreSQL servers, ticket servers) so that they never
+issue the same number: writer i gets offset i and increment N, and issues i, i + N, i + 2N, ...
+With --writer I it prints writer I's statements alone, as SQL to pipe into that writer's
+client (comments start with --); without, an overview of every writer in which each
+statement is commented out, so piping it into a server runs nothing. Runs nothing itself.
+
+  idforge plan --writers 3 --writer 2 | mysql -h db2      # configures db2 as writer 2 of 3
 
 Options:
   --writers N         number of writers, 1 to ${MAX_WRITERS}
+  --writer I          print only writer I's statements (1 to N), ready to pipe
   --dialect D         mysql (SET GLOBAL auto_increment_increment/offset; default) or
                       postgres (CREATE SEQUENCE ... INCREMENT BY N START WITH i)
   --increment M       M >= N: leave offsets N+1..M free for writers added later without
@@ -31,6 +36,7 @@ with every plan says how.
 
 export interface PlanValues {
   writers?: string;
+  writer?: string;
   dialect?: string;
   increment?: string;
   name?: string;
@@ -52,15 +58,29 @@ function commentBlock(text: string, width = 92): string[] {
   return lines;
 }
 
-function render(plan: WriterPlanSet): string {
+/** One writer's lines: statements as SQL, or commented out in the overview of every writer. */
+function writerLines(w: WriterPlan, runnable: boolean): string[] {
+  const out = [`-- writer ${w.writer}: ${w.sample.join(', ')}, ...`];
+  for (const st of w.statements) out.push(runnable ? st : `--   ${st}`);
+  if (w.config.length > 0)
+    out.push(`-- my.cnf [mysqld], so a restart keeps it: ${w.config.join(', ')}`);
+  return out;
+}
+
+function render(plan: WriterPlanSet, only: number | undefined): string {
   const out = [
     `-- ${plan.writers} writer(s), increment ${plan.increment} (${plan.dialect}): writer i issues ` +
       `i, i + ${plan.increment}, i + ${2 * plan.increment}, ...`,
   ];
+  if (only === undefined) {
+    out.push(
+      '-- An overview, which runs nothing: each writer runs only its own statements. Add',
+      "-- --writer I to this command to print writer I's, ready to pipe into its client.",
+    );
+  }
   for (const w of plan.perWriter) {
-    out.push('', `-- writer ${w.writer}: ${w.sample.join(', ')}, ...`, ...w.statements);
-    if (w.config.length > 0)
-      out.push(`-- my.cnf [mysqld], so a restart keeps it: ${w.config.join(', ')}`);
+    if (only === undefined || w.writer === only)
+      out.push('', ...writerLines(w, only !== undefined));
   }
   if (plan.spareOffsets.length > 0) {
     const spare = plan.spareOffsets;
@@ -72,9 +92,16 @@ function render(plan: WriterPlanSet): string {
 }
 
 export function planCommand(positionals: string[], values: PlanValues, io: CliIo): number {
-  if (positionals.length > 0) throw new UsageError(`plan: unexpected argument "${positionals[0]}"`);
-  if (values.writers === undefined) throw new UsageError('plan: expected --writers N');
+  noArgs(positionals);
+  if (values.writers === undefined) throw new UsageError('expected --writers N');
   const writers = integer('--writers', values.writers, 1, MAX_WRITERS);
+  // One writer needs no choosing: its plan is runnable as it is.
+  const only =
+    values.writer === undefined
+      ? writers === 1
+        ? 1
+        : undefined
+      : integer('--writer', values.writer, 1, writers);
   const dialect = values.dialect ?? 'mysql';
   if (dialect !== 'mysql' && dialect !== 'postgres') {
     throw new UsageError(`--dialect: expected mysql or postgres, got "${dialect}"`);
@@ -93,11 +120,15 @@ export function planCommand(positionals: string[], values: PlanValues, io: CliIo
     ...(values.name === undefined ? {} : { name: values.name }),
   });
   if (values.json === true) {
+    const shown =
+      values.writer === undefined
+        ? plan
+        : { ...plan, perWriter: plan.perWriter.filter((w) => w.writer === only) };
     io.stdout.write(
-      `${JSON.stringify(plan, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`,
+      `${JSON.stringify(shown, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`,
     );
   } else {
-    io.stdout.write(render(plan));
+    io.stdout.write(render(plan, only));
   }
   return 0;
 }

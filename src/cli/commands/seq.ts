@@ -1,15 +1,14 @@
 /** `idforge seq create|next|show`: segment sequences ("号段") in a store. */
 
-import { assertTag, MAX_SEQUENCE_VALUE, type SegmentTag } from '../../sequences/index.js';
+import { MAX_SEQUENCE_VALUE, type SegmentTag } from '../../sequences/index.js';
 import {
-  openCounterStore,
+  openRedisCounterStore,
   openSegmentStore,
   openSequence,
   storeScheme,
 } from '../../stores/index.js';
+import { bigintArg, DEFAULT_STORE, integer, STORE_HELP, storeUrl, tagArg } from '../args.js';
 import { type CliIo, formatTable, LineWriter, UsageError } from '../io.js';
-import { integer } from './gen.js';
-import { storeUrl } from './store.js';
 
 export const seqHelp = `Usage: idforge seq <create|next|show> [tag] [options]
 
@@ -19,17 +18,15 @@ process and host sharing the store, and increasing within a process.
 
   seq create <tag> [--step N] [--start N] [--description TEXT]
                     create a tag (step default 1000, first number default 1); an existing
-                    tag is refused (IDF_TAG_EXISTS) and left unchanged
+                    tag (or Redis counter) is refused (IDF_TAG_EXISTS) and left unchanged
   seq next <tag> [-n COUNT]
                     print COUNT numbers (default 1), one per line: one segment of
                     max(COUNT, step) is taken; the numbers left in it are never reissued
   seq show [--json] list the tags: max_id, step, updated_at, description
 
 Options:
-  --store URL       sqlite:PATH (default: $IDFORGE_STORE, else sqlite:idforge.db),
-                    postgres://user@host:port/db or mysql://user@host:port/db
-                    (?namespace=NAME keeps several applications apart), or
-                    redis://host:port: a Redis counter (INCRBY blocks) instead of a table
+${STORE_HELP}                    (seq: a table in sqlite, postgres or mysql; a Redis counter,
+                    INCRBY blocks, in redis)
   --marks URL       with redis://: the durable store of the counter's high-water mark, which
                     refuses or re-seeds a counter that moved backwards (default: $IDFORGE_STORE,
                     else sqlite:idforge.db)
@@ -46,23 +43,11 @@ export interface SeqValues {
   marks?: string;
 }
 
-function bigintArg(name: string, text: string): bigint {
-  if (!/^[0-9]+$/.test(text)) throw new UsageError(`${name}: expected an integer, got "${text}"`);
-  const v = BigInt(text);
-  if (v < 1n || v > MAX_SEQUENCE_VALUE)
-    throw new UsageError(`${name}: expected 1 to 2^63 - 1, got ${text}`);
-  return v;
-}
-
-function tagArg(rest: string[], sub: string): string {
+function tagOf(rest: string[], sub: string): string {
   const [tag, extra] = rest;
   if (tag === undefined) throw new UsageError(`seq ${sub}: expected a tag`);
   if (extra !== undefined) throw new UsageError(`seq ${sub}: unexpected argument "${extra}"`);
-  try {
-    return assertTag(tag); // the one rule of sequences/tag.ts, as every store checks it
-  } catch (e) {
-    throw new UsageError(`seq ${sub}: ${(e as Error).message}`);
-  }
+  return tagArg(tag); // the one rule of idforge/sequences, as every store checks it
 }
 
 function showTable(tags: SegmentTag[]): string {
@@ -84,31 +69,42 @@ export async function seqCommand(
 ): Promise<number> {
   const [sub, ...rest] = positionals;
   if (sub !== 'create' && sub !== 'next' && sub !== 'show') {
-    throw new UsageError(`seq: expected create, next or show, got "${sub ?? ''}"`);
+    throw new UsageError(
+      sub === undefined
+        ? 'expected create, next or show'
+        : `expected create, next or show, got "${sub}"`,
+    );
   }
   if (sub !== 'create' && (values.step ?? values.start ?? values.description) !== undefined) {
     throw new UsageError('--step, --start and --description apply to seq create only');
   }
   if (sub !== 'next' && values.count !== undefined) throw new UsageError('-n applies to seq next');
   if (sub !== 'show' && values.json) throw new UsageError('--json applies to seq show');
-  const tag = sub === 'show' ? undefined : tagArg(rest, sub);
+  const tag = sub === 'show' ? undefined : tagOf(rest, sub);
   if (sub === 'show' && rest.length > 0) throw new UsageError(`seq show: unexpected "${rest[0]}"`);
   const step = integer('--step', values.step ?? '1000', 1, 2 ** 31 - 1);
-  const start = bigintArg('--start', values.start ?? '1');
+  const start = bigintArg('--start', values.start ?? '1', 1n, MAX_SEQUENCE_VALUE, '2^63 - 1');
   const count = integer('--count', values.count ?? '1', 1, 10_000_000);
-  if (values.marks !== undefined && storeScheme(storeUrl(values)) !== 'redis') {
+  const url = storeUrl(values, io);
+  if (values.marks !== undefined && storeScheme(url) !== 'redis') {
     throw new UsageError('--marks applies to a redis:// store only');
   }
-  if (storeScheme(storeUrl(values)) === 'redis') {
+  if (storeScheme(url) === 'redis') {
     return redisSeq(
       sub,
       tag,
-      { start, count, json: values.json === true, marks: values.marks },
-      values,
+      {
+        start,
+        count,
+        json: values.json === true,
+        // The marks store from the environment passed in, not the library default.
+        marks: values.marks ?? (io.env?.IDFORGE_STORE || DEFAULT_STORE),
+      },
+      url,
       io,
     );
   }
-  const store = await openSegmentStore(storeUrl(values));
+  const store = await openSegmentStore(url);
   try {
     if (sub === 'create') {
       const t = await store.createTag(tag!, {
@@ -143,18 +139,18 @@ export async function seqCommand(
 async function redisSeq(
   sub: 'create' | 'next' | 'show',
   tag: string | undefined,
-  args: { start: bigint; count: number; json: boolean; marks: string | undefined },
-  values: SeqValues,
+  args: { start: bigint; count: number; json: boolean; marks: string },
+  url: string,
   io: CliIo,
 ): Promise<number> {
-  const url = storeUrl(values);
   if (sub === 'show') {
     throw new UsageError('seq show lists segment tables; a Redis counter has no table to list');
   }
   if (sub === 'create') {
-    const counter = await openCounterStore(url);
+    const counter = await openRedisCounterStore(url);
     try {
-      const now = await counter.raiseTo(tag!, args.start - 1n);
+      // Refused like a table store's existing tag: an existing counter is left as it is.
+      const now = await counter.create(tag!, args.start - 1n);
       io.stdout.write(`counter ${tag} in ${counter.address}: next number above ${now}\n`);
     } finally {
       await counter.close();
@@ -163,7 +159,7 @@ async function redisSeq(
   }
   const opened = await openSequence(url, tag!, {
     blockSize: Math.min(args.count, 1_000_000),
-    ...(args.marks === undefined ? {} : { marks: args.marks }),
+    marks: args.marks,
   });
   try {
     const out = new LineWriter(io.stdout);

@@ -1,10 +1,9 @@
 /** `idforge ticket setup|next`: Flickr-style ticket servers (MariaDB/MySQL or PostgreSQL). */
 
-import { setupTicketServers } from '../../sequences/index.js';
-import { shortReason, TicketClient } from '../../sequences/ticket-client.js';
+import { setupTicketServers, shortReason, TicketClient } from '../../sequences/index.js';
 import { closeTicketServers, lazyTicketServer, openTicketServers } from '../../stores/index.js';
+import { integer, serverList } from '../args.js';
 import { type CliIo, LineWriter, UsageError } from '../io.js';
-import { integer } from './gen.js';
 
 export const ticketHelp = `Usage: idforge ticket <setup|next> <name> --servers URL,URL [options]
 
@@ -41,24 +40,6 @@ export interface TicketValues {
 /** The most tickets one `ticket next` prints (each is a round trip). */
 const MAX_COUNT = 10_000_000;
 
-/** --servers, else $IDFORGE_TICKET_SERVERS: a comma-separated list without repeats. */
-export function serverList(values: { servers?: unknown }): string[] {
-  const text =
-    typeof values.servers === 'string' ? values.servers : process.env.IDFORGE_TICKET_SERVERS;
-  if (text === undefined || text.trim() === '') {
-    throw new UsageError('expected --servers URL,URL (or $IDFORGE_TICKET_SERVERS)');
-  }
-  const urls = text.split(',').map((u) => u.trim());
-  if (urls.some((u) => u === '')) throw new UsageError(`--servers: empty entry in "${text}"`);
-  const seen = new Set<string>();
-  for (const u of urls) {
-    // The same server twice would get two offsets and issue both residues: refuse.
-    if (seen.has(u)) throw new UsageError(`--servers: "${u}" is listed twice`);
-    seen.add(u);
-  }
-  return urls;
-}
-
 function nameArg(rest: string[], sub: string): string {
   const [name, extra] = rest;
   if (name === undefined) throw new UsageError(`ticket ${sub}: expected a sequence name`);
@@ -80,13 +61,13 @@ export async function ticketCommand(
   if (sub === 'setup') return ticketSetup(nameArg(rest, sub), values, io);
   if (sub === 'next') return ticketNext(nameArg(rest, sub), values, io);
   throw new UsageError(
-    sub === undefined ? 'ticket: expected setup or next' : `ticket: unknown subcommand "${sub}"`,
+    sub === undefined ? 'expected setup or next' : `unknown subcommand "${sub}"`,
   );
 }
 
 async function ticketSetup(name: string, values: TicketValues, io: CliIo): Promise<number> {
   if (values.count !== undefined) throw new UsageError('ticket setup: -n is for ticket next');
-  const urls = serverList(values);
+  const urls = serverList(values, io);
   const increment =
     values.increment === undefined
       ? urls.length
@@ -111,8 +92,8 @@ async function ticketNext(name: string, values: TicketValues, io: CliIo): Promis
   if (values.increment !== undefined) {
     throw new UsageError('ticket next: --increment is for ticket setup');
   }
-  const count = values.count === undefined ? 1 : integer('-n', values.count, 1, MAX_COUNT);
-  const servers = serverList(values).map((u) => lazyTicketServer(u));
+  const count = values.count === undefined ? 1 : integer('--count', values.count, 1, MAX_COUNT);
+  const servers = serverList(values, io).map((u) => lazyTicketServer(u));
   const client = new TicketClient(servers, name, {
     onStateChange: (e) => {
       const why = e.error === undefined ? '' : ` (${shortReason(e.error)})`;

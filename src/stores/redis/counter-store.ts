@@ -21,7 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { SequenceExhaustedError, StoreUnavailableError } from '../../core/index.js';
+import { SequenceExhaustedError, StoreUnavailableError, TagExistsError } from '../../core/index.js';
 import { assertTag, MAX_SEQUENCE_VALUE } from '../../sequences/index.js';
 import type { CounterStore } from '../../sequences/ports.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
@@ -149,6 +149,27 @@ export class RedisCounterStore implements CounterStore {
     } catch (error) {
       throw new StoreUnavailableError('redis', this.address, 'raiseTo', error);
     }
+  }
+
+  /**
+   * Creates the counter of `tag` holding `value` (an integer in [0, 2^63 - 1]; the next block
+   * starts above it) unless it exists (SET NX, atomic); returns `value`. Rejects with
+   * `TagExistsError` when it exists, leaving it unchanged (as a table store refuses an existing
+   * tag), `StoreUnavailableError` ('create') on any other failure.
+   */
+  async create(tag: string, value: bigint): Promise<bigint> {
+    const k = this.keyOf(tag);
+    if (typeof value !== 'bigint' || value < 0n || value > MAX_SEQUENCE_VALUE) {
+      throw new RangeError(`create value: expected a bigint in [0, 2^63 - 1], got ${value}`);
+    }
+    let reply: unknown;
+    try {
+      reply = await this.#redis.set(k, value.toString(), 'NX');
+    } catch (error) {
+      throw new StoreUnavailableError('redis', this.address, 'create', error);
+    }
+    if (reply === null) throw new TagExistsError(tag);
+    return value;
   }
 
   /** The counter's value for an error message; the limit itself when it cannot be read. */
