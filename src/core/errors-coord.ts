@@ -7,9 +7,13 @@
 import { ErrorCode, IdforgeError } from './errors.js';
 
 /**
- * A store (SQLite, PostgreSQL, MariaDB, Redis, etcd, a file) could not be reached or failed
- * an operation. `backend` and `address` (credentials removed) say which; `cause` is the
- * driver's error. Nothing was issued on the strength of the failed call.
+ * A store (SQLite, PostgreSQL, MariaDB, Redis, etcd, a file) could not be reached, did not
+ * answer in time, or failed an operation for a reason that has no code of its own. `backend`
+ * and `address` (credentials removed) say which; `cause` is the driver's error. Nothing was
+ * issued on the strength of the failed call. The message states the failure only: whether
+ * anyone retries depends on the caller (a running node does, the one-shot CLI does not).
+ * A store that answers but is not migrated, refuses the credentials or has an unusable path
+ * is `StoreNotMigratedError`, `StoreAuthError` or `StorePathError` (errors-store.ts).
  */
 export class StoreUnavailableError extends IdforgeError {
   readonly backend: string;
@@ -17,13 +21,24 @@ export class StoreUnavailableError extends IdforgeError {
   /** What idforge was doing: 'connect', 'acquire', 'renew', ... */
   readonly operation: string;
 
-  constructor(backend: string, address: string, operation: string, cause?: unknown) {
+  /**
+   * `message` replaces the default ("BACKEND store at ADDRESS failed during OPERATION: cause.
+   * Check that the server is running ...") when one store is not the whole story (a list of
+   * ticket servers).
+   */
+  constructor(
+    backend: string,
+    address: string,
+    operation: string,
+    cause?: unknown,
+    message?: string,
+  ) {
     const why = cause instanceof Error ? `: ${cause.message}` : '';
     super(
       ErrorCode.STORE_UNAVAILABLE,
-      `${backend} store at ${address} failed during ${operation}${why}. Check that the server ` +
-        'is running and reachable at that address (and that `idforge migrate --store URL` has ' +
-        'been run); idforge retries by itself while it can still issue safely.',
+      message ??
+        `${backend} store at ${address} failed during ${operation}${why}. Check that the ` +
+          'server is running and reachable at that address.',
       { cause },
     );
     this.backend = backend;

@@ -4,19 +4,31 @@
  */
 import { ErrorCode, IdforgeError } from './errors.js';
 
-/** A sequence tag was used before `idforge seq create` (or `createTag`) made it. */
+/**
+ * A sequence tag was used before it was made: a segment tag before `idforge seq create` (or
+ * `createTag`), or, when `ticketServer` (its address) is given, a ticket sequence on a server
+ * before `idforge ticket setup` (or `setupTicketServers`). Tags are never created implicitly.
+ */
 export class UnknownTagError extends IdforgeError {
   readonly tag: string;
   readonly backend: string;
+  /** The ticket server (credentials removed) the ticket sequence is missing on; else undefined. */
+  readonly ticketServer: string | undefined;
 
-  constructor(tag: string, backend: string) {
+  constructor(tag: string, backend: string, ticketServer?: string, cause?: unknown) {
     super(
       ErrorCode.UNKNOWN_TAG,
-      `sequence tag "${tag}" does not exist in the ${backend} store: create it first with ` +
-        `\`idforge seq create ${tag} --store URL\` (tags are never created implicitly).`,
+      ticketServer === undefined
+        ? `sequence tag "${tag}" does not exist in the ${backend} store: create it first with ` +
+            `\`idforge seq create ${tag} --store URL\` (tags are never created implicitly).`
+        : `ticket sequence "${tag}" is not set up on the ${backend} server ${ticketServer}: ` +
+            `run \`idforge ticket setup ${tag} --servers URL,URL\` with every server of the ` +
+            'sequence (ticket sequences are never created implicitly).',
+      { cause },
     );
     this.tag = tag;
     this.backend = backend;
+    this.ticketServer = ticketServer;
   }
 }
 

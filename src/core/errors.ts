@@ -1,7 +1,7 @@
 /**
  * Operational errors of idforge.
  *
- * Two kinds of error are never mixed (STYLE.md §4):
+ * Two kinds of error are never mixed (docs/architecture.md):
  * - misuse of the API (a wrong argument type or an out-of-range option) throws a plain
  *   `TypeError` or `RangeError` whose message reads "expected X, got Y" (see `assert.ts`);
  * - everything else throws a subclass of {@link IdforgeError} with a stable `code` from
@@ -22,7 +22,7 @@ export const ErrorCode = {
   INVALID_ID: 'IDF_INVALID_ID',
   /** A Snowflake layout definition is inconsistent. */
   INVALID_LAYOUT: 'IDF_INVALID_LAYOUT',
-  /** A coordination or sequence store could not be reached or answered with an error. */
+  /** A coordination or sequence store could not be reached, timed out or failed an operation. */
   STORE_UNAVAILABLE: 'IDF_STORE_UNAVAILABLE',
   /** Every worker ID in the requested range is held by a live lease. */
   NO_FREE_WORKER: 'IDF_NO_FREE_WORKER',
@@ -48,6 +48,12 @@ export const ErrorCode = {
   CLOCK_STALLED: 'IDF_CLOCK_STALLED',
   /** A store URL's driver package is not installed (an optional peer dependency). */
   DRIVER_MISSING: 'IDF_DRIVER_MISSING',
+  /** A store answered, but idforge's tables (or schema) are not there: `idforge migrate`. */
+  STORE_NOT_MIGRATED: 'IDF_STORE_NOT_MIGRATED',
+  /** A store refused the URL's credentials (user, password). */
+  STORE_AUTH: 'IDF_STORE_AUTH',
+  /** The path of a `sqlite:` or `file:` store cannot be used (missing, a directory, no permission). */
+  STORE_PATH: 'IDF_STORE_PATH',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

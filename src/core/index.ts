@@ -43,6 +43,12 @@ export {
   UnknownTagError,
 } from './errors-seq.js';
 export {
+  StoreAuthError,
+  StoreNotMigratedError,
+  StorePathError,
+  type StorePathReason,
+} from './errors-store.js';
+export {
   INSPECT_SCHEMES,
   type Inspection,
   type InspectOptions,

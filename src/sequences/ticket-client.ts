@@ -23,7 +23,7 @@
  *
  * Holds per-server state; safe to share within a process; no timers.
  */
-import { StoreUnavailableError } from '../core/index.js';
+import { IdforgeError, StoreUnavailableError } from '../core/index.js';
 import type { TicketServer } from './ports.js';
 
 /** What a ticket client offers: one ticket, or several (one round trip per ticket). */
@@ -138,7 +138,7 @@ export class TicketClient implements TicketSource {
         for (const f of failed) f.failovers++;
         return ticket;
       } catch (e) {
-        if (!(e instanceof StoreUnavailableError)) throw e;
+        if (!isServerFailure(e)) throw e;
         s.failures++;
         failed.push(s);
         this.#markDown(s, e, probe);
@@ -210,24 +210,53 @@ export class TicketClient implements TicketSource {
     this.#onStateChange({ address: s.server.address, state: 'up' });
   }
 
-  #allDown(): StoreUnavailableError {
-    const now = this.#now();
+  /**
+   * The error when no server answered: when every server failed for one cause with a code of
+   * its own (not set up, credentials refused, not migrated), that error, which names its fix;
+   * else `StoreUnavailableError` naming each server with its backend and reason. Back-off
+   * timing is the client's business, not the caller's: it is in stats(), not in the message.
+   */
+  #allDown(): IdforgeError {
     const causes = this.#states.map((s) => s.lastError).filter((e) => e !== null);
+    const first = causes[0];
+    if (
+      causes.length === this.#states.length &&
+      first instanceof IdforgeError &&
+      !(first instanceof StoreUnavailableError) &&
+      causes.every((e) => e instanceof IdforgeError && e.code === first.code)
+    ) {
+      return first;
+    }
     const detail = this.#states
       .map((s) => {
-        const why = s.lastError === null ? 'no answer' : shortReason(s.lastError);
-        const wait = Math.max(0, Math.ceil(s.retryAt - now));
-        return `${s.server.address}: ${why} (next probe in ${wait} ms)`;
+        const why = s.lastError === null ? 'not tried (failed recently)' : shortReason(s.lastError);
+        return `${s.server.backend} at ${s.server.address}: ${why}`;
       })
       .join('; ');
-    const backends = [...new Set(this.#states.map((s) => s.server.backend))].join('+');
+    const backends = [...new Set(this.#states.map((s) => s.server.backend))].join(',');
     const addresses = this.#states.map((s) => s.server.address).join(', ');
-    const cause = new AggregateError(
-      causes,
-      `every ticket server of "${this.name}" is down: ${detail}`,
-    );
-    return new StoreUnavailableError(backends, addresses, `ticket "${this.name}"`, cause);
+    const n = this.#states.length;
+    const message =
+      `no ticket server of "${this.name}" answered (${n === 1 ? 'its only server' : `all ${n}`}): ` +
+      `${detail}. Check that ${n === 1 ? 'the server is' : 'the servers are'} running and reachable.`;
+    const cause = new AggregateError(causes, message);
+    return new StoreUnavailableError(backends, addresses, `ticket "${this.name}"`, cause, message);
   }
+}
+
+/**
+ * A failure of one server that another may not share: unreachable, or a store error with a
+ * code of its own (sequence not set up there, credentials, not migrated). Exhaustion and
+ * misuse are not: they are passed on at once.
+ */
+function isServerFailure(e: unknown): boolean {
+  return (
+    e instanceof StoreUnavailableError ||
+    (e instanceof IdforgeError &&
+      (e.code === 'IDF_UNKNOWN_TAG' ||
+        e.code === 'IDF_STORE_AUTH' ||
+        e.code === 'IDF_STORE_NOT_MIGRATED'))
+  );
 }
 
 /** The driver's words for a StoreUnavailableError (its own message repeats the address). */

@@ -55,4 +55,5 @@ export {
   type SqliteMarkStoreOptions,
 } from './sqlite/mark-store.js';
 export { openSqliteSegmentStore, SqliteSegmentStore } from './sqlite/segment-store.js';
+export type { StoreFileOptions } from './store-path.js';
 export { redactUrl, storeScheme } from './url.js';

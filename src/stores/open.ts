@@ -14,6 +14,7 @@
  * Ticket servers (mysql://, postgres://) and sequences by URL (`openSequence`: a segment table
  * or a Redis counter guarded by durable marks) are opened here too.
  */
+import { existsSync } from 'node:fs';
 import type { LeaseStore } from '../coord/ports.js';
 import type { CounterBlockSourceOptions } from '../sequences/counter-source.js';
 import { counterBlockSource, openSegmentSequence, SegmentBuffer } from '../sequences/index.js';
@@ -25,10 +26,15 @@ import type {
   TicketServer,
 } from '../sequences/ports.js';
 import type { SegmentSequenceOptions } from '../sequences/sequence.js';
+import type { StoreFileOptions } from './store-path.js';
 import { redactUrl, storeScheme } from './url.js';
 
-/** Options of {@link openLeaseStore}. */
-export interface OpenStoreOptions {
+/**
+ * Options of {@link openLeaseStore} and the other openers. `create: false` (sqlite:, file:)
+ * refuses to create a missing file (`StorePathError`, reason 'missing'): for read-only use;
+ * `onCreate` is told the absolute path when opening created the file (a new, empty store).
+ */
+export interface OpenStoreOptions extends StoreFileOptions {
   /** Give up connecting after this many ms. Default 5000. */
   readonly connectTimeoutMs?: number;
   /** Create the schema if missing (SQLite only; servers need `idforge migrate`). Default true. */
@@ -55,8 +61,17 @@ export async function openLeaseStore(
     }
     case 'file': {
       const { openFileLeaseStore } = await import('./file/lease-store.js');
-      const store = await openFileLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
-      if (options.autoMigrate ?? true) await store.migrate();
+      const { parseFileUrl } = await import('./file/connect.js');
+      const { path } = parseFileUrl(url, options.namespace);
+      const existed = existsSync(path);
+      const store = await openFileLeaseStore(
+        url,
+        withNamespace({ connectTimeoutMs, create: options.create ?? true }, options),
+      );
+      if (options.autoMigrate ?? true) {
+        await store.migrate();
+        if (!existed && existsSync(path)) options.onCreate?.(path);
+      }
       return store;
     }
     case 'postgres': {
@@ -98,7 +113,7 @@ export async function openSegmentStore(
   switch (scheme) {
     case 'sqlite': {
       const { openSqliteSegmentStore } = await import('./sqlite/segment-store.js');
-      const store = await openSqliteSegmentStore(url, base);
+      const store = await openSqliteSegmentStore(url, { ...base, ...fileOptions(options) });
       if (options.autoMigrate ?? true) await store.migrate();
       return store;
     }
@@ -141,7 +156,11 @@ export async function openMarkStore(
     return openSqliteMarkStore(
       url,
       withNamespace(
-        { busyTimeoutMs: connectTimeoutMs, autoMigrate: options.autoMigrate ?? true },
+        {
+          busyTimeoutMs: connectTimeoutMs,
+          autoMigrate: options.autoMigrate ?? true,
+          ...fileOptions(options),
+        },
         options,
       ),
     );
@@ -187,6 +206,14 @@ export async function migrateStore(url: string, options: OpenStoreOptions = {}):
     unsupported('migrate', scheme, redactUrl(url), 'sqlite, postgres, mysql, redis or etcd');
   }
   return done;
+}
+
+/** The file options given (create, onCreate), for the sqlite: openers. */
+function fileOptions(options: StoreFileOptions): StoreFileOptions {
+  return {
+    ...(options.create === undefined ? {} : { create: options.create }),
+    ...(options.onCreate === undefined ? {} : { onCreate: options.onCreate }),
+  };
 }
 
 function withNamespace<T extends object>(

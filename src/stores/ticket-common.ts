@@ -3,8 +3,9 @@
  * sequence name and of a server's increment and offset, and where a re-planned series starts.
  * Misuse throws `RangeError` ("expected X, got Y"). No driver is imported here.
  */
-import { StoreUnavailableError } from '../core/index.js';
+import { UnknownTagError } from '../core/index.js';
 import { assertTag } from '../sequences/index.js';
+import { storeError } from './store-error.js';
 
 /** Lower case so that table names mean the same on every `lower_case_table_names`. */
 const NAME = /^[a-z][a-z0-9_]{0,47}$/;
@@ -82,21 +83,21 @@ export function parseTicketComment(comment: string): { increment: number; offset
 }
 
 /**
- * The error a ticket server reports as the cause when a sequence was never set up on it
- * (or its table was dropped): says what to run.
+ * The error a ticket server rejects with when a sequence was never set up on it (or its table
+ * was dropped): `UnknownTagError` naming the server and `idforge ticket setup`.
  */
-export function notSetUp(name: string, cause: unknown): Error {
-  return new Error(
-    `ticket sequence "${name}" is not set up on this server: run ` +
-      `\`idforge ticket setup ${name} --servers URL,URL\` (${cause instanceof Error ? cause.message : String(cause)})`,
-    { cause },
-  );
+export function notSetUp(
+  where: { readonly backend: string; readonly address: string },
+  name: string,
+  cause: unknown,
+): UnknownTagError {
+  return new UnknownTagError(name, where.backend, where.address, cause);
 }
 
 /**
- * Runs `fn`, giving up after `ms`: any failure (or the deadline) rejects with
- * `StoreUnavailableError` (backend, address, operation, cause); `RangeError`s and typed
- * idforge errors raised by `fn` itself pass through. A call given up on may still finish on
+ * Runs `fn`, giving up after `ms`: a failure (or the deadline) rejects with the typed store
+ * error of store-error.ts (`StoreUnavailableError`, `StoreAuthError`, ...); `RangeError`s and
+ * typed idforge errors raised by `fn` itself pass through. A call given up on may still finish on
  * the server; for a ticket that is a gap, never a duplicate (nobody receives it).
  */
 export async function withDeadline<T>(
@@ -112,8 +113,8 @@ export async function withDeadline<T>(
   try {
     return await Promise.race([fn(), deadline]);
   } catch (e) {
-    if (e instanceof StoreUnavailableError || e instanceof RangeError) throw e;
-    throw new StoreUnavailableError(where.backend, where.address, operation, e);
+    if (e instanceof RangeError) throw e;
+    throw storeError(where.backend, where.address, operation, e);
   } finally {
     clearTimeout(timer);
   }

@@ -80,11 +80,18 @@ describe('file lease store', () => {
     }
   });
 
-  test('a missing directory, a directory or a foreign file: StoreUnavailableError at connect', async () => {
-    const missing = `file:${join(dir, 'no-such-dir', 'm.json')}`;
-    await rejectsUnavailable(openFileLeaseStore(missing), missing, 'connect');
-    const isDir = `file:${dir}`;
-    await rejectsUnavailable(openFileLeaseStore(isDir), isDir, 'connect');
+  test('a missing directory or a directory: StorePathError; a foreign file: StoreUnavailableError at connect', async () => {
+    const missing = join(dir, 'no-such-dir', 'm.json');
+    await assert.rejects(openFileLeaseStore(`file:${missing}`), {
+      name: 'StorePathError',
+      code: 'IDF_STORE_PATH',
+      reason: 'no-directory',
+      path: missing,
+    });
+    await assert.rejects(openFileLeaseStore(`file:${dir}`), {
+      name: 'StorePathError',
+      reason: 'not-a-file',
+    });
     const path = fresh();
     writeFileSync(path, '{"not": "a store"}');
     await rejectsUnavailable(openFileLeaseStore(`file:${path}`), `file:${path}`, 'connect');

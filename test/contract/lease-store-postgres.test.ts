@@ -130,11 +130,20 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
     }
   });
 
-  test('a store that was never migrated rejects with StoreUnavailableError', async () => {
+  test('a store that was never migrated rejects with StoreNotMigratedError', async () => {
     const store = await openPostgresLeaseStore(URL_, { namespace: freshNamespace() });
     stores.push(store);
-    await assert.rejects(store.acquire(request(owner(), 0, 0)), unavailable(URL_, 'acquire'));
-    await assert.rejects(store.list(), unavailable(URL_, 'list'));
+    for (const [operation, call] of [
+      ['acquire', () => store.acquire(request(owner(), 0, 0))],
+      ['list', () => store.list()],
+    ] as const) {
+      await assert.rejects(call(), {
+        name: 'StoreNotMigratedError',
+        code: 'IDF_STORE_NOT_MIGRATED',
+        operation,
+        message: /idforge migrate --store/,
+      });
+    }
   });
 
   test('namespaces are isolated; the URL may name one; close is idempotent', async () => {

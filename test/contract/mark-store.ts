@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { StoreUnavailableError } from '../../src/core/index.js';
+import { StoreNotMigratedError } from '../../src/core/index.js';
 import type { DurableMarkStore } from '../../src/sequences/ports.js';
 import { raceInProcesses } from './fixtures/race.js';
 
@@ -139,7 +139,7 @@ export function markStoreContract(name: string, options: MarkContractOptions): v
       });
     });
 
-    test('before migrate, read and raise are StoreUnavailableError', async () => {
+    test('before migrate, read and raise are StoreNotMigratedError', async () => {
       const s = await openMarks(fresh(), false);
       try {
         // Each call is made only when the previous one has been awaited: two promises made
@@ -149,9 +149,10 @@ export function markStoreContract(name: string, options: MarkContractOptions): v
           [() => s.raise('k', 1n), 'raise'],
         ] as const) {
           await assert.rejects(call, (e: unknown) => {
-            assert.ok(e instanceof StoreUnavailableError, String(e));
+            assert.ok(e instanceof StoreNotMigratedError, String(e));
             assert.equal(e.backend, name);
             assert.equal(e.operation, op);
+            assert.match(e.message, /idforge migrate --store/);
             return true;
           });
         }

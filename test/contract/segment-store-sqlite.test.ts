@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { StoreUnavailableError } from '../../src/core/index.js';
+import { StorePathError, StoreUnavailableError } from '../../src/core/index.js';
 import type { SegmentStore } from '../../src/sequences/ports.js';
 import { openSqliteSegmentStore } from '../../src/stores/sqlite/segment-store.js';
 import { assertContiguous, concurrentTakes, segmentStoreContract } from './segment-store.js';
@@ -95,7 +95,7 @@ describe('SQLite segment store: one file, several connections', () => {
     }
   });
 
-  test('bad namespaces, URLs and timeouts are RangeErrors; an unopenable path is StoreUnavailableError', async () => {
+  test('bad namespaces, URLs and timeouts are RangeErrors; a path in a missing directory is StorePathError', async () => {
     for (const namespace of ['', 'Upper', '1st', 'a-b', 'x;drop', 'a'.repeat(32)]) {
       await assert.rejects(
         openSqliteSegmentStore(freshUrl(), { namespace }),
@@ -105,11 +105,12 @@ describe('SQLite segment store: one file, several connections', () => {
     }
     await assert.rejects(openSqliteSegmentStore('sqlite:'), RangeError);
     await assert.rejects(openSqliteSegmentStore(freshUrl(), { connectTimeoutMs: -1 }), RangeError);
-    const url = `sqlite:${join(dir, 'no-such-dir', 'x.db')}`;
-    await assert.rejects(openSqliteSegmentStore(url), (e) => {
-      assert.ok(e instanceof StoreUnavailableError, String(e));
+    const path = join(dir, 'no-such-dir', 'x.db');
+    await assert.rejects(openSqliteSegmentStore(`sqlite:${path}`), (e) => {
+      assert.ok(e instanceof StorePathError, String(e));
       assert.equal(e.backend, 'sqlite');
-      assert.equal(e.operation, 'connect');
+      assert.equal(e.reason, 'no-directory');
+      assert.equal(e.path, path);
       return true;
     });
   });

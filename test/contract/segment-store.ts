@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   SequenceExhaustedError,
-  StoreUnavailableError,
+  StoreNotMigratedError,
   TagExistsError,
   UnknownTagError,
 } from '../../src/core/index.js';
@@ -96,7 +96,7 @@ export function segmentStoreContract(name: string, options: SegmentContractOptio
         assert.equal(s.backend, name);
       }));
 
-    test('nothing is created implicitly: an unmigrated store fails every call', async () => {
+    test('nothing is created implicitly: an unmigrated store fails every call with StoreNotMigratedError', async () => {
       const s = await options.openUnmigrated();
       try {
         for (const [operation, call] of [
@@ -106,7 +106,7 @@ export function segmentStoreContract(name: string, options: SegmentContractOptio
           ['listTags', () => s.listTags()],
         ] as const) {
           await assert.rejects(call(), (e) => {
-            assert.ok(e instanceof StoreUnavailableError, `${operation}: ${String(e)}`);
+            assert.ok(e instanceof StoreNotMigratedError, `${operation}: ${String(e)}`);
             assert.equal(e.backend, name);
             assert.equal(e.operation, operation);
             assert.equal(e.address, s.address);

@@ -4,7 +4,7 @@
 // fault suite (test/faults/tickets.test.ts) runs two real MariaDB processes.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { StoreUnavailableError } from '../../src/core/index.js';
+import { StoreUnavailableError, UnknownTagError } from '../../src/core/index.js';
 import { setupTicketServers } from '../../src/sequences/index.js';
 import type { PlannableTicketServer } from '../../src/sequences/ports.js';
 import { stallableProxy } from '../helpers/tcp.js';
@@ -140,13 +140,15 @@ export function ticketServerContract(h: TicketHarness, skip: string | false): vo
       assert.deepEqual(await take(s, 'wiped', 2), [1002n, 1004n]);
     });
 
-    test('a sequence never set up rejects with StoreUnavailableError naming the fix', async () => {
+    test('a sequence never set up rejects with UnknownTagError naming the server and the fix', async () => {
       const s = await open();
       await assert.rejects(s.next('missing'), (e: unknown) => {
-        assert.ok(e instanceof StoreUnavailableError);
+        assert.ok(e instanceof UnknownTagError, String(e));
+        assert.equal(e.code, 'IDF_UNKNOWN_TAG');
         assert.equal(e.backend, h.backend);
-        assert.equal(e.operation, 'next');
-        assert.match((e.cause as Error).message, /idforge ticket setup missing --servers/);
+        assert.equal(e.tag, 'missing');
+        assert.equal(e.ticketServer, s.address);
+        assert.match(e.message, /idforge ticket setup missing --servers/);
         return true;
       });
       assert.equal(await s.high('missing'), 0n);

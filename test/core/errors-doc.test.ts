@@ -1,4 +1,4 @@
-// Keeps docs/errors.md true to src/core/errors.ts (STYLE.md §5): every code documented once,
+// Keeps docs/errors.md true to src/core/errors.ts: every code documented once,
 // with its class, and no documented code that the code base does not define.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -6,8 +6,9 @@ import { test } from 'node:test';
 import * as errorsBase from '../../src/core/errors.js';
 import * as errorsCoord from '../../src/core/errors-coord.js';
 import * as errorsSeq from '../../src/core/errors-seq.js';
+import * as errorsStore from '../../src/core/errors-store.js';
 
-const errors = { ...errorsBase, ...errorsCoord, ...errorsSeq };
+const errors = { ...errorsBase, ...errorsCoord, ...errorsSeq, ...errorsStore };
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const rows = doc
@@ -46,6 +47,10 @@ test('each error class carries the code the table gives it', () => {
     new errors.TagExistsError('orders'),
     new errors.SequenceExhaustedError('orders', 2n ** 63n - 1n),
     new errors.CounterRegressedError('orders', 5n, 1000n),
+    new errors.DriverMissingError('pg', 'postgres'),
+    new errors.StoreNotMigratedError('postgres', 'postgres://u@h/db', 'acquire'),
+    new errors.StoreAuthError('mysql', 'mysql://u@h/db', 'connect'),
+    new errors.StorePathError('sqlite', '/x/idforge.db', 'no-directory'),
   ];
   for (const e of samples) {
     const row = rows.find((r) => r[2] === `\`${e.name}\``);

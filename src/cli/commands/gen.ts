@@ -211,7 +211,9 @@ async function genFromStore(
     warn: (m) => io.stderr.write(`${m}\n`),
     error: (m) => io.stderr.write(`${m}\n`),
   };
-  const store = await openLeaseStore(storeUrl(values, io));
+  const store = await openLeaseStore(storeUrl(values, io), {
+    onCreate: (path) => io.stderr.write(`idforge: created a new lease store at ${path}\n`),
+  });
   try {
     const node = await createSnowflakeNode({
       store,

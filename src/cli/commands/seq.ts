@@ -104,7 +104,8 @@ export async function seqCommand(
       io,
     );
   }
-  const store = await openSegmentStore(url);
+  // seq show only reads: a missing sqlite: file is an error, never a new empty store.
+  const store = await openSegmentStore(url, sub === 'show' ? { create: false } : {});
   try {
     if (sub === 'create') {
       const t = await store.createTag(tag!, {

@@ -58,7 +58,8 @@ export async function leasesCommand(
   io: CliIo,
 ): Promise<number> {
   noArgs(positionals);
-  const store = await openLeaseStore(storeUrl(values, io));
+  // Read-only: a missing sqlite:/file: store is an error, never a new empty file.
+  const store = await openLeaseStore(storeUrl(values, io), { create: false });
   try {
     const rows = await store.list();
     if (values.json === true) {

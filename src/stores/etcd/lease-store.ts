@@ -28,9 +28,9 @@ import type {
   RenewReport,
   RenewResult,
 } from '../../coord/ports.js';
-import { StoreUnavailableError } from '../../core/index.js';
 import { Backoff } from '../../core/internal.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { storeError } from '../store-error.js';
 import { redactUrl } from '../url.js';
 import {
   connectEtcd,
@@ -119,7 +119,7 @@ export class EtcdLeaseStore implements LeaseStore {
       if (this.#closed) throw new Error('the store is closed');
       return await Promise.race([fn({ deadline: Date.now() + ms }), late]);
     } catch (error) {
-      throw new StoreUnavailableError('etcd', this.address, operation, error);
+      throw storeError('etcd', this.address, operation, error);
     } finally {
       clearTimeout(timer);
     }
@@ -380,9 +380,7 @@ export async function openEtcdLeaseStore(
     await store.ping('connect');
   } catch (error) {
     await store.close();
-    throw error instanceof StoreUnavailableError
-      ? error
-      : new StoreUnavailableError('etcd', store.address, 'connect', error);
+    throw storeError('etcd', store.address, 'connect', error);
   }
   return store;
 }

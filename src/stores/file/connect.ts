@@ -11,6 +11,8 @@ import { redactUrl } from '../url.js';
 
 /** Options of openFileLeaseStore (lease-store.ts). */
 export interface FileStoreOptions {
+  /** Open a missing file (created by `migrate()` or the first change). Default true; false: `StorePathError`. */
+  readonly create?: boolean;
   /**
    * Bound on waiting for the file's lock, in ms, at open and in every later call (a change holds
    * the lock for one read and one fsynced write). Default 5000.

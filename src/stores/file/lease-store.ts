@@ -10,8 +10,6 @@
  * Not for several hosts: the lock relies on pids and O_EXCL, which a network file system does
  * not make safe.
  */
-import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type {
   Lease,
   LeaseRecord,
@@ -20,7 +18,9 @@ import type {
   RenewReport,
   RenewResult,
 } from '../../coord/ports.js';
-import { StoreUnavailableError } from '../../core/index.js';
+import type { IdforgeError } from '../../core/index.js';
+import { storeError } from '../store-error.js';
+import { checkStorePath, storePathFailure } from '../store-path.js';
 import { redactUrl } from '../url.js';
 import { type FileStoreOptions, parseFileUrl, STALE_LOCK_MS } from './connect.js';
 import {
@@ -73,8 +73,8 @@ export class FileLeaseStore implements LeaseStore {
     this.#now = now;
   }
 
-  #fail(operation: string, cause: unknown): StoreUnavailableError {
-    return new StoreUnavailableError('file', this.address, operation, cause);
+  #fail(operation: string, cause: unknown): IdforgeError {
+    return storeError('file', this.address, operation, cause);
   }
 
   /** Runs `change` on this namespace (created if missing) under the file's lock. */
@@ -211,9 +211,10 @@ export class FileLeaseStore implements LeaseStore {
  * Checks that the file's directory exists, that its lock can be taken within `connectTimeoutMs`
  * and that the file, if present, is an idforge file store; resolves a {@link LeaseStore} (not
  * yet migrated: `migrate()` creates the file, though any change would). Rejects with
- * `RangeError` for a malformed URL, namespace or timeout, and with `StoreUnavailableError`
- * ('file', the URL, 'connect') otherwise: missing directory, no permission, lock timeout, a
- * file that is not a store.
+ * `RangeError` for a malformed URL, namespace or timeout, with `StorePathError` for a missing
+ * directory, a directory as the path, no permission, or a missing file with `create: false`,
+ * and with `StoreUnavailableError` ('file', the URL, 'connect') otherwise: lock timeout, a file
+ * that is not a store.
  */
 export async function openFileLeaseStore(
   url: string,
@@ -225,13 +226,12 @@ export async function openFileLeaseStore(
     throw new RangeError(`connectTimeoutMs: expected a positive number, got ${timeoutMs}`);
   }
   const address = redactUrl(url);
+  checkStorePath('file', path, options.create ?? true);
   const file = new StateFile(path, { timeoutMs, staleMs: STALE_LOCK_MS });
   try {
-    const dir = dirname(path);
-    if (!statSync(dir).isDirectory()) throw new Error(`${dir} is not a directory`);
     await file.update(() => undefined);
   } catch (error) {
-    throw new StoreUnavailableError('file', address, 'connect', error);
+    throw storePathFailure('file', path, error) ?? storeError('file', address, 'connect', error);
   }
   return new FileLeaseStore(file, address, namespace);
 }

@@ -19,6 +19,7 @@ import { IdforgeError, StoreUnavailableError } from '../../core/index.js';
 import { assertNumber } from '../../core/internal.js';
 import { loadDriver } from '../driver.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
+import { storeError } from '../store-error.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 
 /** Options of the MariaDB/MySQL stores. */
@@ -127,8 +128,8 @@ export class MysqlPool {
     this.#queryTimeoutMs = timeouts.queryMs;
   }
 
-  unavailable(operation: string, cause: unknown): StoreUnavailableError {
-    return new StoreUnavailableError('mysql', this.address, operation, cause);
+  unavailable(operation: string, cause: unknown): IdforgeError {
+    return storeError('mysql', this.address, operation, cause);
   }
 
   /** A pooled connection within connectTimeoutMs; one that arrives later is released. */
@@ -176,7 +177,7 @@ export class MysqlPool {
         throw error;
       }
       conn.destroy();
-      throw error instanceof StoreUnavailableError ? error : this.unavailable(operation, error);
+      throw this.unavailable(operation, error);
     }
   }
 

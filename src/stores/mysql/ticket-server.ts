@@ -298,7 +298,8 @@ export class MysqlTicketServer implements PlannableTicketServer {
       [this.#table(name)],
     );
     const row = (rows as mysql.RowDataPacket[])[0];
-    if (row === undefined) throw notSetUp(name, new Error(`no table ${this.#qualified(name)}`));
+    if (row === undefined)
+      throw notSetUp(this, name, new Error(`no table ${this.#qualified(name)}`));
     const settings = parseTicketComment(String(row.comment));
     this.#settings.set(name, settings);
     return settings;
@@ -322,7 +323,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
       try {
         return await this.#pool.query({ sql, values, timeout: this.#queryMs });
       } catch (e) {
-        if (MISSING.has(String(code(e)))) throw notSetUp(name, e);
+        if (MISSING.has(String(code(e)))) throw notSetUp(this, name, e);
         if (code(e) === 'ER_LOCK_DEADLOCK' && deadlocks < MAX_DEADLOCK_RETRIES) {
           deadlocks++;
           this.#deadlockRetries++;

@@ -8,9 +8,9 @@
  * removed from the URL before node-postgres sees it. Every other parameter is node-postgres's.
  */
 import type pg from 'pg';
-import { StoreUnavailableError } from '../../core/index.js';
 import { assertNumber } from '../../core/internal.js';
 import { loadDriver } from '../driver.js';
+import { storeError } from '../store-error.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 import { quoteNamespace } from './schema.js';
 
@@ -138,7 +138,7 @@ export async function connectPostgres(
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => {});
-    throw new StoreUnavailableError('postgres', address, 'connect', error);
+    throw storeError('postgres', address, 'connect', error);
   }
   return { pool, address, namespace };
 }

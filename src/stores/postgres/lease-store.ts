@@ -26,8 +26,9 @@ import type {
   RenewReport,
   RenewResult,
 } from '../../coord/ports.js';
-import { StoreUnavailableError } from '../../core/index.js';
+import type { IdforgeError } from '../../core/index.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { storeError } from '../store-error.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
@@ -108,8 +109,8 @@ export class PostgresLeaseStore implements LeaseStore {
     this.namespace = namespace;
   }
 
-  #unavailable(operation: string, cause: unknown): StoreUnavailableError {
-    return new StoreUnavailableError('postgres', this.address, operation, cause);
+  #unavailable(operation: string, cause: unknown): IdforgeError {
+    return storeError('postgres', this.address, operation, cause);
   }
 
   async #query<R extends pg.QueryResultRow>(
@@ -144,7 +145,7 @@ export class PostgresLeaseStore implements LeaseStore {
       return result;
     } catch (error) {
       client.release(error instanceof Error ? error : true);
-      throw error instanceof StoreUnavailableError ? error : this.#unavailable(operation, error);
+      throw this.#unavailable(operation, error);
     }
   }
 

@@ -17,10 +17,10 @@
  * timeouts. Safe to share within a process.
  */
 import type pg from 'pg';
-import { StoreUnavailableError } from '../../core/index.js';
 import type { DurableMarkStore } from '../../sequences/ports.js';
 import { assertMark, assertMarkTag } from '../mark-args.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { storeError } from '../store-error.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
@@ -78,7 +78,7 @@ RETURNING m.mark::text AS mark`;
     try {
       return await this.#pool.query(text, values);
     } catch (error) {
-      throw new StoreUnavailableError('postgres', this.address, operation, error);
+      throw storeError('postgres', this.address, operation, error);
     }
   }
 
@@ -91,7 +91,7 @@ RETURNING m.mark::text AS mark`;
     try {
       client = await this.#pool.connect();
     } catch (error) {
-      throw new StoreUnavailableError('postgres', this.address, 'migrate', error);
+      throw storeError('postgres', this.address, 'migrate', error);
     }
     try {
       await client.query('BEGIN');
@@ -104,7 +104,7 @@ RETURNING m.mark::text AS mark`;
       client.release();
     } catch (error) {
       client.release(error instanceof Error ? error : true);
-      throw new StoreUnavailableError('postgres', this.address, 'migrate', error);
+      throw storeError('postgres', this.address, 'migrate', error);
     }
   }
 
@@ -136,7 +136,7 @@ RETURNING m.mark::text AS mark`;
   close(): Promise<void> {
     this.#closed ??= (this.#owned ? this.#pool.end() : Promise.resolve()).catch(
       (error: unknown) => {
-        throw new StoreUnavailableError('postgres', this.address, 'close', error);
+        throw storeError('postgres', this.address, 'close', error);
       },
     );
     return this.#closed;

@@ -21,12 +21,7 @@
  * max_id on the server (those numbers are skipped, never reissued). Safe to share in a process.
  */
 import type pg from 'pg';
-import {
-  SequenceExhaustedError,
-  StoreUnavailableError,
-  TagExistsError,
-  UnknownTagError,
-} from '../../core/index.js';
+import { SequenceExhaustedError, TagExistsError, UnknownTagError } from '../../core/index.js';
 import {
   type CreateTagOptions,
   MAX_SEQUENCE_VALUE,
@@ -37,6 +32,7 @@ import {
 import { assertTag } from '../../sequences/tag.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import { checkCreate, requestedStep, type SegmentRow, segmentOf, tagOf } from '../segment-args.js';
+import { storeError } from '../store-error.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
@@ -122,7 +118,7 @@ export class PostgresSegmentStore implements SegmentStore {
     try {
       return (await this.#pool.query<R>(text, values)).rows;
     } catch (error) {
-      throw new StoreUnavailableError('postgres', this.address, operation, error);
+      throw storeError('postgres', this.address, operation, error);
     }
   }
 
@@ -136,7 +132,7 @@ export class PostgresSegmentStore implements SegmentStore {
     try {
       client = await this.#pool.connect();
     } catch (error) {
-      throw new StoreUnavailableError('postgres', this.address, 'migrate', error);
+      throw storeError('postgres', this.address, 'migrate', error);
     }
     try {
       await client.query('BEGIN');
@@ -147,7 +143,7 @@ export class PostgresSegmentStore implements SegmentStore {
     } catch (error) {
       // Destroyed, not reused: the server rolls back when the connection goes.
       client.release(error instanceof Error ? error : true);
-      throw new StoreUnavailableError('postgres', this.address, 'migrate', error);
+      throw storeError('postgres', this.address, 'migrate', error);
     }
   }
 
@@ -194,7 +190,7 @@ export class PostgresSegmentStore implements SegmentStore {
   close(): Promise<void> {
     this.#closed ??= (this.#owned ? this.#pool.end() : Promise.resolve()).catch(
       (error: unknown) => {
-        throw new StoreUnavailableError('postgres', this.address, 'close', error);
+        throw storeError('postgres', this.address, 'close', error);
       },
     );
     return this.#closed;

@@ -195,7 +195,7 @@ export class PostgresTicketServer implements PlannableTicketServer {
         const { rows } = await this.#pool.query('SELECT nextval($1::regclass)::text AS id', [seq]);
         return BigInt(rows[0].id);
       } catch (e) {
-        throw missing(e) ? notSetUp(name, e) : e;
+        throw missing(e) ? notSetUp(this, name, e) : e;
       }
     });
   }

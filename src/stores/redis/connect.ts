@@ -1,7 +1,7 @@
 /** Redis connections for the idforge stores (ioredis), from `redis://host:port[/db][?namespace=NAME]` URLs. */
 import type { Redis, RedisOptions } from 'ioredis';
-import { StoreUnavailableError } from '../../core/index.js';
 import { loadDriver } from '../driver.js';
+import { storeError } from '../store-error.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 
 /** Options of the Redis stores' `open…` functions. */
@@ -132,7 +132,7 @@ export async function connectRedis(
   } catch (error) {
     redis.disconnect();
     const cause = lastError instanceof Error ? lastError : error;
-    throw new StoreUnavailableError('redis', address, 'connect', cause);
+    throw storeError('redis', address, 'connect', cause);
   } finally {
     clearTimeout(timer);
   }

@@ -21,10 +21,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { SequenceExhaustedError, StoreUnavailableError, TagExistsError } from '../../core/index.js';
+import { SequenceExhaustedError, TagExistsError } from '../../core/index.js';
 import { assertTag, MAX_SEQUENCE_VALUE } from '../../sequences/index.js';
 import type { CounterStore } from '../../sequences/ports.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { storeError } from '../store-error.js';
 import {
   connectRedis,
   type RedisClientOptions,
@@ -125,7 +126,7 @@ export class RedisCounterStore implements CounterStore {
       return int(await this.#redis.incrby(k, by));
     } catch (error) {
       if (overflow(error)) throw new SequenceExhaustedError(tag, await this.#current(k));
-      throw new StoreUnavailableError('redis', this.address, 'incrBy', error);
+      throw storeError('redis', this.address, 'incrBy', error);
     }
   }
 
@@ -147,7 +148,7 @@ export class RedisCounterStore implements CounterStore {
         return int(await this.#redis.eval(RAISE_SOURCE, 1, k, v));
       }
     } catch (error) {
-      throw new StoreUnavailableError('redis', this.address, 'raiseTo', error);
+      throw storeError('redis', this.address, 'raiseTo', error);
     }
   }
 
@@ -166,7 +167,7 @@ export class RedisCounterStore implements CounterStore {
     try {
       reply = await this.#redis.set(k, value.toString(), 'NX');
     } catch (error) {
-      throw new StoreUnavailableError('redis', this.address, 'create', error);
+      throw storeError('redis', this.address, 'create', error);
     }
     if (reply === null) throw new TagExistsError(tag);
     return value;

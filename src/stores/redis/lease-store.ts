@@ -35,8 +35,8 @@ import type {
   RenewReport,
   RenewResult,
 } from '../../coord/ports.js';
-import { StoreUnavailableError } from '../../core/index.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { storeError } from '../store-error.js';
 import {
   connectRedis,
   type RedisClientOptions,
@@ -103,7 +103,7 @@ export class RedisLeaseStore implements LeaseStore {
     try {
       return await fn();
     } catch (error) {
-      throw new StoreUnavailableError('redis', this.address, operation, error);
+      throw storeError('redis', this.address, operation, error);
     }
   }
 

@@ -1,7 +1,15 @@
 /** SQLite for the idforge stores (better-sqlite3): `sqlite:PATH[?namespace=NAME]` URLs and the database. */
+
+import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { StoreUnavailableError } from '../../core/index.js';
 import { assertTablePrefix } from '../segment-args.js';
+import { storeError } from '../store-error.js';
+import {
+  checkStorePath,
+  isInMemory,
+  type StoreFileOptions,
+  storePathFailure,
+} from '../store-path.js';
 import { redactUrl } from '../url.js';
 import { SQLITE_BUSY_SLICE_MS, setBusyBudget } from './run.js';
 
@@ -36,28 +44,40 @@ export function sqlitePath(url: string): string {
 }
 
 /**
- * Opens (creating if missing) the database in WAL mode. Several processes on one host take
- * turns: a call waits up to `busyTimeoutMs` for another's write lock, in slices of
- * {@link SQLITE_BUSY_SLICE_MS} with the event loop free in between (run.ts). Throws `RangeError`
- * for a URL without a path (misuse), `StoreUnavailableError` when the file cannot be opened.
+ * Opens (creating if missing, unless `create` is false) the database in WAL mode. Several
+ * processes on one host take turns: a call waits up to `busyTimeoutMs` for another's write
+ * lock, in slices of {@link SQLITE_BUSY_SLICE_MS} with the event loop free in between
+ * (run.ts). `onCreate` is told the absolute path when the file was created by this call.
+ * Throws `RangeError` for a URL without a path (misuse), `StorePathError` when the path cannot
+ * be used (missing with `create: false`, no such directory, a directory, no permission, not a
+ * database), `StoreUnavailableError` when the file cannot be opened for another reason.
  */
 export function connectSqlite(
   url: string,
   address: string,
   busyTimeoutMs: number,
+  options: StoreFileOptions = {},
 ): Database.Database {
   const path = sqlitePath(url);
+  const memory = isInMemory(path);
+  const existed = memory || checkStorePath('sqlite', path, options.create ?? true);
+  let db: Database.Database | undefined;
   try {
     // Opening (switching a new file to WAL) may wait the whole budget: it happens once.
-    const db = new Database(path, { timeout: busyTimeoutMs });
+    db = new Database(path, { timeout: busyTimeoutMs, fileMustExist: existed && !memory });
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma(`busy_timeout = ${Math.min(busyTimeoutMs, SQLITE_BUSY_SLICE_MS)}`);
     setBusyBudget(db, busyTimeoutMs);
-    return db;
   } catch (error) {
-    throw new StoreUnavailableError('sqlite', address, 'connect', error);
+    db?.close();
+    throw (
+      (memory ? null : storePathFailure('sqlite', path, error)) ??
+      storeError('sqlite', address, 'connect', error)
+    );
   }
+  if (!existed) options.onCreate?.(resolve(path));
+  return db;
 }
 
 /**

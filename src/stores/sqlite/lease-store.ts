@@ -17,6 +17,7 @@ import type {
 } from '../../coord/ports.js';
 import { OWNED, type Ownership } from '../owned.js';
 import { assertTablePrefix } from '../segment-args.js';
+import type { StoreFileOptions } from '../store-path.js';
 import { redactUrl } from '../url.js';
 import {
   connectSqlite,
@@ -252,7 +253,7 @@ export class SqliteLeaseStore implements LeaseStore {
 }
 
 /** Options of {@link openSqliteLeaseStore}. */
-export interface SqliteLeaseStoreOptions {
+export interface SqliteLeaseStoreOptions extends StoreFileOptions {
   /** How long a call waits for another process's write lock, in ms. Default 5000. */
   readonly connectTimeoutMs?: number;
   /** Table prefix; wins over the URL's `?namespace=`. Default `idforge`. */
@@ -262,9 +263,10 @@ export interface SqliteLeaseStoreOptions {
 }
 
 /**
- * Opens (creating if missing) the database of a `sqlite:PATH[?namespace=NAME]` URL and its
- * lease tables (unless `autoMigrate` is false). Throws `RangeError` for a malformed URL or
- * namespace; `StoreUnavailableError` ('sqlite', 'connect') when the file cannot be opened.
+ * Opens (creating if missing, unless `create` is false; `onCreate` is told) the database of a
+ * `sqlite:PATH[?namespace=NAME]` URL and its lease tables (unless `autoMigrate` is false).
+ * Throws `RangeError` for a malformed URL or namespace; `StorePathError` for a path that
+ * cannot be used; `StoreUnavailableError` ('sqlite', 'connect') when the file cannot be opened.
  */
 export async function openSqliteLeaseStore(
   url: string,
@@ -274,7 +276,7 @@ export async function openSqliteLeaseStore(
   const namespace = assertTablePrefix(
     options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
   );
-  const db = connectSqlite(url, address, options.connectTimeoutMs ?? 5000);
+  const db = connectSqlite(url, address, options.connectTimeoutMs ?? 5000, options);
   const store = new SqliteLeaseStore({ database: db, address, namespace, [OWNED]: true });
   if (options.autoMigrate ?? true) await store.migrate();
   return store;

@@ -15,6 +15,7 @@ import type { DurableMarkStore } from '../../sequences/ports.js';
 import { assertMark, assertMarkTag } from '../mark-args.js';
 import { OWNED, type Ownership } from '../owned.js';
 import { assertTablePrefix } from '../segment-args.js';
+import type { StoreFileOptions } from '../store-path.js';
 import { redactUrl } from '../url.js';
 import {
   connectSqlite,
@@ -118,7 +119,7 @@ export class SqliteMarkStore implements DurableMarkStore {
 }
 
 /** Options of {@link openSqliteMarkStore}. */
-export interface SqliteMarkStoreOptions {
+export interface SqliteMarkStoreOptions extends StoreFileOptions {
   /** How long a write waits for another process's transaction. Default 5000 ms. */
   readonly busyTimeoutMs?: number;
   /** Create the table if missing. Default true (SQLite is the embedded default). */
@@ -140,7 +141,7 @@ export async function openSqliteMarkStore(
   const namespace = assertTablePrefix(
     options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
   );
-  const db = connectSqlite(url, address, options.busyTimeoutMs ?? 5000);
+  const db = connectSqlite(url, address, options.busyTimeoutMs ?? 5000, options);
   const store = new SqliteMarkStore({ database: db, address, namespace, [OWNED]: true });
   if (options.autoMigrate ?? true) await store.migrate();
   return store;

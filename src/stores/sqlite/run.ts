@@ -12,8 +12,9 @@
  * applies a change twice.
  */
 import type Database from 'better-sqlite3';
-import { IdforgeError, StoreUnavailableError } from '../../core/index.js';
+import { IdforgeError } from '../../core/index.js';
 import { Backoff } from '../../core/internal.js';
+import { storeError } from '../store-error.js';
 
 /** The longest one call blocks the event loop waiting for a lock (the driver's busy timeout). */
 export const SQLITE_BUSY_SLICE_MS = 20;
@@ -53,7 +54,7 @@ export async function runSqlite<T>(
       if (error instanceof IdforgeError) throw error;
       const left = budgetMs - (performance.now() - started);
       if (!isBusy(error) || left <= 0) {
-        throw new StoreUnavailableError('sqlite', address, operation, error);
+        throw storeError('sqlite', address, operation, error);
       }
       backoff ??= new Backoff({ initialMs: 4, maxMs: 100 });
       await sleep(Math.min(backoff.next(), left));

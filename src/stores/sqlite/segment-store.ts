@@ -38,6 +38,7 @@ import {
   segmentOf,
   tagOf,
 } from '../segment-args.js';
+import type { StoreFileOptions } from '../store-path.js';
 import { redactUrl } from '../url.js';
 import {
   connectSqlite,
@@ -176,7 +177,7 @@ export class SqliteSegmentStore implements SegmentStore {
 }
 
 /**
- * Opens (creating the file if missing) the SQLite database of a `sqlite:PATH` URL; creates no
+ * Opens (creating the file if missing, unless `create` is false; `onCreate` is told) the SQLite database of a `sqlite:PATH` URL; creates no
  * table (call `migrate()`, as `idforge migrate --store URL` does). `connectTimeoutMs` (default
  * 5000) is the busy timeout: how long a call waits for another process's write lock before
  * rejecting with `StoreUnavailableError`. `namespace` prefixes the table (default `idforge`).
@@ -185,13 +186,16 @@ export class SqliteSegmentStore implements SegmentStore {
  */
 export async function openSqliteSegmentStore(
   url: string,
-  options: { readonly connectTimeoutMs?: number; readonly namespace?: string } = {},
+  options: StoreFileOptions & {
+    readonly connectTimeoutMs?: number;
+    readonly namespace?: string;
+  } = {},
 ): Promise<SegmentStore> {
   const namespace = assertTablePrefix(
     options.namespace ?? parseSqliteUrl(url).namespace ?? DEFAULT_SEGMENT_NAMESPACE,
   );
   const address = redactUrl(url);
   const busyTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 0);
-  const db = connectSqlite(url, address, busyTimeoutMs);
+  const db = connectSqlite(url, address, busyTimeoutMs, options);
   return new SqliteSegmentStore({ database: db, address, namespace, [OWNED]: true });
 }

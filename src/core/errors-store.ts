@@ -1,0 +1,100 @@
+/**
+ * Store errors with a cause of their own: the store answered, but is not migrated, refused the
+ * credentials, or (SQLite, file) its path cannot be used. Each names the fix; none of them goes
+ * away by retrying, so idforge does not retry them (a store that cannot be reached or times
+ * out is `StoreUnavailableError`, errors-coord.ts). Part of the one catalogue: codes in
+ * `errors.ts`, each documented in `docs/errors.md`. `address` never carries a password.
+ */
+import { ErrorCode, IdforgeError } from './errors.js';
+
+/**
+ * The store answered, but idforge's tables (PostgreSQL: its schema) are not there: the store
+ * was never migrated, or was migrated under another namespace. `cause` is the driver's error.
+ */
+export class StoreNotMigratedError extends IdforgeError {
+  readonly backend: string;
+  readonly address: string;
+  readonly operation: string;
+
+  constructor(backend: string, address: string, operation: string, cause?: unknown) {
+    const why = cause instanceof Error ? ` (${cause.message})` : '';
+    super(
+      ErrorCode.STORE_NOT_MIGRATED,
+      `the ${backend} store at ${address} has no idforge tables${why}: it was not migrated (or ` +
+        `under another ?namespace=). Run \`idforge migrate --store ${address}\` once.`,
+      { cause },
+    );
+    this.backend = backend;
+    this.address = address;
+    this.operation = operation;
+  }
+}
+
+/** The store refused the credentials of the URL (unknown user, wrong password). */
+export class StoreAuthError extends IdforgeError {
+  readonly backend: string;
+  readonly address: string;
+  readonly operation: string;
+
+  constructor(backend: string, address: string, operation: string, cause?: unknown) {
+    const why = cause instanceof Error ? ` (${cause.message})` : '';
+    super(
+      ErrorCode.STORE_AUTH,
+      `the ${backend} store at ${address} refused the credentials${why}. Check the user and ` +
+        'password in the store URL (user:password@host) and that the user may use that database.',
+      { cause },
+    );
+    this.backend = backend;
+    this.address = address;
+    this.operation = operation;
+  }
+}
+
+/** Why a store path cannot be used. */
+export type StorePathReason =
+  | 'missing'
+  | 'no-directory'
+  | 'not-a-file'
+  | 'permission'
+  | 'not-a-store';
+
+const PATH_WHY: Record<StorePathReason, string> = {
+  missing: 'does not exist, and this command only reads',
+  'no-directory': 'is in a directory that does not exist',
+  'not-a-file': 'is a directory, not a file',
+  permission: 'cannot be opened: permission denied',
+  'not-a-store': 'is not a database idforge can use',
+};
+
+const PATH_FIX: Record<StorePathReason, string> = {
+  missing:
+    'Check the path (a typo starts a new, empty store), or create the store with `idforge migrate --store URL`.',
+  'no-directory': 'Create the directory, or correct the path.',
+  'not-a-file': 'Name a file inside it, e.g. sqlite:DIR/idforge.db.',
+  permission:
+    'Give this user read and write access to the file and its directory, or pick another path.',
+  'not-a-store': 'Correct the path: it names a file that is not an idforge store.',
+};
+
+/**
+ * The path of a `sqlite:` or `file:` store cannot be used: `reason` says why (a read-only
+ * command found no store there, the directory is missing, the path is a directory, permission,
+ * a file of another kind). `cause` is the file system's or driver's error.
+ */
+export class StorePathError extends IdforgeError {
+  readonly backend: string;
+  readonly path: string;
+  readonly reason: StorePathReason;
+
+  constructor(backend: string, path: string, reason: StorePathReason, cause?: unknown) {
+    super(
+      ErrorCode.STORE_PATH,
+      `the ${backend} store path ${path} ${PATH_WHY[reason]}. ` +
+        PATH_FIX[reason].replace('URL', `${backend}:${path}`),
+      { cause },
+    );
+    this.backend = backend;
+    this.path = path;
+    this.reason = reason;
+  }
+}

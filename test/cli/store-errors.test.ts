@@ -1,0 +1,69 @@
+// Issue 9, §9: read-only commands never create a store file, creating a lease store says so,
+// and store errors in the one-shot CLI name their cause and fix without promising a retry.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { cli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-store-errors-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('leases and seq show on a missing sqlite: file fail with IDF_STORE_PATH and create nothing', async () => {
+  for (const argv of [['leases'], ['seq', 'show']]) {
+    const path = join(dir, `typo-${argv.join('-')}.db`);
+    const r = await cli([...argv, '--store', `sqlite:${path}`]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /IDF_STORE_PATH/);
+    assert.match(r.stderr, new RegExp(`${path.replaceAll('.', '\\.')} does not exist`));
+    assert.match(r.stderr, /idforge migrate --store sqlite:/);
+    assert.equal(existsSync(path), false, `${argv.join(' ')} created ${path}`);
+  }
+  const file = join(dir, 'typo.json');
+  const r = await cli(['leases', '--store', `file:${file}`]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /IDF_STORE_PATH/);
+  assert.equal(existsSync(file), false);
+});
+
+test('gen --store says on stderr when it created a new lease store, once', async () => {
+  const path = join(dir, 'fleet.db');
+  const first = await cli(['gen', 'snowflake', '--store', `sqlite:${path}`, '-n', '1']);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(
+    first.stderr,
+    new RegExp(`created a new lease store at ${path.replaceAll('.', '\\.')}`),
+  );
+  const again = await cli(['gen', 'snowflake', '--store', `sqlite:${path}`, '-n', '1']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.doesNotMatch(again.stderr, /created a new lease store/);
+  const leases = await cli(['leases', '--store', `sqlite:${path}`]);
+  assert.equal(leases.code, 0, leases.stderr);
+});
+
+test('a store error in the CLI names its cause and no retry the CLI does not do', async () => {
+  const r = await cli(['migrate', '--store', `sqlite:${join(dir, 'no-dir', 'x.db')}`]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /IDF_STORE_PATH/);
+  assert.match(r.stderr, /directory that does not exist/);
+  assert.doesNotMatch(r.stderr, /retries by itself|idforge migrate` has been run/);
+  const down = await cli(['leases', '--store', 'postgres://u@127.0.0.1:1/db']);
+  assert.equal(down.code, 1, down.stderr);
+  assert.match(down.stderr, /IDF_STORE_UNAVAILABLE/);
+  assert.doesNotMatch(down.stderr, /retries by itself/);
+});
+
+test('ticket next with every server down names the backends, not probe timing', async () => {
+  const r = await cli([
+    'ticket',
+    'next',
+    'orders',
+    '--servers',
+    'postgres://u@127.0.0.1:1/db,mysql://u@127.0.0.1:1/db',
+  ]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /postgres at postgres:\/\/u@127\.0\.0\.1:1\/db/);
+  assert.match(r.stderr, /mysql at mysql:\/\/u@127\.0\.0\.1:1\/db/);
+  assert.doesNotMatch(r.stderr, /mysql\+postgres|next probe/);
+});
