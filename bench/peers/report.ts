@@ -2,6 +2,8 @@
  * Formatting of the result tables. Tables are Markdown so they paste as they are into
  * docs/benchmarks.md.
  */
+
+import { median, ns } from './numbers.js';
 import type { Comparison } from './schemes.js';
 
 /** A Markdown table with padded columns; numeric-looking cells are right-aligned. */
@@ -28,12 +30,6 @@ function isNumeric(cell: string): boolean {
 /** A section heading followed by a blank line. */
 export function heading(title: string): string {
   return `\n### ${title}\n`;
-}
-
-/** Nanoseconds per operation: one decimal below 100 ns, whole numbers above. */
-export function ns(value: number): string {
-  if (!Number.isFinite(value)) return '—';
-  return value < 100 ? value.toFixed(1) : value.toFixed(0);
 }
 
 /** A count with thousands separators. */
@@ -109,13 +105,6 @@ export function summaryTable(
   return { text: table(headers, rows), verdicts };
 }
 
-/** The median of a non-empty list. */
-export function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 /** Every round of every case, and the median the summary uses. */
 export function roundsTable(results: ReadonlyMap<string, readonly number[]>): string {
   const rounds = Math.max(...[...results.values()].map((r) => r.length));
@@ -127,3 +116,4 @@ export function roundsTable(results: ReadonlyMap<string, readonly number[]>): st
   const headers = Array.from({ length: rounds }, (_, i) => `round ${i + 1}`);
   return table(['case (ns/op)', ...headers, 'median'], rows);
 }
+

@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { BenchOptions } from './env.js';
 import { progress } from './env.js';
-import { median, ns } from './report.js';
+import { median, ns } from './numbers.js';
 
 /**
  * mitata collects garbage before each benchmark only when `gc` is a global at the time it is
