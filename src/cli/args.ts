@@ -5,7 +5,7 @@
  * The environment comes in through {@link CliIo.env}; nothing here reads the process environment.
  */
 import type { Layout } from '../core/index.js';
-import { assertTag } from '../sequences/index.js';
+import { assertTag, assertTicketTag } from '../sequences/index.js';
 import { type CliIo, UsageError } from './io.js';
 
 /** An integer option in [min, max] (a negative or out-of-range one is told the range). */
@@ -36,11 +36,22 @@ export function bigintArg(
 }
 
 /** A sequence tag, by the one rule of idforge/sequences (`assertTag`). */
-export function tagArg(text: string): string {
+export function tagArg(text: string, where?: string): string {
+  return usage(() => assertTag(text), where);
+}
+
+/** A tag that also names a table (`assertTicketTag`): ticket servers and planned writers. */
+export function ticketTagArg(text: string, where?: string): string {
+  return usage(() => assertTicketTag(text), where);
+}
+
+/** `check()`, its RangeError or TypeError as a UsageError (prefixed with `where`, e.g. `seq next`). */
+function usage<T>(check: () => T, where?: string): T {
   try {
-    return assertTag(text);
+    return check();
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    const message = (e as Error).message;
+    throw new UsageError(where === undefined ? message : `${where}: ${message}`);
   }
 }
 

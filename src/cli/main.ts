@@ -31,7 +31,7 @@ Commands:
   leases              list the live worker-ID leases of a store, with their marks
   migrate             create what idforge needs in a store (--store URL; idempotent)
   seq <sub> [tag]     segment sequences (create, next, show): numbers by blocks from a table
-  ticket <sub> <name> Flickr ticket servers (setup, next) over --servers URL,URL
+  ticket <sub> <tag>  Flickr ticket servers (setup, next) over --servers URL,URL
   plan --writers N    auto-increment offset/increment statements for N writers
 
 Options:
@@ -130,7 +130,7 @@ const COMMANDS: Record<string, Command> = {
       writer: { type: 'string' },
       dialect: { type: 'string' },
       increment: { type: 'string' },
-      name: { type: 'string' },
+      tag: { type: 'string' },
       json: { type: 'boolean' },
     },
     run: (p, v, io) => planCommand(p, v, io),

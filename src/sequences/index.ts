@@ -37,7 +37,7 @@ export {
   type SegmentBufferStats,
 } from './segment-buffer.js';
 export { openSegmentSequence, type SegmentSequenceOptions, type Sequence } from './sequence.js';
-export { assertTag, MAX_TAG_LENGTH } from './tag.js';
+export { assertTag, assertTicketTag, MAX_TAG_LENGTH } from './tag.js';
 export {
   shortReason,
   TicketClient,

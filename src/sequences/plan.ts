@@ -4,16 +4,18 @@
  * (1-based) issues i, i + increment, i + 2 * increment, ...; with increment >= N no two writers
  * ever issue the same number. Pure: builds text, runs nothing.
  */
+import { assertTicketTag } from './tag.js';
 
 export type PlanDialect = 'mysql' | 'postgres';
 
 /** Options of {@link planWriters}. */
 export interface PlanOptions {
   /**
-   * Sequence name. PostgreSQL: the sequence created (default `ids`). MySQL: when given, the
-   * plan also creates the ticket table `tickets_<name>` (InnoDB, as idforge's ticket servers).
+   * The tag the writers' numbers are for (a ticket tag: `[a-z][a-z0-9_]*`). PostgreSQL: the
+   * sequence created (default `ids`). MySQL: when given, the plan also creates the ticket table
+   * `tickets_<tag>` (InnoDB, as idforge's ticket servers).
    */
-  readonly name?: string;
+  readonly tag?: string;
   /**
    * The increment, at least the number of writers (default: exactly that). A larger one leaves
    * offsets free for writers added later without re-planning.
@@ -64,11 +66,9 @@ export const PLAN_CAVEAT =
   'SET GLOBAL is lost at a restart: put the same settings in my.cnf. The writers drift apart, ' +
   'so numbers are unique but not increasing across writers.';
 
-const NAME = /^[a-z][a-z0-9_]{0,47}$/;
-
 /**
  * Plans `writers` writers (an integer in [1, 65535]) for `dialect`. Throws `RangeError` for a
- * bad count, dialect, name, or an increment below the number of writers.
+ * bad count, dialect, tag, or an increment below the number of writers.
  */
 export function planWriters(
   writers: number,
@@ -87,12 +87,8 @@ export function planWriters(
       `increment: expected an integer in [writers = ${writers}, ${MAX_WRITERS}], got ${increment}`,
     );
   }
-  const name = options.name;
-  if (name !== undefined && !NAME.test(name)) {
-    throw new RangeError(
-      `name: expected [a-z][a-z0-9_]* of at most 48 characters, got ${JSON.stringify(name)}`,
-    );
-  }
+  const name = options.tag;
+  if (name !== undefined) assertTicketTag(name);
   const perWriter: WriterPlan[] = [];
   for (let offset = 1; offset <= writers; offset++) {
     perWriter.push({

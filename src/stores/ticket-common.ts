@@ -1,31 +1,22 @@
 /**
  * What the ticket servers (mysql/ for MariaDB or MySQL, postgres/) share: the checks of a
- * sequence name and of a server's increment and offset, and where a re-planned series starts.
+ * sequence tag and of a server's increment and offset, and where a re-planned series starts.
  * Misuse throws `RangeError` ("expected X, got Y"). No driver is imported here.
  */
 import { UnknownTagError } from '../core/index.js';
-import { assertTag } from '../sequences/index.js';
+import { assertTicketTag } from '../sequences/index.js';
 import { storeError } from './store-error.js';
-
-/** Lower case so that table names mean the same on every `lower_case_table_names`. */
-const NAME = /^[a-z][a-z0-9_]{0,47}$/;
 
 /** The largest increment: MySQL's and MariaDB's `auto_increment_increment` maximum. */
 export const MAX_TICKET_INCREMENT = 65_535;
 
 /**
- * Checks a ticket sequence's tag: a tag (sequences/tag.ts) that is also `[a-z][a-z0-9_]*`, at most 48 characters, so that `tickets_<name>`
+ * Checks a ticket sequence's tag: a tag (sequences/tag.ts) that is also `[a-z][a-z0-9_]*`, at most 48 characters, so that `tickets_<tag>`
  * fits both MySQL's 64- and PostgreSQL's 63-character identifiers. Returns the table (or
  * sequence) name `tickets_<name>`.
  */
 export function ticketTable(name: string): string {
-  assertTag(name);
-  if (!NAME.test(name)) {
-    throw new RangeError(
-      `ticket tag: expected [a-z][a-z0-9_]* of at most 48 characters (it names a table), got ${JSON.stringify(name)}`,
-    );
-  }
-  return `tickets_${name}`;
+  return `tickets_${assertTicketTag(name)}`;
 }
 
 /**

@@ -27,7 +27,7 @@ describe('argument errors', () => {
       [['plan'], 'idforge plan: expected --writers N\n'],
       [['plan', '--writers', '2', 'x'], 'idforge plan: unexpected argument "x"\n'],
       [['ticket'], 'idforge ticket: expected setup or next\n'],
-      [['ticket', 'next'], 'idforge ticket next: expected a sequence name\n'],
+      [['ticket', 'next'], 'idforge ticket next: expected a tag\n'],
       [['layouts', 'x'], 'idforge layouts: unexpected argument "x"\n'],
       [['leases', 'x'], 'idforge leases: unexpected argument "x"\n'],
     ];

@@ -124,8 +124,8 @@ describe('idforge ticket', () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [[], { servers: MYSQL }, /expected setup or next/],
       [['grab', 'x'], { servers: MYSQL }, /unknown subcommand "grab"/],
-      [['next'], { servers: MYSQL }, /expected a sequence name/],
-      [['next', 'Photos'], { servers: MYSQL }, /expected a name of/],
+      [['next'], { servers: MYSQL }, /expected a tag/],
+      [['next', 'Photos'], { servers: MYSQL }, /ticket tag: expected/],
       [['next', 'a', 'b'], { servers: MYSQL }, /unexpected argument "b"/],
       [['next', 'a'], { servers: `${MYSQL},${MYSQL}` }, /listed twice/],
       [['next', 'a'], { servers: `${MYSQL},` }, /empty entry/],
@@ -156,8 +156,8 @@ describe('idforge ticket', () => {
   });
 
   test('help names both subcommands and the durability requirement', () => {
-    assert.match(ticketHelp, /ticket setup <name>/);
-    assert.match(ticketHelp, /ticket next <name> \[-n COUNT\]/);
+    assert.match(ticketHelp, /ticket setup <tag>/);
+    assert.match(ticketHelp, /ticket next <tag> \[-n COUNT\]/);
     assert.match(ticketHelp, /innodb_flush_log_at_trx_commit = 1/);
   });
 });
@@ -188,7 +188,7 @@ describe('idforge plan', () => {
 
   test('--dialect postgres and --json', () => {
     const r = fakeIo();
-    planCommand([], { writers: '2', dialect: 'postgres', name: 'photos', json: true }, r.io);
+    planCommand([], { writers: '2', dialect: 'postgres', tag: 'photos', json: true }, r.io);
     const plan = JSON.parse(r.out.stdout);
     assert.equal(plan.dialect, 'postgres');
     assert.deepEqual(plan.perWriter[1].sample, ['2', '4', '6']);
@@ -208,7 +208,7 @@ describe('idforge plan', () => {
       [[], { writers: 'two' }, /^--writers: expected an integer/],
       [[], { writers: '2', dialect: 'oracle' }, /^--dialect: expected mysql or postgres/],
       [[], { writers: '3', increment: '2' }, /^--increment: expected 3 to/],
-      [[], { writers: '1', name: 'A b' }, /^--name: expected/],
+      [[], { writers: '1', tag: 'A b' }, /^ticket tag: expected/],
     ];
     for (const [args, values, message] of cases) {
       assert.throws(

@@ -24,7 +24,7 @@ describe('planWriters', () => {
   });
 
   test('postgres: CREATE SEQUENCE ... INCREMENT BY N START WITH i, named', () => {
-    const plan = planWriters(3, 'postgres', { name: 'photos' });
+    const plan = planWriters(3, 'postgres', { tag: 'photos' });
     assert.deepEqual(
       plan.perWriter.map((w) => w.statements),
       [1, 2, 3].map((i) => [
@@ -36,7 +36,7 @@ describe('planWriters', () => {
   });
 
   test('mysql with a name also creates the InnoDB ticket table', () => {
-    const [w] = planWriters(1, 'mysql', { name: 'orders' }).perWriter;
+    const [w] = planWriters(1, 'mysql', { tag: 'orders' }).perWriter;
     assert.match(
       w!.statements[2]!,
       /^CREATE TABLE IF NOT EXISTS tickets_orders .* ENGINE = InnoDB;$/,
@@ -84,8 +84,8 @@ describe('planWriters', () => {
       [2, 'oracle', {}, /^dialect: /],
       [3, 'mysql', { increment: 2 }, /^increment: /],
       [3, 'mysql', { increment: 65_536 }, /^increment: /],
-      [1, 'postgres', { name: 'Bad-Name' }, /^name: /],
-      [1, 'postgres', { name: 'x; DROP TABLE y' }, /^name: /],
+      [1, 'postgres', { tag: 'Bad-Name' }, /^ticket tag: /],
+      [1, 'postgres', { tag: 'x; DROP TABLE y' }, /^ticket tag: /],
     ];
     for (const [n, dialect, options, message] of cases) {
       assert.throws(

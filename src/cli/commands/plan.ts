@@ -6,7 +6,7 @@ import {
   type WriterPlan,
   type WriterPlanSet,
 } from '../../sequences/index.js';
-import { integer, noArgs } from '../args.js';
+import { integer, noArgs, ticketTagArg } from '../args.js';
 import { type CliIo, UsageError } from '../io.js';
 
 export const planHelp = `Usage: idforge plan --writers N [--writer I] [--dialect mysql|postgres] [options]
@@ -26,8 +26,8 @@ Options:
                       postgres (CREATE SEQUENCE ... INCREMENT BY N START WITH i)
   --increment M       M >= N: leave offsets N+1..M free for writers added later without
                       re-planning (the increment can never change without re-planning)
-  --name NAME         PostgreSQL sequence name (default ids); MySQL: also create the
-                      ticket table tickets_NAME
+  --tag TAG           PostgreSQL: the sequence created (default ids); MySQL: also
+                      create the ticket table tickets_TAG ([a-z][a-z0-9_]*)
   --json              the plan as one JSON object (numbers as strings)
 
 Adding a writer later beyond the increment means re-planning every writer: the caveat printed
@@ -39,7 +39,7 @@ export interface PlanValues {
   writer?: string;
   dialect?: string;
   increment?: string;
-  name?: string;
+  tag?: string;
   json?: boolean;
 }
 
@@ -110,14 +110,10 @@ export function planCommand(positionals: string[], values: PlanValues, io: CliIo
     values.increment === undefined
       ? undefined
       : integer('--increment', values.increment, writers, MAX_WRITERS);
-  if (values.name !== undefined && !/^[a-z][a-z0-9_]{0,47}$/.test(values.name)) {
-    throw new UsageError(
-      `--name: expected [a-z][a-z0-9_]* (at most 48 characters), got "${values.name}"`,
-    );
-  }
+  const tag = values.tag === undefined ? undefined : ticketTagArg(values.tag);
   const plan = planWriters(writers, dialect as PlanDialect, {
     ...(increment === undefined ? {} : { increment }),
-    ...(values.name === undefined ? {} : { name: values.name }),
+    ...(tag === undefined ? {} : { tag }),
   });
   if (values.json === true) {
     const shown =

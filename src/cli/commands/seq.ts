@@ -47,7 +47,7 @@ function tagOf(rest: string[], sub: string): string {
   const [tag, extra] = rest;
   if (tag === undefined) throw new UsageError(`seq ${sub}: expected a tag`);
   if (extra !== undefined) throw new UsageError(`seq ${sub}: unexpected argument "${extra}"`);
-  return tagArg(tag); // the one rule of idforge/sequences, as every store checks it
+  return tagArg(tag, `seq ${sub}`); // the one rule of idforge/sequences, as every store checks it
 }
 
 function showTable(tags: SegmentTag[]): string {

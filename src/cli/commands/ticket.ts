@@ -2,23 +2,23 @@
 
 import { setupTicketServers, shortReason, TicketClient } from '../../sequences/index.js';
 import { closeTicketServers, lazyTicketServer, openTicketServers } from '../../stores/index.js';
-import { integer, serverList } from '../args.js';
+import { integer, serverList, ticketTagArg } from '../args.js';
 import { type CliIo, LineWriter, UsageError } from '../io.js';
 
-export const ticketHelp = `Usage: idforge ticket <setup|next> <name> --servers URL,URL [options]
+export const ticketHelp = `Usage: idforge ticket <setup|next> <tag> --servers URL,URL [options]
 
 Ticket servers (Flickr, 2010): each server hands out its own residue of one number space
 (server i of N: i, i + N, i + 2N, ...), so N servers never issue the same number, and a
 client asks them in turn and skips a server that is down. Numbers are unique; each server's
 numbers increase, the merged stream does not (servers drift apart).
 
-  ticket setup <name> [--increment N]
-                    create the sequence on every server (a table tickets_<name> on MariaDB/
+  ticket setup <tag> [--increment N]
+                    create the sequence on every server (a table tickets_<tag> on MariaDB/
                     MySQL, a sequence on PostgreSQL) with increment N (default: the number of
                     servers) and offsets 1..N in list order. Idempotent. Changing the list
                     or the increment re-plans: every server then starts above the largest
                     ticket any of them issued. Every server must answer; stop the clients first.
-  ticket next <name> [-n COUNT]
+  ticket next <tag> [-n COUNT]
                     print COUNT tickets (default 1), one per line, one round trip each, round
                     robin over the servers; a server that fails is skipped (the others serve)
                     and noted on stderr
@@ -40,16 +40,11 @@ export interface TicketValues {
 /** The most tickets one `ticket next` prints (each is a round trip). */
 const MAX_COUNT = 10_000_000;
 
-function nameArg(rest: string[], sub: string): string {
-  const [name, extra] = rest;
-  if (name === undefined) throw new UsageError(`ticket ${sub}: expected a sequence name`);
+function tagOf(rest: string[], sub: string): string {
+  const [tag, extra] = rest;
+  if (tag === undefined) throw new UsageError(`ticket ${sub}: expected a tag`);
   if (extra !== undefined) throw new UsageError(`ticket ${sub}: unexpected argument "${extra}"`);
-  if (!/^[a-z][a-z0-9_]{0,47}$/.test(name)) {
-    throw new UsageError(
-      `ticket ${sub}: expected a name of [a-z][a-z0-9_]* (at most 48 characters), got "${name}"`,
-    );
-  }
-  return name;
+  return ticketTagArg(tag, `ticket ${sub}`);
 }
 
 export async function ticketCommand(
@@ -58,8 +53,8 @@ export async function ticketCommand(
   io: CliIo,
 ): Promise<number> {
   const [sub, ...rest] = positionals;
-  if (sub === 'setup') return ticketSetup(nameArg(rest, sub), values, io);
-  if (sub === 'next') return ticketNext(nameArg(rest, sub), values, io);
+  if (sub === 'setup') return ticketSetup(tagOf(rest, sub), values, io);
+  if (sub === 'next') return ticketNext(tagOf(rest, sub), values, io);
   throw new UsageError(
     sub === undefined ? 'expected setup or next' : `unknown subcommand "${sub}"`,
   );
