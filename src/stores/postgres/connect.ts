@@ -123,8 +123,12 @@ export async function connectPostgres(
     connectionTimeoutMillis: Math.ceil(connectTimeoutMs),
     statement_timeout: Math.ceil(queryTimeoutMs),
     query_timeout: Math.ceil(queryTimeoutMs),
-    // A client that stalls inside a transaction must not hold rows locked for long.
-    idle_in_transaction_session_timeout: Math.ceil(2 * queryTimeoutMs),
+    // A client that stalls inside a transaction (a paused or frozen process) must not hold rows
+    // locked for long: the server ends its session after half the statement timeout, so a
+    // statement waiting on those locks gets them before its own timeout, instead of failing.
+    // Our transactions are a few round trips with no pause between them; one killed this way
+    // rolls back whole and is retried like any store failure.
+    idle_in_transaction_session_timeout: Math.max(250, Math.ceil(queryTimeoutMs / 2)),
     idleTimeoutMillis: 30_000,
     keepAlive: true,
     allowExitOnIdle: true,
@@ -134,6 +138,13 @@ export async function connectPostgres(
   // A broken idle connection (server restart) is dropped by the pool, which then emits
   // 'error'; without a listener that would crash the process. The next call reconnects.
   pool.on('error', () => {});
+  // A connection the server ends while it is checked out between two statements (a process
+  // paused inside a transaction outlives idle_in_transaction_session_timeout) emits 'error' on
+  // its client, which pg-pool no longer listens to while checked out: without this the resumed
+  // process would crash instead of seeing its next statement fail and retrying on a new one.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   try {
     await pool.query('SELECT 1');
   } catch (error) {
