@@ -116,4 +116,3 @@ export function roundsTable(results: ReadonlyMap<string, readonly number[]>): st
   const headers = Array.from({ length: rounds }, (_, i) => `round ${i + 1}`);
   return table(['case (ns/op)', ...headers, 'median'], rows);
 }
-
