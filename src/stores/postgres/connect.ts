@@ -158,3 +158,13 @@ export async function connectPostgres(
 export async function loadPg(): Promise<typeof pg> {
   return (await loadDriver('pg', 'postgres', () => import('pg'))).default;
 }
+
+/**
+ * Ends `pool` if the store opened it (`owned`), else leaves the caller's pool alone; a failure
+ * rejects as a store error naming `address`. Stores memoize the promise, so close is idempotent.
+ */
+export function endPool(pool: pg.Pool, owned: boolean, address: string): Promise<void> {
+  return (owned ? pool.end() : Promise.resolve()).catch((error: unknown) => {
+    throw storeError('postgres', address, 'close', error);
+  });
+}

@@ -32,6 +32,7 @@ import { storeError } from '../store-error.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
+  endPool,
   type PostgresClientOptions,
   type PostgresStoreOptions,
 } from './connect.js';
@@ -261,11 +262,7 @@ export class PostgresLeaseStore implements LeaseStore {
 
   /** Ends the pool (waiting for calls in flight). Idempotent. */
   close(): Promise<void> {
-    this.#closed ??= (this.#owned ? this.#pool.end() : Promise.resolve()).catch(
-      (error: unknown) => {
-        throw this.#unavailable('close', error);
-      },
-    );
+    this.#closed ??= endPool(this.#pool, this.#owned, this.address);
     return this.#closed;
   }
 }

@@ -24,6 +24,7 @@ import { storeError } from '../store-error.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
+  endPool,
   type PostgresClientOptions,
   type PostgresStoreOptions,
 } from './connect.js';
@@ -134,11 +135,7 @@ RETURNING m.mark::text AS mark`;
 
   /** Ends the pool. Idempotent. */
   close(): Promise<void> {
-    this.#closed ??= (this.#owned ? this.#pool.end() : Promise.resolve()).catch(
-      (error: unknown) => {
-        throw storeError('postgres', this.address, 'close', error);
-      },
-    );
+    this.#closed ??= endPool(this.#pool, this.#owned, this.address);
     return this.#closed;
   }
 }

@@ -36,6 +36,7 @@ import { storeError } from '../store-error.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
+  endPool,
   type PostgresClientOptions,
   type PostgresStoreOptions,
 } from './connect.js';
@@ -188,11 +189,7 @@ export class PostgresSegmentStore implements SegmentStore {
 
   /** Ends the pool (waiting for calls in flight). Idempotent. */
   close(): Promise<void> {
-    this.#closed ??= (this.#owned ? this.#pool.end() : Promise.resolve()).catch(
-      (error: unknown) => {
-        throw storeError('postgres', this.address, 'close', error);
-      },
-    );
+    this.#closed ??= endPool(this.#pool, this.#owned, this.address);
     return this.#closed;
   }
 }
