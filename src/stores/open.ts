@@ -313,7 +313,11 @@ export async function closeTicketServers(servers: readonly TicketServer[]): Prom
 
 /** Options of {@link openSequence}. */
 export interface OpenSequenceOptions extends SegmentSequenceOptions {
-  /** Redis counters: where the durable marks live. Default $IDFORGE_STORE or sqlite:idforge.db. */
+  /**
+   * Redis counters: where the durable marks live (sqlite: or postgres://). Default
+   * sqlite:idforge.db, the embedded default; the library reads no environment variable (the
+   * CLI passes $IDFORGE_STORE itself).
+   */
   readonly marks?: string;
   /** Redis counters: the block size (INCRBY K). Default 1000. */
   readonly blockSize?: number;
@@ -356,13 +360,12 @@ export async function openSequence(
     }
   }
   const counter = await openCounterStore(url, open);
-  const markStore = await openMarkStore(
-    marks ?? (process.env.IDFORGE_STORE || 'sqlite:idforge.db'),
-    open,
-  ).catch(async (error: unknown) => {
-    await counter.close();
-    throw error;
-  });
+  const markStore = await openMarkStore(marks ?? 'sqlite:idforge.db', open).catch(
+    async (error: unknown) => {
+      await counter.close();
+      throw error;
+    },
+  );
   const sequence = new SegmentBuffer({
     ...buffer,
     tag,
