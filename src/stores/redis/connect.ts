@@ -138,3 +138,19 @@ export async function connectRedis(
   }
   return { redis, address, prefix: `${target.namespace}:` };
 }
+
+/**
+ * Closes a client the store opened: QUIT when connected (replies in flight arrive first), else
+ * drops the socket. A store built on the caller's client never calls this.
+ */
+export async function quitRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') {
+    try {
+      await redis.quit();
+      return;
+    } catch {
+      // fall through: drop the socket
+    }
+  }
+  redis.disconnect();
+}

@@ -28,6 +28,7 @@ import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import { storeError } from '../store-error.js';
 import {
   connectRedis,
+  quitRedis,
   type RedisClientOptions,
   type RedisStoreOptions,
   redisPrefix,
@@ -184,16 +185,7 @@ export class RedisCounterStore implements CounterStore {
 
   /** Closes the connection (QUIT, or a plain disconnect when it is down). Never rejects. */
   async close(): Promise<void> {
-    if (!this.#owned) return;
-    if (this.#redis.status === 'ready') {
-      try {
-        await this.#redis.quit();
-        return;
-      } catch {
-        // fall through: drop the socket
-      }
-    }
-    this.#redis.disconnect();
+    if (this.#owned) await quitRedis(this.#redis);
   }
 }
 

@@ -39,6 +39,7 @@ import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import { storeError } from '../store-error.js';
 import {
   connectRedis,
+  quitRedis,
   type RedisClientOptions,
   type RedisStoreOptions,
   redisPrefix,
@@ -238,16 +239,7 @@ export class RedisLeaseStore implements LeaseStore {
 
   /** Closes the connection (QUIT, or a plain disconnect when it is down). Never rejects. */
   async close(): Promise<void> {
-    if (!this.#owned) return;
-    if (this.#redis.status === 'ready') {
-      try {
-        await this.#redis.quit();
-        return;
-      } catch {
-        // fall through: drop the socket
-      }
-    }
-    this.#redis.disconnect();
+    if (this.#owned) await quitRedis(this.#redis);
   }
 }
 
