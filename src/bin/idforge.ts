@@ -10,4 +10,9 @@ process.exitCode = await run(process.argv.slice(2), {
   stderr: process.stderr,
   stdin: process.stdin,
   env: process.env,
+  onSignal: (listener) => {
+    const handler = (signal: NodeJS.Signals) => listener(signal);
+    process.on('SIGTERM', handler).on('SIGINT', handler);
+    return () => process.off('SIGTERM', handler).off('SIGINT', handler);
+  },
 });

@@ -9,6 +9,11 @@ export interface CliIo {
    * binary passes its process environment; absent, none is set. Commands never read it themselves.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Subscribes to SIGTERM and SIGINT (the long-running `serve`): the binary passes one; absent,
+   * a service runs until its abort signal. Returns the unsubscribe function.
+   */
+  readonly onSignal?: (listener: (signal: string) => void) => () => void;
 }
 
 /**

@@ -11,6 +11,7 @@ import { inspectCommand, inspectHelp } from './commands/inspect.js';
 import { layoutsCommand, layoutsHelp } from './commands/layouts.js';
 import { planCommand, planHelp } from './commands/plan.js';
 import { seqCommand, seqHelp } from './commands/seq.js';
+import { serveCommand, serveHelp, serveOptions } from './commands/serve.js';
 import { leasesCommand, leasesHelp, migrateCommand, migrateHelp } from './commands/store.js';
 import { ticketCommand, ticketHelp } from './commands/ticket.js';
 import { type CliIo, UsageError } from './io.js';
@@ -33,6 +34,7 @@ Commands:
   seq <sub> [tag]     segment sequences (create, next, show): numbers by blocks from a table
   ticket <sub> <tag>  Flickr ticket servers (setup, next) over --servers URL,URL
   plan --writers N    auto-increment offset/increment statements for N writers
+  serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
 
 Options:
   -h, --help          help for idforge or a command (idforge help <command>)
@@ -134,6 +136,11 @@ const COMMANDS: Record<string, Command> = {
       json: { type: 'boolean' },
     },
     run: (p, v, io) => planCommand(p, v, io),
+  },
+  serve: {
+    help: serveHelp,
+    options: serveOptions(),
+    run: (p, v, io) => serveCommand(p, v, io),
   },
   layouts: {
     help: layoutsHelp,

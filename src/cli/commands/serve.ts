@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import {
+  CONFIG_KEYS,
+  ConfigError,
+  type ConfigKey,
+  envName,
+  flagName,
+  resolveConfig,
+  startService,
+} from '../../service/index.js';
+import type { CliIo } from '../io.js';
+
+const FLAGLESS: readonly string[] = ['tokens'];
+const BOOLEAN: readonly string[] = ['protectOps', 'migrate'];
+
+function optionLines(): string {
+  return Object.entries(CONFIG_KEYS)
+    .filter(([key]) => !FLAGLESS.includes(key))
+    .map(([key, spec]) => {
+      const flag = BOOLEAN.includes(key) ? flagName(key) : `${flagName(key)} V`;
+      const def =
+        spec.default === null || (Array.isArray(spec.default) && spec.default.length === 0)
+          ? ''
+          : ` (default ${spec.default})`;
+      return `  ${flag.padEnd(26)}${spec.help}${def}; env ${envName(key)}`;
+    })
+    .join('\n');
+}
+
+export const serveHelp = `Usage: idforge serve [options]
+
+Runs the idforge ID service (docs/service.md): leases a worker ID from --store, waits until
+the clock is past the worker ID's high-water mark, then serves HTTP: /v1/ids/{scheme},
+/v1/sequences/{tag}, segments for clients, Meituan Leaf's /api routes, /healthz, /readyz,
+/metrics, OpenAPI at /openapi.json and /docs, and a live dashboard at /. Logs are JSON lines
+on standard output. SIGTERM or SIGINT: stop accepting, finish requests in flight, record the
+mark, release the lease, exit 0.
+
+Settings come from defaults < --config FILE (JSON) < IDFORGE_* environment variables <
+flags; an unknown key or a bad value is named at start (exit code 2). Tokens are set in the
+config file ("tokens": [{"name","token","schemes","tags","admin"}]) or, for one admin token,
+IDFORGE_ADMIN_TOKEN.
+
+Options:
+  --config FILE             JSON settings file (keys as below, camelCase); env IDFORGE_CONFIG
+${optionLines()}
+
+Examples:
+  idforge serve
+  idforge serve --store postgres://idf@db/ids --migrate --port 8080
+  curl -s 'http://127.0.0.1:8080/v1/ids/snowflake?count=3'
+`;
+
+/** parseArgs options of `serve`: one per configuration key. */
+export function serveOptions(): Record<string, { type: 'string' | 'boolean' }> {
+  const out: Record<string, { type: 'string' | 'boolean' }> = { config: { type: 'string' } };
+  for (const key of Object.keys(CONFIG_KEYS)) {
+    if (FLAGLESS.includes(key)) continue;
+    out[flagName(key).slice(2)] = { type: BOOLEAN.includes(key) ? 'boolean' : 'string' };
+  }
+  return out;
+}
+
+function readConfigFile(path: string): { path: string; values: unknown } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError('config', `--config: cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return { path, values: JSON.parse(text) };
+  } catch (error) {
+    throw new ConfigError(
+      'config',
+      `--config: ${path} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+export async function serveCommand(
+  positionals: string[],
+  values: Record<string, unknown>,
+  io: CliIo,
+): Promise<number> {
+  if (positionals.length > 0)
+    throw new ConfigError('serve', `unexpected argument "${positionals[0]}"`);
+  const env = io.env ?? {};
+  const flags: Partial<Record<ConfigKey, unknown>> = {};
+  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
+    const v = values[flagName(key).slice(2)];
+    if (v !== undefined) flags[key] = v;
+  }
+  const path = (values.config as string | undefined) ?? env.IDFORGE_CONFIG;
+  const config = resolveConfig({ ...(path ? { file: readConfigFile(path) } : {}), env, flags });
+  const stop = new AbortController();
+  const unsubscribe = io.onSignal?.((signal) => {
+    io.stdout.write(
+      `${JSON.stringify({ level: 30, time: Date.now(), signal, msg: `received ${signal}: shutting down` })}\n`,
+    );
+    stop.abort();
+  });
+  try {
+    const service = await startService(config, {
+      write: (line) => io.stdout.write(line),
+      signal: stop.signal,
+    });
+    await service.closed;
+    return 0;
+  } finally {
+    unsubscribe?.();
+  }
+}

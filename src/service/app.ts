@@ -1,0 +1,198 @@
+/**
+ * buildApp(deps): the HTTP API over open ports (nodes, stores, sequences). It never opens a
+ * store and never listens: server.ts does, and tests call `app.inject()`. One plugin per
+ * resource under routes/; schemas in schemas.ts; auth, limits and metrics as hooks here.
+ */
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import underPressure from '@fastify/under-pressure';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import type { LeaseStore, SnowflakeNode } from '../coord/index.js';
+import { allowAdmin, type Principal, TokenAuth } from './auth.js';
+import type { ServiceConfig } from './config.js';
+import { describeFailure, HttpError, ServiceCode } from './errors.js';
+import type { EventLog } from './events.js';
+import type { ServiceMetrics } from './metrics.js';
+import { adminRoutes } from './routes/admin.js';
+import { healthRoutes } from './routes/health.js';
+import { idRoutes } from './routes/ids.js';
+import { inspectRoutes } from './routes/inspect.js';
+import { leafRoutes } from './routes/leaf.js';
+import { sequenceRoutes } from './routes/sequences.js';
+import { statusRoutes } from './routes/status.js';
+import { errorSchema } from './schemas.js';
+import type { SequenceRegistry } from './sequences.js';
+
+/** Who this process is, for /v1/status and logs. */
+export interface ServiceIdentity {
+  readonly instanceId: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly startedAtMs: number;
+  readonly version: string;
+}
+
+/** Everything the routes use, opened by the caller (server.ts or a test). */
+export interface ServiceDeps {
+  readonly config: ServiceConfig;
+  /** Snowflake nodes by layout name; the first is the node's own layout. */
+  readonly nodes: ReadonlyMap<string, SnowflakeNode>;
+  readonly leaseStore: LeaseStore;
+  readonly sequences: SequenceRegistry;
+  readonly events: EventLog;
+  readonly metrics: ServiceMetrics;
+  readonly identity: ServiceIdentity;
+  /** fastify's logger (a pino instance). Default: none. */
+  readonly logger?: FastifyBaseLogger;
+  /** Unix ms. Default Date.now. */
+  readonly now?: () => number;
+}
+
+/** Who may call a route: `ids` (a scoped token when tokens exist), `ops` (open unless protectOps), `admin`. */
+export type Access = 'ids' | 'ops' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+/** IDs issued per scheme since start (for /v1/status; Prometheus has its own counters). */
+export type IssuedCounts = Record<string, number>;
+
+function accessOf(req: FastifyRequest): Access {
+  const a = req.routeOptions.config?.access;
+  if (a !== undefined) return a;
+  return req.url.startsWith('/docs') ? 'ops' : 'ids';
+}
+
+/** The Fastify application (not listening). Close it with `app.close()`; deps stay open. */
+export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
+  const { config, metrics } = deps;
+  const app = Fastify({
+    ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger }),
+    bodyLimit: config.bodyLimit,
+    // One log line per request would cost more than the request; errors and events are logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
+  });
+  const auth = new TokenAuth(config.tokens);
+  const issued: IssuedCounts = {};
+  app.decorateRequest('principal', null);
+  app.addSchema(errorSchema);
+
+  app.addHook('onRequest', (req, _reply, done) => {
+    const access = accessOf(req);
+    if (access === 'ops' && !config.protectOps) return done();
+    try {
+      req.principal = auth.identify(req.headers.authorization);
+      if (access === 'admin') allowAdmin(req.principal);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.request(
+      req.routeOptions.url ?? 'unmatched',
+      req.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+  app.setErrorHandler((error, req, reply) => {
+    const f = describeFailure(error);
+    if (f.status >= 500) req.log.error({ code: f.code, route: req.routeOptions.url }, f.message);
+    const e = error as { code?: string; backend?: string; operation?: string };
+    if (typeof e.code === 'string' && e.code.startsWith('IDF_STORE')) {
+      metrics.storeError(e.backend ?? 'unknown', e.operation ?? 'unknown');
+    }
+    if (e.code === 'IDF_CLOCK_ROLLBACK') metrics.rollbackRefused();
+    if (f.status === 503 || f.status === 429) reply.header('retry-after', '1');
+    reply.code(f.status).type('application/json; charset=utf-8');
+    return JSON.stringify({ error: { code: f.code, message: f.message } });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).type('application/json; charset=utf-8');
+    return JSON.stringify({
+      error: {
+        code: ServiceCode.NOT_FOUND,
+        message: `no route ${req.method} ${req.url.split('?')[0]}; see /docs`,
+      },
+    });
+  });
+
+  if (config.maxEventLoopDelayMs > 0) {
+    await app.register(underPressure, {
+      maxEventLoopDelay: config.maxEventLoopDelayMs,
+      exposeStatusRoute: false,
+      pressureHandler: (_req, reply, type, value) => {
+        reply.code(503).header('retry-after', '1').type('application/json; charset=utf-8');
+        reply.send(
+          JSON.stringify({
+            error: {
+              code: ServiceCode.OVERLOADED,
+              message: `the node is overloaded (${type} ${value}); retry on another node`,
+            },
+          }),
+        );
+      },
+    });
+  }
+  if (config.rateLimit > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      hook: 'preHandler',
+      max: config.rateLimit,
+      timeWindow: config.rateWindowMs,
+      keyGenerator: (req) =>
+        req.principal === null ? `ip:${req.ip}` : `token:${req.principal.name}`,
+      allowList: (req) => accessOf(req) === 'ops',
+      errorResponseBuilder: (req, ctx) =>
+        new HttpError(
+          429,
+          ServiceCode.RATE_LIMITED,
+          `rate limit of ${ctx.max} requests per ${ctx.after} reached for ${req.principal === null ? `client ${req.ip}` : `token "${req.principal.name}"`}; retry later or raise rateLimit`,
+        ),
+    });
+  }
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'idforge',
+        version: deps.identity.version,
+        description: 'Unique IDs for distributed systems: docs/service.md',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { config: { access: 'ops' }, schema: { hide: true } }, () =>
+    app.swagger(),
+  );
+
+  const routeDeps = { ...deps, issued };
+  await app.register(idRoutes, routeDeps);
+  await app.register(sequenceRoutes, routeDeps);
+  await app.register(adminRoutes, routeDeps);
+  await app.register(inspectRoutes, routeDeps);
+  await app.register(leafRoutes, routeDeps);
+  await app.register(healthRoutes, routeDeps);
+  await app.register(statusRoutes, routeDeps);
+  return app;
+}
+
+/** What each route plugin receives. */
+export type RouteDeps = ServiceDeps & { readonly issued: IssuedCounts };

@@ -1,0 +1,95 @@
+/**
+ * Bearer tokens: each scoped to schemes and tags (Tinyid's per-business tokens), some with
+ * admin rights. A presented token is compared with every configured one in constant time
+ * (SHA-256 digests of equal length through timingSafeEqual), so neither the match nor its
+ * position leaks through timing. With no tokens configured, ID and sequence routes are open and
+ * the admin routes are refused (they always need an admin token).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { TokenConfig } from './config.js';
+import { HttpError, ServiceCode } from './errors.js';
+
+/** Who made a request: a configured token, or nobody (open service). */
+export interface Principal {
+  readonly name: string;
+  readonly admin: boolean;
+  readonly schemes: ReadonlySet<string> | null;
+  readonly tags: ReadonlySet<string> | null;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+const scope = (names: readonly string[]) => (names.includes('*') ? null : new Set(names));
+
+/** Checks bearer tokens. Stateless after construction; safe to share. */
+export class TokenAuth {
+  readonly #tokens: { digest: Buffer; principal: Principal }[];
+
+  constructor(tokens: readonly TokenConfig[]) {
+    this.#tokens = tokens.map((t) => ({
+      digest: digest(t.token),
+      principal: { name: t.name, admin: t.admin, schemes: scope(t.schemes), tags: scope(t.tags) },
+    }));
+  }
+
+  /** Whether any token is configured (else ID routes are open). */
+  get enabled(): boolean {
+    return this.#tokens.length > 0;
+  }
+
+  /**
+   * The principal of an Authorization header value; null when auth is off and none was given.
+   * Throws HttpError 401 for a missing, malformed or unknown token when auth is on.
+   */
+  identify(header: string | undefined): Principal | null {
+    if (!this.enabled && header === undefined) return null;
+    if (header === undefined)
+      throw unauthorized('this route needs a token: send "Authorization: Bearer <token>"');
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (m === null) throw unauthorized('malformed Authorization header: expected "Bearer <token>"');
+    const presented = digest(m[1] as string);
+    let found: Principal | null = null;
+    for (const t of this.#tokens) {
+      // Every token is compared, whichever matches: the loop's duration does not depend on the match.
+      if (timingSafeEqual(t.digest, presented)) found = t.principal;
+    }
+    if (found === null) throw unauthorized('unknown token');
+    return found;
+  }
+}
+
+const unauthorized = (message: string) => new HttpError(401, ServiceCode.UNAUTHORIZED, message);
+
+/** Throws 403 unless `p` may use scheme `scheme` (null principal: open service). */
+export function allowScheme(p: Principal | null, scheme: string): void {
+  if (p !== null && p.schemes !== null && !p.schemes.has(scheme)) {
+    throw new HttpError(
+      403,
+      ServiceCode.FORBIDDEN,
+      `token "${p.name}" may not issue ${scheme} IDs`,
+    );
+  }
+}
+
+/** Throws 403 unless `p` may draw from tag `tag`. */
+export function allowTag(p: Principal | null, tag: string): void {
+  if (p !== null && p.tags !== null && !p.tags.has(tag)) {
+    throw new HttpError(
+      403,
+      ServiceCode.FORBIDDEN,
+      `token "${p.name}" may not use sequence "${tag}"`,
+    );
+  }
+}
+
+/** Throws 401/403 unless `p` is an admin token. */
+export function allowAdmin(p: Principal | null): void {
+  if (p === null) {
+    throw new HttpError(
+      401,
+      ServiceCode.UNAUTHORIZED,
+      'admin routes need an admin token: configure one (tokens with "admin": true, or IDFORGE_ADMIN_TOKEN) and send it as a bearer token',
+    );
+  }
+  if (!p.admin)
+    throw new HttpError(403, ServiceCode.FORBIDDEN, `token "${p.name}" is not an admin token`);
+}

@@ -1,0 +1,365 @@
+/**
+ * The service's configuration: one table of keys, each with its default, its environment
+ * variable, its command-line flag and a validator. Sources are merged defaults < config file
+ * (JSON) < IDFORGE_* environment variables < flags, and every value is validated once at
+ * start: an unknown key or a bad value throws {@link ConfigError} naming the key, where it came
+ * from and how to fix it (the CLI exits with code 2).
+ */
+import { PRESET_NAMES } from '../core/index.js';
+import { storeScheme } from '../stores/index.js';
+
+/** One bearer token and what it may do. Tokens come from the config file or the environment. */
+export interface TokenConfig {
+  /** A name for logs and metrics (never the token itself). */
+  readonly name: string;
+  readonly token: string;
+  /** Schemes of /v1/ids this token may issue; ['*'] for all. Default ['*']. */
+  readonly schemes: readonly string[];
+  /** Sequence tags this token may draw from; ['*'] for all. Default ['*']. */
+  readonly tags: readonly string[];
+  /** May call the admin routes (create tags, change steps, list leases). Default false. */
+  readonly admin: boolean;
+}
+
+/** The validated configuration of `idforge serve`. */
+export interface ServiceConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Lease and mark store: sqlite:, file:, postgres://, redis://, etcd://. */
+  readonly store: string;
+  /** Segment store (sqlite:, postgres://, mysql://), or null for none. */
+  readonly sequences: string | null;
+  /** The Snowflake layout of this node. */
+  readonly layout: string;
+  /** Further layouts a request may choose with ?layout= (each needs its own worker ID). */
+  readonly layouts: readonly string[];
+  /** Worker IDs this node may lease, [min, max]; null for the layout's whole field. */
+  readonly workers: readonly [number, number] | null;
+  readonly ttlMs: number;
+  /** How long start waits for a free worker ID or a store that is down. */
+  readonly acquireTimeoutMs: number;
+  readonly maxCount: number;
+  readonly maxSegmentSize: number;
+  readonly tokens: readonly TokenConfig[];
+  /** /healthz, /readyz, /metrics, /v1/status and the dashboard need a token too. */
+  readonly protectOps: boolean;
+  /** Requests per token (or per client address without one) per window; 0 turns it off. */
+  readonly rateLimit: number;
+  readonly rateWindowMs: number;
+  readonly bodyLimit: number;
+  /** Answer 503 when the event loop lags more than this. 0 turns it off. */
+  readonly maxEventLoopDelayMs: number;
+  readonly shutdownTimeoutMs: number;
+  /** Create idforge's tables in server stores at start (idempotent; SQLite always does). */
+  readonly migrate: boolean;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** A bad or unknown configuration key: `key` names it, the message says the fix. */
+export class ConfigError extends RangeError {
+  readonly key: string;
+  constructor(key: string, message: string) {
+    super(message);
+    this.name = 'ConfigError';
+    this.key = key;
+  }
+}
+
+type Parse<T> = (value: unknown, where: string) => T;
+
+interface KeySpec<T> {
+  readonly default: T;
+  readonly parse: Parse<T>;
+  readonly help: string;
+}
+
+const fail = (where: string, expected: string, value: unknown): never => {
+  throw new ConfigError(where, `${where}: expected ${expected}, got ${show(value)}`);
+};
+
+function show(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  return JSON.stringify(value) ?? String(value);
+}
+
+function int(min: number, max: number): Parse<number> {
+  return (value, where) => {
+    const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min || n > max) {
+      return fail(where, `an integer in [${min}, ${max}]`, value);
+    }
+    return n;
+  };
+}
+
+const text: Parse<string> = (value, where) =>
+  typeof value === 'string' && value.trim() !== ''
+    ? value.trim()
+    : fail(where, 'a non-empty string', value);
+
+const bool: Parse<boolean> = (value, where) => {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return fail(where, 'true or false', value);
+};
+
+const LEASE_SCHEMES = ['sqlite', 'file', 'postgres', 'redis', 'etcd'];
+const SEGMENT_SCHEMES = ['sqlite', 'postgres', 'mysql'];
+
+function url(schemes: readonly string[]): Parse<string> {
+  return (value, where) => {
+    const u = text(value, where);
+    let scheme: string;
+    try {
+      scheme = storeScheme(u);
+    } catch (error) {
+      throw new ConfigError(where, `${where}: ${(error as Error).message}`);
+    }
+    if (!schemes.includes(scheme)) {
+      throw new ConfigError(
+        where,
+        `${where}: a ${scheme} store cannot hold this; use one of ${schemes.map((s) => `${s}:`).join(', ')}`,
+      );
+    }
+    return u;
+  };
+}
+
+const layoutName: Parse<string> = (value, where) => {
+  const name = text(value, where);
+  if (!(PRESET_NAMES as readonly string[]).includes(name)) {
+    throw new ConfigError(
+      where,
+      `${where}: unknown layout ${show(name)}; one of ${PRESET_NAMES.join(', ')} (idforge layouts)`,
+    );
+  }
+  return name;
+};
+
+const layoutList: Parse<readonly string[]> = (value, where) => {
+  const items = typeof value === 'string' ? value.split(',').filter((s) => s.trim() !== '') : value;
+  if (!Array.isArray(items)) return fail(where, 'a list of layout names', value);
+  return items.map((v, i) => layoutName(v, `${where}[${i}]`));
+};
+
+const workerRange: Parse<readonly [number, number] | null> = (value, where) => {
+  if (value === null) return null;
+  const m = typeof value === 'string' ? /^(\d+)(?:-(\d+))?$/.exec(value.trim()) : null;
+  const pair = m ? [Number(m[1]), Number(m[2] ?? m[1])] : value;
+  if (
+    !Array.isArray(pair) ||
+    pair.length !== 2 ||
+    !pair.every((n) => Number.isSafeInteger(n) && n >= 0) ||
+    pair[0] > pair[1]
+  ) {
+    return fail(where, 'a worker ID or a range MIN-MAX (or [min, max] in a file)', value);
+  }
+  return [pair[0] as number, pair[1] as number];
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const logLevel: Parse<ServiceConfig['logLevel']> = (value, where) =>
+  (LOG_LEVELS as readonly unknown[]).includes(value)
+    ? (value as ServiceConfig['logLevel'])
+    : fail(where, `one of ${LOG_LEVELS.join(', ')}`, value);
+
+const TOKEN_KEYS = ['name', 'token', 'schemes', 'tags', 'admin'];
+
+function list(value: unknown, where: string): readonly string[] {
+  if (value === undefined) return ['*'];
+  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string' && s !== '')) {
+    return fail(where, 'a list of names, or ["*"]', value);
+  }
+  return value as string[];
+}
+
+const tokens: Parse<readonly TokenConfig[]> = (value, where) => {
+  if (!Array.isArray(value))
+    return fail(where, 'a list of {name, token, schemes, tags, admin}', value);
+  const names = new Set<string>();
+  return value.map((t, i) => {
+    const at = `${where}[${i}]`;
+    if (typeof t !== 'object' || t === null) return fail(at, 'an object {name, token, ...}', t);
+    for (const k of Object.keys(t)) {
+      if (!TOKEN_KEYS.includes(k)) {
+        throw new ConfigError(
+          `${at}.${k}`,
+          `${at}.${k}: unknown key; a token has ${TOKEN_KEYS.join(', ')}`,
+        );
+      }
+    }
+    const o = t as Record<string, unknown>;
+    const name = text(o.name, `${at}.name`);
+    if (names.has(name))
+      throw new ConfigError(
+        `${at}.name`,
+        `${at}.name: ${show(name)} is used twice; names must differ`,
+      );
+    names.add(name);
+    const token = text(o.token, `${at}.token`);
+    if (token.length < 16) {
+      throw new ConfigError(
+        `${at}.token`,
+        `${at}.token: too short (${token.length} characters); use at least 16 random characters, e.g. from \`openssl rand -hex 24\``,
+      );
+    }
+    return {
+      name,
+      token,
+      schemes: list(o.schemes, `${at}.schemes`),
+      tags: list(o.tags, `${at}.tags`),
+      admin: o.admin === undefined ? false : bool(o.admin, `${at}.admin`),
+    };
+  });
+};
+
+const nullable =
+  <T>(p: Parse<T>): Parse<T | null> =>
+  (value, where) =>
+    value === null ? null : p(value, where);
+
+/** Every key: its default, validator and one line of help (what `idforge serve --help` lists). */
+export const CONFIG_KEYS = {
+  host: { default: '127.0.0.1', parse: text, help: 'address to listen on' },
+  port: { default: 8080, parse: int(0, 65535), help: 'port (0: any free port)' },
+  store: {
+    default: 'sqlite:idforge.db',
+    parse: url(LEASE_SCHEMES),
+    help: 'lease and mark store URL',
+  },
+  sequences: {
+    default: null,
+    parse: nullable(url(SEGMENT_SCHEMES)),
+    help: 'segment store URL (default: --store when it is sqlite: or postgres://)',
+  },
+  layout: { default: 'default', parse: layoutName, help: 'Snowflake layout of this node' },
+  layouts: {
+    default: [],
+    parse: layoutList,
+    help: 'more layouts allowed with ?layout= (comma list)',
+  },
+  workers: { default: null, parse: workerRange, help: 'worker IDs to lease from, N or MIN-MAX' },
+  ttlMs: { default: 10_000, parse: int(100, 3_600_000), help: 'lease TTL in ms' },
+  acquireTimeoutMs: {
+    default: 10_000,
+    parse: int(0, 3_600_000),
+    help: 'wait at start for a worker ID, ms',
+  },
+  maxCount: { default: 10_000, parse: int(1, 1_000_000), help: 'largest count of one request' },
+  maxSegmentSize: {
+    default: 1_000_000,
+    parse: int(1, 2 ** 31 - 1),
+    help: 'largest segment handed to a client',
+  },
+  tokens: { default: [], parse: tokens, help: 'bearer tokens (config file only)' },
+  protectOps: {
+    default: false,
+    parse: bool,
+    help: 'health, metrics, status and dashboard need a token',
+  },
+  rateLimit: { default: 0, parse: int(0, 1e9), help: 'requests per token per window (0: off)' },
+  rateWindowMs: { default: 60_000, parse: int(1, 3_600_000), help: 'rate-limit window, ms' },
+  bodyLimit: { default: 16_384, parse: int(1, 1 << 30), help: 'largest request body, bytes' },
+  maxEventLoopDelayMs: {
+    default: 1000,
+    parse: int(0, 60_000),
+    help: 'answer 503 above this event-loop lag (0: off)',
+  },
+  shutdownTimeoutMs: {
+    default: 10_000,
+    parse: int(1, 600_000),
+    help: 'longest graceful shutdown, ms',
+  },
+  migrate: {
+    default: false,
+    parse: bool,
+    help: "create idforge's tables in server stores at start",
+  },
+  logLevel: { default: 'info', parse: logLevel, help: 'log level' },
+} satisfies Record<keyof ServiceConfig, KeySpec<unknown>>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+/** `ttlMs` → `IDFORGE_TTL_MS`; `ttlMs` → `--ttl-ms`. */
+export const envName = (key: string): string =>
+  `IDFORGE_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+export const flagName = (key: string): string =>
+  `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** Keys the environment may not set (lists of secrets belong in a file). */
+const FILE_ONLY: readonly string[] = ['tokens'];
+
+/** Where configuration comes from; each source is optional. */
+export interface ConfigSources {
+  /** The parsed config file (JSON object) and its path, for messages. */
+  readonly file?: { readonly path: string; readonly values: unknown };
+  /** Environment variables (only IDFORGE_* keys of the table are read). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Command-line values by key (strings as typed). */
+  readonly flags?: Readonly<Partial<Record<ConfigKey, unknown>>>;
+}
+
+/**
+ * The validated configuration. Throws {@link ConfigError} for an unknown key in the file, a bad
+ * value from any source (naming the key and the source), or an inconsistent combination.
+ * `IDFORGE_ADMIN_TOKEN` adds an admin token named `env-admin`.
+ */
+export function resolveConfig(sources: ConfigSources = {}): ServiceConfig {
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(CONFIG_KEYS)) out[key] = spec.default;
+  const file = sources.file;
+  if (file !== undefined) {
+    const v = file.values;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      throw new ConfigError(
+        'config',
+        `${file.path}: expected a JSON object of settings, got ${show(v)}`,
+      );
+    }
+    for (const [key, value] of Object.entries(v)) {
+      const spec = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[key];
+      if (spec === undefined) {
+        throw new ConfigError(
+          key,
+          `${file.path}: unknown key "${key}"; known keys: ${Object.keys(CONFIG_KEYS).join(', ')}`,
+        );
+      }
+      out[key] = spec.parse(value, `${file.path}: ${key}`);
+    }
+  }
+  const env = sources.env ?? {};
+  for (const [key, spec] of Object.entries(CONFIG_KEYS)) {
+    const value = env[envName(key)];
+    if (value === undefined || value === '' || FILE_ONLY.includes(key)) continue;
+    out[key] = spec.parse(value, envName(key));
+  }
+  for (const [key, value] of Object.entries(sources.flags ?? {})) {
+    const spec = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[key];
+    if (spec === undefined) throw new ConfigError(key, `unknown setting "${key}"`);
+    if (value !== undefined) out[key] = spec.parse(value, flagName(key));
+  }
+  const admin = env.IDFORGE_ADMIN_TOKEN;
+  if (admin !== undefined && admin !== '') {
+    const more = tokens([{ name: 'env-admin', token: admin, admin: true }], 'IDFORGE_ADMIN_TOKEN');
+    out.tokens = [...(out.tokens as TokenConfig[]), ...more];
+  }
+  return finish(out as unknown as ServiceConfig);
+}
+
+/** Defaults that depend on other keys, and rules across keys. */
+function finish(c: ServiceConfig): ServiceConfig {
+  let sequences = c.sequences;
+  if (sequences === null && SEGMENT_SCHEMES.includes(storeScheme(c.store))) sequences = c.store;
+  const seen = new Set<string>();
+  for (const t of c.tokens) {
+    if (seen.has(t.token))
+      throw new ConfigError(
+        'tokens',
+        'tokens: two tokens have the same secret; give each client its own',
+      );
+    seen.add(t.token);
+  }
+  return { ...c, sequences, layouts: c.layouts.filter((l) => l !== c.layout) };
+}

@@ -1,0 +1,29 @@
+/**
+ * idforge/service: the ID service teams deploy (docs/service.md). `startService(config)` runs
+ * it; `resolveConfig` validates settings from a file, the environment and flags; `openService`
+ * + `buildApp` give the Fastify app without listening (tests use `app.inject()`). This file
+ * re-exports only, by name.
+ */
+export { type Access, buildApp, type ServiceDeps, type ServiceIdentity } from './app.js';
+export { type Principal, TokenAuth } from './auth.js';
+export {
+  CONFIG_KEYS,
+  ConfigError,
+  type ConfigKey,
+  type ConfigSources,
+  envName,
+  flagName,
+  resolveConfig,
+  type ServiceConfig,
+  type TokenConfig,
+} from './config.js';
+export { CODE_STATUS, type ErrorBody, ServiceCode } from './errors.js';
+export { EventLog, type ServiceEvent } from './events.js';
+export { ServiceMetrics } from './metrics.js';
+export {
+  type OpenedService,
+  openService,
+  type RunningService,
+  type StartOptions,
+  startService,
+} from './server.js';

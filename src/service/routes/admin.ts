@@ -1,0 +1,92 @@
+/** Admin routes (an admin token always): tags and their steps, leases. */
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps } from '../app.js';
+import { createTagSchema, listLeasesSchema, listTagsSchema, setStepSchema } from '../schemas.js';
+import type { TagState } from '../sequences.js';
+
+const admin = { access: 'admin' as const };
+
+/** A tag and its buffers as JSON (numbers as decimal strings). */
+export function tagJson(s: TagState): Record<string, unknown> {
+  const b = s.buffer;
+  return {
+    tag: s.tag.tag,
+    maxId: s.tag.maxId.toString(),
+    step: s.tag.step,
+    description: s.tag.description,
+    updatedAtMs: s.tag.updatedAtMs,
+    buffer:
+      b === null
+        ? null
+        : {
+            current:
+              b.current === null
+                ? null
+                : {
+                    first: String(b.current.first),
+                    last: String(b.current.last),
+                    next: String(b.current.next),
+                  },
+            next:
+              b.next === null ? null : { first: String(b.next.first), last: String(b.next.last) },
+            loading: b.loading,
+            step: b.step,
+          },
+  };
+}
+
+export async function adminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const { sequences, leaseStore } = deps;
+  app.post<{
+    Params: { tag: string };
+    Body: { step: number; start?: string; description?: string };
+  }>('/v1/sequences/:tag', { schema: createTagSchema, config: admin }, async (req, reply) => {
+    const { step, start, description } = req.body ?? { step: 1000 };
+    const tag = await sequences.create(
+      req.params.tag,
+      step,
+      start === undefined ? undefined : BigInt(start),
+      description,
+    );
+    deps.events.record(
+      'info',
+      'service',
+      `tag "${tag.tag}" created by "${req.principal?.name}" (step ${tag.step})`,
+    );
+    reply.code(201);
+    return tagJson({ tag, buffer: null });
+  });
+  app.patch<{ Params: { tag: string }; Body: { step: number } }>(
+    '/v1/sequences/:tag',
+    { schema: setStepSchema, config: admin },
+    async (req) => {
+      const tag = await sequences.setStep(req.params.tag, req.body.step);
+      deps.events.record(
+        'info',
+        'service',
+        `step of "${tag.tag}" set to ${tag.step} by "${req.principal?.name}"`,
+      );
+      return tagJson(await sequences.get(tag.tag));
+    },
+  );
+  app.get('/v1/sequences', { schema: listTagsSchema, config: admin }, async () => ({
+    tags: (await sequences.list()).map(tagJson),
+  }));
+  app.get('/v1/leases', { schema: listLeasesSchema, config: admin }, async () => {
+    const host = hostname();
+    const leases = await leaseStore.list();
+    return {
+      leases: leases.map((l) => ({
+        workerId: l.workerId,
+        instanceId: l.instanceId,
+        host: l.host,
+        pid: l.pid,
+        startedAtMs: l.startedAtMs,
+        expiresAtMs: l.expiresAtMs,
+        markMs: l.markMs,
+        self: l.host === host && l.pid === process.pid,
+      })),
+    };
+  });
+}

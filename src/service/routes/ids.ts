@@ -1,0 +1,85 @@
+/** GET /v1/ids/{scheme}: IDs of any scheme, `count` per answer. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SnowflakeNode } from '../../coord/index.js';
+import {
+  KsuidGenerator,
+  UlidGenerator,
+  UuidV4Generator,
+  UuidV7Generator,
+} from '../../core/index.js';
+import type { RouteDeps } from '../app.js';
+import { allowScheme } from '../auth.js';
+import { badRequest } from '../errors.js';
+import { idsSchema, type Scheme } from '../schemas.js';
+
+/** How long a Snowflake request waits for a node that is briefly not ready (a lease renewal). */
+export const READY_WAIT_MS = 1000;
+
+/**
+ * The answer body. IDs never need JSON escaping (hex, Crockford base32, base62, decimal), so
+ * the array is joined rather than serialized element by element.
+ * REF: bench/service (count=1000): join is several times faster than a schema serializer here.
+ */
+export function sendIds(req: FastifyRequest, reply: FastifyReply, ids: readonly string[]): string {
+  if (wantsText(req)) {
+    reply.type('text/plain; charset=utf-8');
+    return ids.length === 0 ? '' : `${ids.join('\n')}\n`;
+  }
+  reply.type('application/json; charset=utf-8');
+  return ids.length === 0 ? '{"ids":[]}' : `{"ids":["${ids.join('","')}"]}`;
+}
+
+function wantsText(req: FastifyRequest): boolean {
+  const a = req.headers.accept;
+  return a?.startsWith('text/plain') === true;
+}
+
+/** `count` Snowflake IDs as decimal strings; waits up to READY_WAIT_MS for a node not ready. */
+export async function snowflakes(node: SnowflakeNode, count: number): Promise<string[]> {
+  let ids: bigint[];
+  try {
+    ids = node.batch(count);
+  } catch {
+    ids = await node.batchAsync(count, READY_WAIT_MS);
+  }
+  const out = new Array<string>(ids.length);
+  for (let i = 0; i < ids.length; i++) out[i] = (ids[i] as bigint).toString();
+  return out;
+}
+
+export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const { config, nodes, metrics, issued } = deps;
+  const own = nodes.get(config.layout);
+  const generators: Record<Exclude<Scheme, 'snowflake'>, { next(): string }> = {
+    uuidv4: new UuidV4Generator(),
+    uuidv7: new UuidV7Generator(),
+    ulid: new UlidGenerator(),
+    ksuid: new KsuidGenerator(),
+  };
+  app.get<{ Params: { scheme: Scheme }; Querystring: { count: number; layout?: string } }>(
+    '/v1/ids/:scheme',
+    { schema: idsSchema(config.maxCount, [config.layout, ...config.layouts]) },
+    async (req, reply) => {
+      const { scheme } = req.params;
+      const { count, layout } = req.query;
+      allowScheme(req.principal, scheme);
+      let ids: string[];
+      if (scheme === 'snowflake') {
+        const node = layout === undefined ? own : nodes.get(layout);
+        if (node === undefined)
+          throw badRequest(
+            `layout "${layout}" is not served by this node; configure it in layouts`,
+          );
+        ids = await snowflakes(node, count);
+      } else {
+        if (layout !== undefined) throw badRequest('layout applies to snowflake only');
+        const g = generators[scheme];
+        ids = new Array<string>(count);
+        for (let i = 0; i < count; i++) ids[i] = g.next();
+      }
+      issued[scheme] = (issued[scheme] ?? 0) + count;
+      metrics.issued(scheme, count);
+      return sendIds(req, reply, ids);
+    },
+  );
+}

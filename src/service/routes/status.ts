@@ -1,0 +1,104 @@
+/**
+ * The dashboard: the page at `/` with its script and style sheet (static files next to this
+ * layer, read once at start), and `/v1/status`, the JSON it polls.
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { redactUrl } from '../../stores/index.js';
+import type { RouteDeps } from '../app.js';
+import { notFound } from '../errors.js';
+
+const ops = { access: 'ops' as const };
+const DASHBOARD = new URL('../dashboard/', import.meta.url);
+const TYPES: Record<string, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'style.css': 'text/css; charset=utf-8',
+};
+
+function load(name: string): string | null {
+  try {
+    return readFileSync(new URL(name, DASHBOARD), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The JSON of /v1/status (a snapshot; no I/O). */
+export function status(deps: RouteDeps): Record<string, unknown> {
+  const now = (deps.now ?? Date.now)();
+  const { config, identity } = deps;
+  return {
+    service: {
+      ...identity,
+      store: redactUrl(config.store),
+      sequences: config.sequences === null ? null : redactUrl(config.sequences),
+    },
+    nowMs: now,
+    nodes: [...deps.nodes].map(([layout, node]) => {
+      const r = node.readiness;
+      return {
+        layout,
+        workerId: r.workerId,
+        ready: r.ready,
+        reason: r.reason,
+        deadlineMs: r.deadlineMs,
+        reservedMs: r.reservedMs,
+        markMs: r.markMs,
+        ttlMs: config.ttlMs,
+        metrics: node.metrics,
+      };
+    }),
+    issued: { ...deps.issued },
+    sequences: deps.sequences.snapshots().map((b) => ({
+      tag: b.tag,
+      step: b.step,
+      served: b.served.toString(),
+      loading: b.loading,
+      current:
+        b.current === null
+          ? null
+          : {
+              first: String(b.current.first),
+              last: String(b.current.last),
+              next: String(b.current.next),
+            },
+      next: b.next === null ? null : { first: String(b.next.first), last: String(b.next.last) },
+    })),
+    events: deps.events.recent(),
+  };
+}
+
+export async function statusRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const files = new Map<string, string>();
+  for (const name of Object.keys(TYPES)) {
+    const body = load(name);
+    if (body !== null) files.set(name, body);
+  }
+  const serve = (name: string) => {
+    const body = files.get(name);
+    if (body === undefined)
+      throw notFound(`dashboard file ${name} is missing from this installation`);
+    return body;
+  };
+  app.get(
+    '/v1/status',
+    { config: ops, schema: { summary: "This node's state, for the dashboard", tags: ['health'] } },
+    async () => status(deps),
+  );
+  app.get('/', { config: ops, schema: { hide: true } }, async (_req, reply) => {
+    reply.type(TYPES['index.html'] as string);
+    return serve('index.html');
+  });
+  app.get<{ Params: { file: string } }>(
+    '/dashboard/:file',
+    { config: ops, schema: { hide: true } },
+    async (req, reply) => {
+      const type = TYPES[req.params.file];
+      if (type === undefined || req.params.file === 'index.html')
+        throw notFound(`no dashboard file ${req.params.file}`);
+      reply.type(type);
+      return serve(req.params.file);
+    },
+  );
+}

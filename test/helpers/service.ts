@@ -1,0 +1,139 @@
+// The service in tests: in-process (openService + buildApp, called with inject()) or as real
+// `idforge serve` processes on port 0, whose JSON log lines are parsed for the listening URL.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import {
+  buildApp,
+  type ConfigKey,
+  openService,
+  resolveConfig,
+  type ServiceDeps,
+} from '../../src/service/index.js';
+
+export interface TestService {
+  readonly app: FastifyInstance;
+  readonly deps: ServiceDeps;
+  readonly dir: string;
+  close(): Promise<void>;
+}
+
+/** A temporary directory removed by the returned function. */
+export function tempDir(prefix = 'idforge-svc-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * An app on a fresh SQLite file (unless `settings.store` says otherwise), not listening.
+ * `settings` are config values as a file would give them; `env` as IDFORGE_* variables.
+ */
+export async function openTestService(
+  settings: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+): Promise<TestService> {
+  const t = tempDir();
+  const values = { store: `sqlite:${join(t.dir, 'idforge.db')}`, logLevel: 'silent', ...settings };
+  const config = resolveConfig({ file: { path: 'test settings', values }, env });
+  const opened = await openService(config, { logger: pino({ level: 'silent' }) });
+  const app = await buildApp(opened.deps);
+  return {
+    app,
+    deps: opened.deps,
+    dir: t.dir,
+    async close() {
+      await app.close();
+      await opened.close();
+      t.remove();
+    },
+  };
+}
+
+const bin = fileURLToPath(new URL('../../src/bin/idforge.ts', import.meta.url));
+// Resolved here, so a process started in another directory still finds the loader.
+const tsx = import.meta.resolve('tsx');
+
+export interface ServiceProc {
+  readonly child: ChildProcess;
+  /** Every log line, parsed. */
+  readonly logs: Record<string, unknown>[];
+  /** Resolves with the URL once listening; rejects if it exits first. */
+  readonly ready: Promise<string>;
+  /** Resolves with the exit code, or the signal's name. */
+  readonly exited: Promise<number | string>;
+  url: string;
+  stderr: string;
+}
+
+/** Starts `idforge serve` (from the sources, via tsx) with `args` and `env` (merged into ours). */
+export function spawnService(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): ServiceProc {
+  const child = spawn(process.execPath, ['--import', tsx, bin, 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+    ...(cwd === undefined ? {} : { cwd }),
+  });
+  let onReady!: (url: string) => void;
+  let onFail!: (e: Error) => void;
+  const ready = new Promise<string>((res, rej) => {
+    onReady = res;
+    onFail = rej;
+  });
+  ready.catch(() => undefined);
+  const proc: ServiceProc = {
+    child,
+    logs: [],
+    ready,
+    url: '',
+    stderr: '',
+    exited: new Promise((res) => {
+      child.on('close', (code, signal) => {
+        onFail(
+          new Error(
+            `idforge serve exited before listening (${signal ?? code}): ${proc.stderr.trim()}`,
+          ),
+        );
+        res(code ?? signal ?? -1);
+      });
+    }),
+  };
+  let buf = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    buf += chunk;
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        entry = { msg: line };
+      }
+      proc.logs.push(entry);
+      const m = /^listening on (http:\/\/\S+)$/.exec(String(entry.msg));
+      if (m !== null) {
+        proc.url = m[1] as string;
+        onReady(proc.url);
+      }
+    }
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    proc.stderr += chunk;
+  });
+  return proc;
+}
+
+/** Config keys as flags, for spawnService. */
+export function flags(values: Partial<Record<ConfigKey, string | number>>): string[] {
+  return Object.entries(values).flatMap(([k, v]) => [
+    `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+    String(v),
+  ]);
+}

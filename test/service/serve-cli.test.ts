@@ -1,0 +1,64 @@
+// `idforge serve` as a user runs it: --help lists every setting, a bad setting exits 2 naming
+// it, and a real process started on the embedded store serves, then on SIGTERM finishes,
+// releases its lease and exits 0.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CONFIG_KEYS, flagName } from '../../src/service/index.js';
+import { openLeaseStore } from '../../src/stores/index.js';
+import { cli } from '../helpers/cli.js';
+import { spawnService, tempDir } from '../helpers/service.js';
+
+test('serve --help lists every setting with its variable', async () => {
+  const r = await cli(['serve', '--help']);
+  assert.equal(r.code, 0);
+  for (const key of Object.keys(CONFIG_KEYS)) {
+    if (key === 'tokens') continue;
+    assert.ok(r.stdout.includes(flagName(key)), `help lists ${flagName(key)}`);
+  }
+  assert.match(r.stdout, /IDFORGE_ADMIN_TOKEN/);
+});
+
+test('a bad setting exits 2 and names it; an unknown flag too', async () => {
+  const port = await cli(['serve', '--port', 'http']);
+  assert.equal(port.code, 2);
+  assert.match(port.stderr, /--port: expected an integer in \[0, 65535\], got "http"/);
+  const env = await cli(['serve'], '', { IDFORGE_MAX_COUNT: '-5' });
+  assert.equal(env.code, 2);
+  assert.match(env.stderr, /IDFORGE_MAX_COUNT/);
+  const flag = await cli(['serve', '--prot', '1']);
+  assert.equal(flag.code, 2);
+  assert.match(flag.stderr, /--prot/);
+  const file = await cli(['serve', '--config', '/nonexistent/idforge.json']);
+  assert.equal(file.code, 2);
+  assert.match(file.stderr, /cannot read \/nonexistent\/idforge.json/);
+});
+
+test('a real process: serves on the embedded store, SIGTERM releases the lease and exits 0', async () => {
+  const t = tempDir();
+  try {
+    const db = join(t.dir, 'idforge.db');
+    const p = spawnService(['--store', `sqlite:${db}`], {}, t.dir);
+    const url = await p.ready;
+    const r = await fetch(`${url}/v1/ids/snowflake?count=5`);
+    assert.equal(r.status, 200);
+    assert.equal(((await r.json()) as { ids: string[] }).ids.length, 5);
+    assert.ok(
+      p.logs.some((l) => /worker ID \d+ leased/.test(String(l.msg))),
+      'the lease is logged',
+    );
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exited, 0);
+    assert.ok(p.logs.some((l) => /leases released/.test(String(l.msg))));
+    const store = await openLeaseStore(`sqlite:${db}`);
+    try {
+      const leases = await store.list();
+      assert.deepEqual(leases, [], 'no lease is left behind');
+      assert.ok(((await store.readMark(0)) ?? 0) > 0, 'the mark was recorded');
+    } finally {
+      await store.close();
+    }
+  } finally {
+    t.remove();
+  }
+});
