@@ -66,6 +66,18 @@ export interface SegmentStore {
    * `step` defaults to the stored step; the stored step is never changed by this call.
    */
   takeSegment(tag: string, step?: number): Promise<Segment>;
+  /**
+   * Sets the tag's stored step (the smallest segment a take moves max_id by) and its
+   * updated_at atomically, and resolves to the updated tag. max_id is never changed: blocks
+   * already taken stay their owners', and every later take moves max_id by max(requested, new
+   * step) from where it is (a take concurrent with this call uses the old step or the new one,
+   * never a mix). Setting the same step again only touches updated_at. Misuse rejects before
+   * any I/O, as `createTag`'s: `RangeError` ("step: expected an integer in [1, 2147483647],
+   * got ...") for a step out of range or fractional, `TypeError` for a non-number, either for
+   * a malformed tag. Rejects with `UnknownTagError` for a tag never created (nothing is
+   * created). A running `SegmentBuffer` learns of the new step through `setMinStep`.
+   */
+  setStep(tag: string, step: number): Promise<SegmentTag>;
   /** The tag, or null if it does not exist. */
   getTag(tag: string): Promise<SegmentTag | null>;
   /** Every tag, ordered by name. */

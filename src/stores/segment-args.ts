@@ -62,6 +62,15 @@ export function checkCreate(tag: string, options: CreateTagOptions): CheckedCrea
 }
 
 /**
+ * Checks setStep's arguments: the tag, and a step to store, an integer in [1, 2^31 - 1]
+ * (`RangeError`/`TypeError` "step: expected ..., got ...", as createTag's).
+ */
+export function checkStoredStep(tag: string, step: number): number {
+  assertTag(tag);
+  return assertInteger('step', step, 1, MAX_STORED_STEP);
+}
+
+/**
  * The step a take asks for: an integer in [1, 2^53 - 1] or undefined. Undefined asks for 1,
  * which the store raises to the stored step (a take moves max_id by max(requested, stored)).
  */

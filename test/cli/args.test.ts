@@ -22,7 +22,7 @@ describe('argument errors', () => {
     const cases: [string[], string][] = [
       [['gen'], 'idforge gen: expected a scheme\n'],
       [['gen', 'uuidv7', 'x'], 'idforge gen: unexpected argument "x"\n'],
-      [['seq', 'nope'], 'idforge seq: expected create, next or show, got "nope"\n'],
+      [['seq', 'nope'], 'idforge seq: expected create, next, show or step, got "nope"\n'],
       [['seq', 'next'], 'idforge seq next: expected a tag\n'],
       [['plan'], 'idforge plan: expected --writers N\n'],
       [['plan', '--writers', '2', 'x'], 'idforge plan: unexpected argument "x"\n'],

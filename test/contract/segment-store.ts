@@ -10,6 +10,7 @@ import {
   UnknownTagError,
 } from '../../src/core/index.js';
 import type { Segment, SegmentStore } from '../../src/sequences/ports.js';
+import { waitFor } from '../helpers/wait.js';
 import { type RaceCall, raceInProcesses } from './fixtures/race.js';
 
 export interface SegmentContractOptions {
@@ -102,6 +103,7 @@ export function segmentStoreContract(name: string, options: SegmentContractOptio
         for (const [operation, call] of [
           ['createTag', () => s.createTag('orders', { step: 10 })],
           ['takeSegment', () => s.takeSegment('orders')],
+          ['setStep', () => s.setStep('orders', 5)],
           ['getTag', () => s.getTag('orders')],
           ['listTags', () => s.listTags()],
         ] as const) {
@@ -171,6 +173,69 @@ export function segmentStoreContract(name: string, options: SegmentContractOptio
         const t = await s.getTag('photos');
         assert.equal(t?.maxId, 65n);
         assert.equal(t?.step, 10, 'the stored step is never changed by a take');
+      }));
+
+    test('setStep changes the stored step and updated_at, never max_id; the next take uses it', () =>
+      withStore(open, async (s) => {
+        await s.createTag('resized', { step: 10, start: 100n, description: 'kept' });
+        await s.createTag('other', { step: 3 });
+        assert.deepEqual(ranges([await s.takeSegment('resized')]), [[100n, 109n]]);
+        const before = (await s.getTag('resized'))!;
+        // updated_at has a millisecond resolution: let one pass so the change shows.
+        await waitFor(() => Date.now() > before.updatedAtMs + 1, 'the next millisecond');
+        const updated = await s.setStep('resized', 250);
+        assert.deepEqual(
+          { ...updated, updatedAtMs: 0 },
+          { tag: 'resized', maxId: 109n, step: 250, description: 'kept', updatedAtMs: 0 },
+        );
+        assert.ok(
+          updated.updatedAtMs > before.updatedAtMs,
+          `updatedAt ${before.updatedAtMs} -> ${updated.updatedAtMs}`,
+        );
+        assert.ok(Math.abs(updated.updatedAtMs - Date.now()) < 5000, `${updated.updatedAtMs}`);
+        assert.deepEqual(await s.getTag('resized'), updated, 'resolves to the stored tag');
+        assert.deepEqual(ranges([await s.takeSegment('resized')]), [[110n, 359n]]);
+        assert.deepEqual(ranges([await s.takeSegment('resized', 300)]), [[360n, 659n]]);
+        assert.deepEqual(ranges([await s.takeSegment('resized', 7)]), [[660n, 909n]]);
+        // Lowered, to the smallest and back; the same step again is accepted.
+        assert.equal((await s.setStep('resized', 1)).maxId, 909n);
+        assert.deepEqual(ranges([await s.takeSegment('resized')]), [[910n, 910n]]);
+        const again = await s.setStep('resized', 1);
+        assert.deepEqual([again.maxId, again.step], [910n, 1]);
+        const widest = await s.setStep('resized', 2 ** 31 - 1);
+        assert.deepEqual([widest.maxId, widest.step], [910n, 2 ** 31 - 1]);
+        const [other] = (await s.listTags()).filter((t) => t.tag === 'other');
+        assert.deepEqual([other?.maxId, other?.step], [0n, 3], 'other tags are untouched');
+      }));
+
+    test('setStep concurrent with takes: each take uses the old step or the new one, blocks stay contiguous', () =>
+      withStore(open, async (s) => {
+        await s.createTag('moving', { step: 4 });
+        const takes = Array.from({ length: 30 }, () => s.takeSegment('moving'));
+        const set = s.setStep('moving', 9);
+        const got = await Promise.all(takes);
+        assert.equal((await set).step, 9);
+        for (const g of got) assert.ok([4n, 9n].includes(g.last - g.first + 1n), `${ranges([g])}`);
+        const last = assertContiguous(got, 1n);
+        assert.equal((await s.getTag('moving'))?.maxId, last);
+        assert.deepEqual(ranges([await s.takeSegment('moving')]), [[last + 1n, last + 9n]]);
+      }));
+
+    test('setStep on an unknown tag: UnknownTagError, nothing created', () =>
+      withStore(open, async (s) => {
+        await s.createTag('known', { step: 2 });
+        await assert.rejects(s.setStep('unknown', 5), (e) => {
+          assert.ok(e instanceof UnknownTagError, String(e));
+          assert.equal(e.tag, 'unknown');
+          assert.equal(e.backend, name);
+          return true;
+        });
+        await assert.rejects(s.setStep('Known', 5), UnknownTagError, 'tags are case-sensitive');
+        assert.equal(await s.getTag('unknown'), null);
+        assert.deepEqual(
+          (await s.listTags()).map((t) => [t.tag, t.step]),
+          [['known', 2]],
+        );
       }));
 
     test('unknown tags: UnknownTagError from takeSegment, null from getTag', () =>
@@ -306,15 +371,37 @@ export function segmentStoreContract(name: string, options: SegmentContractOptio
           ['take step 0', () => s.takeSegment('t', 0)],
           ['take step -1', () => s.takeSegment('t', -1)],
           ['take step 2^53', () => s.takeSegment('t', 2 ** 53)],
+          ['setStep 0', () => s.setStep('t', 0)],
+          ['setStep -1', () => s.setStep('t', -1)],
+          ['setStep 2^31', () => s.setStep('t', 2 ** 31)],
+          ['setStep 1.5', () => s.setStep('t', 1.5)],
+          ['setStep NaN', () => s.setStep('t', Number.NaN)],
+          ['setStep Infinity', () => s.setStep('t', Number.POSITIVE_INFINITY)],
+          ['setStep empty tag', () => s.setStep('', 5)],
         ];
         for (const [what, call] of bad) await assert.rejects(call, RangeError, what);
         const wrongType: [string, () => Promise<unknown>][] = [
           ['number tag', () => s.getTag(1 as unknown as string)],
           ['number start', () => s.createTag('t', { step: 1, start: 1 as unknown as bigint })],
           ['string step', () => s.takeSegment('t', '5' as unknown as number)],
+          ['setStep string step', () => s.setStep('t', '5' as unknown as number)],
+          ['setStep bigint step', () => s.setStep('t', 5n as unknown as number)],
+          ['setStep number tag', () => s.setStep(5 as unknown as string, 5)],
         ];
         for (const [what, call] of wrongType) await assert.rejects(call, TypeError, what);
         assert.deepEqual(await s.listTags(), [], 'nothing was created');
+        await s.createTag('kept', { step: 6 });
+        await assert.rejects(s.setStep('kept', 0), (e) => {
+          assert.ok(e instanceof RangeError);
+          assert.match(e.message, /^step: expected an integer in \[1, 2147483647\], got number 0$/);
+          return true;
+        });
+        assert.equal((await s.getTag('kept'))?.step, 6, 'a refused step changes nothing');
+        await s.takeSegment('kept');
+        assert.deepEqual(
+          (await s.listTags()).map((t) => [t.tag, t.maxId, t.step]),
+          [['kept', 6n, 6]],
+        );
       }));
   });
 }

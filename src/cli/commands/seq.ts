@@ -1,4 +1,4 @@
-/** `idforge seq create|next|show`: segment sequences ("号段") in a store. */
+/** `idforge seq create|next|show|step`: segment sequences ("号段") in a store. */
 
 import { MAX_SEQUENCE_VALUE, type SegmentTag } from '../../sequences/index.js';
 import {
@@ -10,7 +10,7 @@ import {
 import { bigintArg, DEFAULT_STORE, integer, STORE_HELP, storeUrl, tagArg } from '../args.js';
 import { type CliIo, formatTable, LineWriter, UsageError } from '../io.js';
 
-export const seqHelp = `Usage: idforge seq <create|next|show> [tag] [options]
+export const seqHelp = `Usage: idforge seq <create|next|show|step> [tag] [options]
 
 Segment sequences: per business tag, a table row whose max_id moves up by a step; each
 process owns the numbers of the segments it takes, so numbers are unique across every
@@ -23,6 +23,11 @@ process and host sharing the store, and increasing within a process.
                     print COUNT numbers (default 1), one per line: one segment of
                     max(COUNT, step) is taken; the numbers left in it are never reissued
   seq show [--json] list the tags: max_id, step, updated_at, description
+  seq step <tag> <N>
+                    set the tag's stored step (the smallest segment) to N, 1 to 2^31 - 1;
+                    max_id is unchanged and every segment taken from then on is at least
+                    N; running processes keep the segments they hold (a table store only;
+                    a missing tag is IDF_UNKNOWN_TAG)
 
 Options:
 ${STORE_HELP}                    (seq: a table in sqlite, postgres or mysql; a Redis counter,
@@ -50,6 +55,15 @@ function tagOf(rest: string[], sub: string): string {
   return tagArg(tag, `seq ${sub}`); // the one rule of idforge/sequences, as every store checks it
 }
 
+/** `seq step <tag> <N>`: the tag and the new stored step. */
+function stepArgs(rest: string[]): [string, number] {
+  const [tag, n, ...extra] = rest;
+  if (tag === undefined) throw new UsageError('seq step: expected a tag and a step');
+  if (n === undefined) throw new UsageError('seq step: expected a step after the tag');
+  if (extra.length > 0) throw new UsageError(`seq step: unexpected argument "${extra[0]}"`);
+  return [tagArg(tag, 'seq step'), integer('seq step: N', n, 1, 2 ** 31 - 1)];
+}
+
 function showTable(tags: SegmentTag[]): string {
   const head = ['tag', 'max_id', 'step', 'updated_at', 'description'];
   const rows = tags.map((t) => [
@@ -68,11 +82,11 @@ export async function seqCommand(
   io: CliIo,
 ): Promise<number> {
   const [sub, ...rest] = positionals;
-  if (sub !== 'create' && sub !== 'next' && sub !== 'show') {
+  if (sub !== 'create' && sub !== 'next' && sub !== 'show' && sub !== 'step') {
     throw new UsageError(
       sub === undefined
-        ? 'expected create, next or show'
-        : `expected create, next or show, got "${sub}"`,
+        ? 'expected create, next, show or step'
+        : `expected create, next, show or step, got "${sub}"`,
     );
   }
   if (sub !== 'create' && (values.step ?? values.start ?? values.description) !== undefined) {
@@ -80,7 +94,8 @@ export async function seqCommand(
   }
   if (sub !== 'next' && values.count !== undefined) throw new UsageError('-n applies to seq next');
   if (sub !== 'show' && values.json) throw new UsageError('--json applies to seq show');
-  const tag = sub === 'show' ? undefined : tagOf(rest, sub);
+  const [tag, newStep] =
+    sub === 'show' ? [] : sub === 'step' ? stepArgs(rest) : [tagOf(rest, sub), undefined];
   if (sub === 'show' && rest.length > 0) throw new UsageError(`seq show: unexpected "${rest[0]}"`);
   const step = integer('--step', values.step ?? '1000', 1, 2 ** 31 - 1);
   const start = bigintArg('--start', values.start ?? '1', 1n, MAX_SEQUENCE_VALUE, '2^63 - 1');
@@ -90,6 +105,11 @@ export async function seqCommand(
     throw new UsageError('--marks applies to a redis:// store only');
   }
   if (storeScheme(url) === 'redis') {
+    if (sub === 'step') {
+      throw new UsageError(
+        "seq step sets a segment table's step; a Redis counter keeps none (its block size is the client's)",
+      );
+    }
     return redisSeq(
       sub,
       tag,
@@ -104,8 +124,10 @@ export async function seqCommand(
       io,
     );
   }
-  // seq show only reads: a missing sqlite: file is an error, never a new empty store.
-  const store = await openSegmentStore(url, sub === 'show' ? { create: false } : {});
+  // seq show only reads and seq step changes an existing tag: a missing sqlite: file is an
+  // error, never a new empty store.
+  const existing = sub === 'show' || sub === 'step';
+  const store = await openSegmentStore(url, existing ? { create: false } : {});
   try {
     if (sub === 'create') {
       const t = await store.createTag(tag!, {
@@ -115,6 +137,11 @@ export async function seqCommand(
       });
       io.stdout.write(
         `created ${t.tag} in ${store.address}: step ${t.step}, first number ${t.maxId + 1n}\n`,
+      );
+    } else if (sub === 'step') {
+      const t = await store.setStep(tag!, newStep!);
+      io.stdout.write(
+        `step of ${t.tag} in ${store.address} set to ${t.step}; max_id ${t.maxId} unchanged\n`,
       );
     } else if (sub === 'next') {
       const seg = await store.takeSegment(tag!, count);

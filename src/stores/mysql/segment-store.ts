@@ -47,6 +47,7 @@ import { callerAddress } from '../owned.js';
 import {
   assertTablePrefix,
   checkCreate,
+  checkStoredStep,
   DEFAULT_SEGMENT_NAMESPACE,
   requestedStep,
   type SegmentRow,
@@ -88,6 +89,14 @@ CREATE TABLE IF NOT EXISTS ${t} (
 UPDATE ${t} SET max_id = max_id + ${used}, updated_at_ms = ?
 WHERE tag = ? AND max_id <= ${MAX_SEQUENCE_VALUE} - ${used};
 SELECT max_id, ${used} AS used FROM ${t} WHERE tag = ?;
+COMMIT`,
+    /**
+     * step, now, tag, tag. Four results: the SELECT's is [2] (no row: unknown tag). The
+     * UPDATE locks the row until COMMIT, so the SELECT reads this call's own step.
+     */
+    setStep: `START TRANSACTION;
+UPDATE ${t} SET step = ?, updated_at_ms = ? WHERE tag = ?;
+SELECT ${COLUMNS} FROM ${t} WHERE tag = ?;
 COMMIT`,
     /** tag. */
     get: `SELECT ${COLUMNS} FROM ${t} WHERE tag = ?`,
@@ -176,6 +185,23 @@ export class MysqlSegmentStore implements SegmentStore {
     if (row === undefined) throw new UnknownTagError(tag, this.backend);
     if (update.affectedRows !== 1) throw new SequenceExhaustedError(tag, BigInt(row.max_id));
     return segmentOf(tag, BigInt(row.max_id), BigInt(row.used));
+  }
+
+  /**
+   * See {@link SegmentStore.setStep}: an UPDATE and a SELECT in one transaction, one round
+   * trip; `RangeError`/`TypeError` for bad arguments.
+   */
+  async setStep(tag: string, step: number): Promise<SegmentTag> {
+    const checked = checkStoredStep(tag, step);
+    const [, , rows] = (await this.#db.query('setStep', this.#sql.setStep, [
+      checked,
+      this.#now(),
+      tag,
+      tag,
+    ])) as [unknown, unknown, SegmentRow[], unknown];
+    const row = rows[0];
+    if (row === undefined) throw new UnknownTagError(tag, this.backend);
+    return tagOfBinary(row);
   }
 
   async getTag(tag: string): Promise<SegmentTag | null> {

@@ -14,7 +14,7 @@
  * ./connect.ts): a block is handed out only once its new max_id is in the WAL, so a server crash
  * cannot make the next take return it again.
  *
- * `updated_at_ms` is the server's clock (unix ms) at the last create or take. Numbers travel
+ * `updated_at_ms` is the server's clock (unix ms) at the last create, take or setStep. Numbers travel
  * as decimal strings, never through a double. Every driver, connection or SQL error rejects
  * with `StoreUnavailableError` ('postgres', redacted URL, operation, cause) within the pool's
  * connect timeout plus the statement timeout; a take that times out may still have moved
@@ -31,7 +31,14 @@ import {
 } from '../../sequences/ports.js';
 import { assertTag } from '../../sequences/tag.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
-import { checkCreate, requestedStep, type SegmentRow, segmentOf, tagOf } from '../segment-args.js';
+import {
+  checkCreate,
+  checkStoredStep,
+  requestedStep,
+  type SegmentRow,
+  segmentOf,
+  tagOf,
+} from '../segment-args.js';
 import { storeError } from '../store-error.js';
 import {
   connectPostgres,
@@ -73,6 +80,11 @@ RETURNING ${COLUMNS}`,
 UPDATE ${table} SET max_id = max_id + ${used}, updated_at_ms = ${NOW_MS}
 WHERE tag = $1::text AND max_id <= ${MAX_SEQUENCE_VALUE} - ${used}
 RETURNING max_id::text AS max_id, ${used}::text AS used`,
+    /** $1 tag, $2 step. No row: unknown tag. max_id is left as it is. */
+    setStep: `
+UPDATE ${table} SET step = $2::integer, updated_at_ms = ${NOW_MS}
+WHERE tag = $1::text
+RETURNING ${COLUMNS}`,
     /** $1 tag. */
     get: `SELECT ${COLUMNS} FROM ${table} WHERE tag = $1::text`,
     list: `SELECT ${COLUMNS} FROM ${table} ORDER BY tag COLLATE "C"`,
@@ -174,6 +186,14 @@ export class PostgresSegmentStore implements SegmentStore {
     const [current] = await this.#rows<SegmentRow>('takeSegment', this.#sql.get, [tag]);
     if (current === undefined) throw new UnknownTagError(tag, this.backend);
     throw new SequenceExhaustedError(tag, BigInt(current.max_id));
+  }
+
+  /** See {@link SegmentStore.setStep}: one autocommit UPDATE; `RangeError`/`TypeError` for bad arguments. */
+  async setStep(tag: string, step: number): Promise<SegmentTag> {
+    const checked = checkStoredStep(tag, step);
+    const [row] = await this.#rows<SegmentRow>('setStep', this.#sql.setStep, [tag, checked]);
+    if (row === undefined) throw new UnknownTagError(tag, this.backend);
+    return tagOf(row);
   }
 
   async getTag(tag: string): Promise<SegmentTag | null> {

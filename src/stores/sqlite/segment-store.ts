@@ -32,6 +32,7 @@ import { OWNED, type Ownership } from '../owned.js';
 import {
   assertTablePrefix,
   checkCreate,
+  checkStoredStep,
   DEFAULT_SEGMENT_NAMESPACE,
   requestedStep,
   type SegmentRow,
@@ -74,9 +75,12 @@ INSERT INTO ${t} (tag, max_id, step, description, updated_at_ms)
 VALUES (@tag, @maxId, @step, @description, @now)
 ON CONFLICT (tag) DO NOTHING
 RETURNING ${COLUMNS}`);
+  const setStep = db.prepare(`
+UPDATE ${t} SET step = @step, updated_at_ms = @now WHERE tag = @tag
+RETURNING ${COLUMNS}`);
   const get = db.prepare(`SELECT ${COLUMNS} FROM ${t} WHERE tag = ?`);
   const list = db.prepare(`SELECT ${COLUMNS} FROM ${t} ORDER BY tag`);
-  for (const s of [take, create, get, list]) s.safeIntegers(true);
+  for (const s of [take, create, setStep, get, list]) s.safeIntegers(true);
   const takeTx = db.transaction((tag: string, requested: bigint, now: number): Segment => {
     const row = take.get({ tag, requested, now }) as { max_id: bigint; used: bigint } | undefined;
     if (row !== undefined) return segmentOf(tag, row.max_id, row.used);
@@ -84,7 +88,7 @@ RETURNING ${COLUMNS}`);
     if (current === undefined) throw new UnknownTagError(tag, 'sqlite');
     throw new SequenceExhaustedError(tag, BigInt(current.max_id));
   });
-  return { take: takeTx.immediate, create, get, list };
+  return { take: takeTx.immediate, create, setStep, get, list };
 }
 
 type Statements = ReturnType<typeof prepareStatements>;
@@ -154,6 +158,16 @@ export class SqliteSegmentStore implements SegmentStore {
     assertTag(tag);
     const requested = BigInt(requestedStep(step));
     return this.#run('takeSegment', (s) => s.take(tag, requested, this.#now()));
+  }
+
+  /** See {@link SegmentStore.setStep}: one UPDATE ... RETURNING; `RangeError`/`TypeError` for bad arguments. */
+  async setStep(tag: string, step: number): Promise<SegmentTag> {
+    const checked = checkStoredStep(tag, step);
+    return this.#run('setStep', (s) => {
+      const row = s.setStep.get({ tag, step: checked, now: this.#now() }) as SegmentRow | undefined;
+      if (row === undefined) throw new UnknownTagError(tag, this.backend);
+      return tagOf(row);
+    });
   }
 
   async getTag(tag: string): Promise<SegmentTag | null> {
