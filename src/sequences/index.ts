@@ -31,11 +31,13 @@ export {
   type SegmentTag,
   type TicketServer,
 } from './ports.js';
-export {
-  SegmentBuffer,
-  type SegmentBufferOptions,
-  type SegmentBufferStats,
-} from './segment-buffer.js';
+export { SegmentBuffer } from './segment-buffer.js';
+export type {
+  SegmentBufferOptions,
+  SegmentBufferSnapshot,
+  SegmentBufferStats,
+  SegmentFetchEvent,
+} from './segment-buffer-types.js';
 export { openSegmentSequence, type SegmentSequenceOptions, type Sequence } from './sequence.js';
 export { assertTag, assertTicketTag, MAX_TAG_LENGTH } from './tag.js';
 export {

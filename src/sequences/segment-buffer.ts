@@ -20,55 +20,23 @@
  * attempts per second and never starves the event loop; the buffer refills by itself within
  * about a second of the store's return.
  *
+ * Observing: `stats` (counters), `snapshot()` (the two buffers, for a dashboard) and the
+ * `onFetch` option (each fetch's duration and error, for metrics); none does I/O. When the
+ * stored step changes, `setMinStep` makes later fetches follow.
+ *
  * Numbers are unique across every process sharing the store (the store hands out disjoint
  * blocks) and increasing within one buffer. A restart wastes the rest of the segments it
  * held: by design, the price of never asking the store per ID.
  */
 import { StoreUnavailableError } from '../core/index.js';
-import { Backoff, type BackoffOptions } from '../core/internal.js';
+import { Backoff } from '../core/internal.js';
 import type { BlockSource } from './ports.js';
-
-/** Options of {@link SegmentBuffer}. Times in ms. */
-export interface SegmentBufferOptions {
-  /** Name for errors and metrics (the business tag). */
-  readonly tag: string;
-  readonly source: BlockSource;
-  /** The smallest and first step (the stored step of a segment tag). */
-  readonly minStep: number;
-  /** Largest dynamic step. Default max(minStep, 1,000,000). */
-  readonly maxStep?: number;
-  /** Adapt the step to consumption. Default true. */
-  readonly dynamicStep?: boolean;
-  /** How long a segment should last. Default 60,000 (1 min). */
-  readonly targetMs?: number;
-  /** Share of the current segment used that starts the background fetch. Default 0.1. */
-  readonly prefetchAt?: number;
-  /** A request waiting on an empty buffer gives up after this. Default 3000. */
-  readonly fetchTimeoutMs?: number;
-  /** Store named in a timeout error. */
-  readonly backend?: string;
-  readonly address?: string;
-  /** Monotonic milliseconds, for segment durations. Default performance.now. */
-  readonly now?: () => number;
-  /** Delays between failed fetches. Default { initialMs: 50, maxMs: 1000 } (jittered). */
-  readonly backoff?: BackoffOptions;
-}
-
-/** Counters of a {@link SegmentBuffer}. */
-export interface SegmentBufferStats {
-  readonly tag: string;
-  /** Numbers handed out. */
-  readonly served: bigint;
-  /** Blocks taken from the store (each one round trip). */
-  readonly fetches: number;
-  readonly fetchFailures: number;
-  /** Failed fetches since the last success (0 while the store answers). */
-  readonly failingStreak: number;
-  /** Requests that found both buffers empty and had to wait on the store. */
-  readonly waits: number;
-  /** The step the next fetch asks for. */
-  readonly step: number;
-}
+import type {
+  SegmentBufferOptions,
+  SegmentBufferSnapshot,
+  SegmentBufferStats,
+  SegmentFetchEvent,
+} from './segment-buffer-types.js';
 
 interface Block {
   first: bigint;
@@ -80,8 +48,8 @@ const EMPTY = -1n;
 export class SegmentBuffer {
   readonly tag: string;
   readonly #source: BlockSource;
-  readonly #minStep: number;
-  readonly #maxStep: number;
+  #minStep: number;
+  #maxStep: number;
   readonly #dynamic: boolean;
   readonly #targetMs: number;
   readonly #prefetchAt: number;
@@ -89,8 +57,10 @@ export class SegmentBuffer {
   readonly #backend: string;
   readonly #address: string;
   readonly #now: () => number;
-  // The current segment: #cur is the next number, #last the last; #trigger starts the fetch.
+  readonly #onFetch: ((event: SegmentFetchEvent) => void) | undefined;
+  // The current segment [#first, #last]: #cur is the next number; #trigger starts the fetch.
   #cur = 0n;
+  #first = 0n;
   #last = EMPTY;
   #trigger = EMPTY;
   #next: Block | null = null;
@@ -105,7 +75,6 @@ export class SegmentBuffer {
   #notify!: () => void;
   #step: number;
   #lastFetchAt = Number.NaN;
-  #served = 0n;
   #servedBase = 0n;
   #fetches = 0;
   #fetchFailures = 0;
@@ -128,6 +97,7 @@ export class SegmentBuffer {
     this.#backend = options.backend ?? 'sequence';
     this.#address = options.address ?? options.tag;
     this.#now = options.now ?? (() => performance.now());
+    this.#onFetch = options.onFetch;
     this.#step = this.#minStep;
     this.#backoff = new Backoff(options.backoff ?? { initialMs: 50, maxMs: 1000 });
     this.#renewSignal();
@@ -201,7 +171,36 @@ export class SegmentBuffer {
   }
 
   #servedInCurrent(): bigint {
-    return this.#last === EMPTY ? 0n : this.#cur - this.#served;
+    return this.#last === EMPTY ? 0n : this.#cur - this.#first;
+  }
+
+  /**
+   * What the buffer holds now: the current segment and its next number, the second buffer,
+   * whether a fetch is in flight, the step. A copy, taken without I/O; cheap enough per scrape.
+   */
+  snapshot(): SegmentBufferSnapshot {
+    const n = this.#next;
+    return {
+      tag: this.tag,
+      current:
+        this.#cur <= this.#last ? { first: this.#first, last: this.#last, next: this.#cur } : null,
+      next: n === null ? null : { first: n.first, last: n.last },
+      loading: this.#loading !== null,
+      step: this.#step,
+    };
+  }
+
+  /**
+   * The stored step changed (`SegmentStore.setStep`): later fetches ask for at least `step`,
+   * and the dynamic step never goes below it. maxStep is raised to `step` if below it (never
+   * lowered). A lower minimum lets the dynamic step halve down to it (without the dynamic step,
+   * the step becomes `step` at once). Segments held or in flight are kept as they are. Throws
+   * `RangeError` when `step` is not a positive number, as the constructor's `minStep`.
+   */
+  setMinStep(step: number): void {
+    this.#minStep = positive('minStep', step);
+    if (this.#maxStep < step) this.#maxStep = step;
+    if (this.#step < step || !this.#dynamic) this.#step = step;
   }
 
   /** Stops background retries. Buffered numbers are dropped (wasted, never reissued). */
@@ -227,7 +226,7 @@ export class SegmentBuffer {
     this.#servedBase += this.#servedInCurrent();
     this.#next = null;
     this.#cur = n.first;
-    this.#served = n.first;
+    this.#first = n.first;
     this.#last = n.last;
     const size = n.last - n.first + 1n;
     this.#trigger = n.first + (size * BigInt(Math.round(this.#prefetchAt * 1000))) / 1000n;
@@ -281,7 +280,8 @@ export class SegmentBuffer {
   /** Starts fetching the next block in the background, unless one is loaded or loading. */
   #prefetch(): void {
     if (this.#next !== null || this.#loading !== null || this.#closed || this.#coolingDown) return;
-    const size = this.#nextStep();
+    const started = this.#now();
+    const size = this.#nextStep(started);
     this.#loading = this.#source(size).then(
       (block) => {
         this.#fetches++;
@@ -290,6 +290,7 @@ export class SegmentBuffer {
         this.#backoff.reset();
         this.#loading = null;
         this.#signal();
+        this.#report(started, size, false, undefined);
       },
       (error: unknown) => {
         this.#fetchFailures++;
@@ -297,8 +298,24 @@ export class SegmentBuffer {
         this.#loading = null;
         this.#scheduleRetry();
         this.#signal();
+        this.#report(started, size, true, error);
       },
     );
+  }
+
+  /** Tells `onFetch`, if any, how a fetch went; whatever the callback does stays with it. */
+  #report(started: number, size: number, failed: boolean, error: unknown): void {
+    const onFetch = this.#onFetch;
+    if (onFetch === undefined) return;
+    const ms = this.#now() - started;
+    try {
+      const r: unknown = onFetch(
+        failed ? { tag: this.tag, ms, size, error } : { tag: this.tag, ms, size },
+      );
+      if (r instanceof Promise) r.catch(() => undefined);
+    } catch {
+      // Ignored: a metrics callback must never break the sequence.
+    }
   }
 
   /** The next fetch after a failure, and only it, starts when the back-off timer fires. */
@@ -315,8 +332,7 @@ export class SegmentBuffer {
   }
 
   /** Leaf's rule: compare the previous segment's lifetime with the target. */
-  #nextStep(): number {
-    const now = this.#now();
+  #nextStep(now: number): number {
     const lasted = now - this.#lastFetchAt;
     this.#lastFetchAt = now;
     if (!this.#dynamic || Number.isNaN(lasted)) return this.#step;

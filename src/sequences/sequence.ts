@@ -4,7 +4,8 @@
  */
 import { UnknownTagError } from '../core/index.js';
 import type { SegmentStore } from './ports.js';
-import { SegmentBuffer, type SegmentBufferOptions } from './segment-buffer.js';
+import { SegmentBuffer } from './segment-buffer.js';
+import type { SegmentBufferOptions } from './segment-buffer-types.js';
 
 /** What every sequence offers: a synchronous fast path and promises when it must wait. */
 export interface Sequence {
@@ -23,9 +24,11 @@ export type SegmentSequenceOptions = Omit<
 >;
 
 /**
- * A sequence for `tag`, loaded with its first segment. Rejects with `UnknownTagError` when
- * the tag was never created (tags are not created at request time), `StoreUnavailableError`
- * when the store is down.
+ * A sequence for `tag`, loaded with its first segment; its minimum step is the tag's stored
+ * step at opening (after `SegmentStore.setStep`, call the buffer's `setMinStep`; the store
+ * applies the new step to every take anyway). Rejects with `UnknownTagError` when the tag was
+ * never created (tags are not created at request time), `StoreUnavailableError` when the
+ * store is down.
  */
 export async function openSegmentSequence(
   store: SegmentStore,
