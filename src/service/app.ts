@@ -36,6 +36,9 @@ export interface ServiceIdentity {
   readonly pid: number;
   readonly startedAtMs: number;
   readonly version: string;
+  /** The lease store's and the segment store's addresses, credentials removed. */
+  readonly store: string;
+  readonly sequences: string | null;
 }
 
 /** Everything the routes use, opened by the caller (server.ts or a test). */

@@ -66,6 +66,8 @@ export async function openService(
     pid: process.pid,
     startedAtMs: Date.now(),
     version: packageVersion(),
+    store: redactUrl(config.store),
+    sequences: config.sequences === null ? null : redactUrl(config.sequences),
   };
   const nodes = new Map<string, SnowflakeNode>();
   let sequences: SequenceRegistry | null = null;

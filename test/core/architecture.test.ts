@@ -142,3 +142,34 @@ test('stores reach the core through its barrels only (index.js, internal.js)', (
     }
   }
 });
+
+test('service imports the public barrels of core, coord and sequences; stores only from its composition root', () => {
+  const dir = join(root, 'src/service');
+  const barrels = ['core', 'coord', 'sequences'].map((l) => join(root, 'src', l, 'index.js'));
+  // server.ts opens the stores; config.ts checks a URL names a store that can hold what it is for.
+  const roots = ['server.ts', 'config.ts'].map((n) => join(dir, n));
+  for (const f of files(dir)) {
+    for (const spec of imports(f)) {
+      if (!spec.startsWith('.')) continue;
+      const target = resolve(dirname(f), spec);
+      if (target.startsWith(dir)) continue;
+      const ok =
+        barrels.includes(target) || (roots.includes(f) && target === join(root, 'src/stores/index.js'));
+      assert.ok(ok, `${relative(root, f)} imports ${spec}`);
+    }
+  }
+});
+
+test('client imports the core barrel and its own files only: no node:, no package (it runs in browsers)', () => {
+  const dir = join(root, 'src/client');
+  for (const f of files(dir)) {
+    for (const spec of imports(f)) {
+      assert.ok(spec.startsWith('.'), `${relative(root, f)} imports "${spec}"`);
+      const target = resolve(dirname(f), spec);
+      assert.ok(
+        target.startsWith(dir) || target === join(root, 'src/core/index.js'),
+        `${relative(root, f)} reaches outside the client and the core barrel: "${spec}"`,
+      );
+    }
+  }
+});

@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { redactUrl } from '../../stores/index.js';
 import type { RouteDeps } from '../app.js';
 import { notFound } from '../errors.js';
 
@@ -29,11 +28,7 @@ export function status(deps: RouteDeps): Record<string, unknown> {
   const now = (deps.now ?? Date.now)();
   const { config, identity } = deps;
   return {
-    service: {
-      ...identity,
-      store: redactUrl(config.store),
-      sequences: config.sequences === null ? null : redactUrl(config.sequences),
-    },
+    service: identity,
     nowMs: now,
     nodes: [...deps.nodes].map(([layout, node]) => {
       const r = node.readiness;

@@ -1,0 +1,32 @@
+// The status each error code answers with is the one docs/errors.md's "HTTP status" column
+// gives it, and every service code is documented in docs/service.md.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { CODE_STATUS, ServiceCode } from '../../src/service/index.js';
+
+const errorsDoc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+const serviceDoc = readFileSync(new URL('../../docs/service.md', import.meta.url), 'utf8');
+
+test('every IdforgeError code maps to the HTTP status docs/errors.md gives it', () => {
+  const documented = new Map<string, number>();
+  for (const line of errorsDoc.split('\n')) {
+    if (!line.startsWith('| `IDF_')) continue;
+    const cells = line.split('|').map((c) => c.trim());
+    documented.set((cells[1] as string).replaceAll('`', ''), Number(cells[6]));
+  }
+  for (const [code, status] of Object.entries(CODE_STATUS)) {
+    if (!documented.has(code)) continue; // client-side codes never reach the service
+    assert.equal(status, documented.get(code), code);
+  }
+  for (const [code, status] of documented) {
+    if (code.startsWith('IDF_SERVICE') || code.startsWith('IDF_CLIENT')) continue;
+    assert.equal(CODE_STATUS[code], status, `${code} is mapped`);
+  }
+});
+
+test('every service code is documented in docs/service.md', () => {
+  for (const code of Object.values(ServiceCode)) {
+    assert.ok(serviceDoc.includes(`\`${code}\``), `${code} in docs/service.md`);
+  }
+});
