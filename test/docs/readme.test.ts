@@ -135,6 +135,7 @@ test('docs/api.md names every runtime export of every entry point', async () => 
     'idforge/coord': await import('../../src/coord/index.js'),
     'idforge/sequences': await import('../../src/sequences/index.js'),
     'idforge/stores': await import('../../src/stores/index.js'),
+    'idforge/service': await import('../../src/service/index.js'),
   };
   for (const [entry, mod] of Object.entries(entries)) {
     for (const name of Object.keys(mod)) {
@@ -148,7 +149,14 @@ test('the README is a front page: under ~150 lines, one table per entry point', 
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const lines = readme.split('\n').length;
   assert.ok(lines <= 150, `README.md has ${lines} lines`);
-  for (const entry of ['idforge', 'idforge/coord', 'idforge/sequences', 'idforge/stores']) {
+  for (const entry of [
+    'idforge',
+    'idforge/coord',
+    'idforge/sequences',
+    'idforge/stores',
+    'idforge/service',
+    'idforge/client',
+  ]) {
     assert.ok(readme.includes(`### \`${entry}\`\n`), `README lacks a table for ${entry}`);
   }
 });
