@@ -31,7 +31,7 @@ Commands:
   layouts             list the Snowflake layouts with their horizons and rate caps
   leases              list the live worker-ID leases of a store, with their marks
   migrate             create what idforge needs in a store (--store URL; idempotent)
-  seq <sub> [tag]     segment sequences (create, next, show): numbers by blocks from a table
+  seq <sub> [tag]     segment sequences (create, next, show, step): numbers by blocks from a table
   ticket <sub> <tag>  Flickr ticket servers (setup, next) over --servers URL,URL
   plan --writers N    auto-increment offset/increment statements for N writers
   serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)

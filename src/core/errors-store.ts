@@ -59,7 +59,7 @@ export type StorePathReason =
   | 'not-a-store';
 
 const PATH_WHY: Record<StorePathReason, string> = {
-  missing: 'does not exist, and this command only reads',
+  missing: 'does not exist, and this command never creates a store',
   'no-directory': 'is in a directory that does not exist',
   'not-a-file': 'is a directory, not a file',
   permission: 'cannot be opened: permission denied',

@@ -1,0 +1,257 @@
+/**
+ * Service benchmark: `npm run bench:service` (`-- --quick` for a smoke run, `-- --duration S`).
+ *
+ * autocannon drives, in one run and on the same machine:
+ *   1. a bare `node:http` server answering a constant (the ceiling of any Node.js HTTP server);
+ *   2. `idforge serve` as deployed: a scoped bearer token on every request, the rate limit and
+ *      the event-loop guard on, metrics counted: /v1/ids/snowflake?count=1, ?count=1000,
+ *      /v1/ids/uuidv7?count=1000 and Leaf's /api/snowflake/get/{key};
+ * then the client's `sequence(tag).next()` with prefetched segments against the same service.
+ * Each server is its own process (one core for it, one for autocannon). Goals (issue 10):
+ * count=1 at 80 % of the bare server's requests/s; Snowflake count=1000 at 90 % of one
+ * worker's cap (4,096 IDs/ms = 4.1 M/s); UUIDv7 count=1000 over 5 M IDs/s; the client over
+ * 10 M sequence numbers/s. Printed with p50/p99 latency and the ratios.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { createClient } from '../../src/client/index.js';
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const durationArg = argv.indexOf('--duration');
+const DURATION = durationArg >= 0 ? Number(argv[durationArg + 1]) : quick ? 2 : 10;
+const CONNECTIONS = 64;
+const TOKEN = 'bench-token-0123456789abcdef0123';
+const CAP = 4_096_000;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = import.meta.resolve('tsx');
+
+interface Row {
+  readonly name: string;
+  readonly reqPerSec: number;
+  readonly idsPerSec: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+  readonly non2xx: number;
+}
+
+function machine(): string {
+  return `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, Node.js ${process.version}`;
+}
+
+/** Starts a child and resolves its URL from the first line matching `pattern`. */
+function start(args: string[], pattern: RegExp, env: Record<string, string> = {}, cwd?: string) {
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+    ...(cwd === undefined ? {} : { cwd }),
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      buf += chunk;
+      const m = pattern.exec(buf);
+      if (m !== null) resolve(m[1] as string);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`${args.join(' ')} exited (${code}) before listening`)),
+    );
+  });
+  return { child, url };
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function load(
+  name: string,
+  url: string,
+  idsPerRequest: number,
+  headers: Record<string, string> = {},
+): Promise<Row> {
+  // A short warm-up so the JIT and the segment/step state settle before measuring.
+  await autocannon({ url, connections: CONNECTIONS, duration: 1, headers });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  return {
+    name,
+    reqPerSec: r.requests.average,
+    idsPerSec: r.requests.average * idsPerRequest,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+/** Sequence numbers per second through the client, most from its prefetched segments. */
+async function clientRate(url: string, tag: string): Promise<Row> {
+  const client = createClient({ urls: [url], token: TOKEN, segmentSize: 100_000 });
+  try {
+    const seq = client.sequence(tag);
+    await seq.next();
+    const latencies: number[] = [];
+    let n = 0;
+    const started = performance.now();
+    const until = started + DURATION * 1000;
+    while (performance.now() < until) {
+      for (let i = 0; i < 100_000; i++) {
+        if (seq.tryNext() === undefined) {
+          const t = performance.now();
+          await seq.next();
+          latencies.push(performance.now() - t);
+        }
+        n++;
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const pick = (q: number) => latencies[Math.floor(q * (latencies.length - 1))] ?? 0;
+    return {
+      name: 'client sequence(tag).next(), prefetch',
+      reqPerSec: Number.NaN,
+      idsPerSec: n / seconds,
+      // Latency of the calls that had to wait on the network (the rest cost nanoseconds).
+      p50: pick(0.5),
+      p99: pick(0.99),
+      errors: 0,
+      non2xx: 0,
+    };
+  } finally {
+    client.close();
+  }
+}
+
+const fmt = (n: number) =>
+  Number.isNaN(n)
+    ? '-'
+    : n >= 1e6
+      ? `${(n / 1e6).toFixed(2)} M`
+      : n >= 1e3
+        ? `${(n / 1e3).toFixed(1)} k`
+        : n.toFixed(0);
+
+function print(rows: readonly Row[]): void {
+  const bare = rows[0] as Row;
+  const head = ['target', 'req/s', 'IDs/s', 'p50 ms', 'p99 ms', 'errors', 'vs goal'];
+  const goal = (r: Row): string => {
+    if (r.name.startsWith('snowflake count=1 '))
+      return `${((r.reqPerSec / bare.reqPerSec) * 100).toFixed(0)} % of bare (goal 80 %)`;
+    if (r.name.startsWith('snowflake count=1000'))
+      return `${((r.idsPerSec / CAP) * 100).toFixed(0)} % of cap (goal 90 %)`;
+    if (r.name.startsWith('uuidv7')) return `${(r.idsPerSec / 5e6).toFixed(2)}x of 5 M/s`;
+    if (r.name.startsWith('client')) return `${(r.idsPerSec / 1e7).toFixed(2)}x of 10 M/s`;
+    if (r.name.startsWith('leaf'))
+      return `${((r.reqPerSec / bare.reqPerSec) * 100).toFixed(0)} % of bare`;
+    return '';
+  };
+  const cells = rows.map((r) => [
+    r.name,
+    fmt(r.reqPerSec),
+    fmt(r.idsPerSec),
+    r.p50.toFixed(2),
+    r.p99.toFixed(2),
+    String(r.errors + r.non2xx),
+    goal(r),
+  ]);
+  const widths = head.map((h, i) =>
+    Math.max(h.length, ...cells.map((c) => (c[i] as string).length)),
+  );
+  for (const line of [head, ...cells])
+    console.log(
+      line
+        .map((c, i) => c.padEnd(widths[i] as number))
+        .join('  ')
+        .trimEnd(),
+    );
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `idforge service benchmark: ${machine()}; ${DURATION} s per target, ${CONNECTIONS} connections`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'idforge-bench-'));
+  const rows: Row[] = [];
+  const bareScript = join(dir, 'bare.mjs');
+  writeFileSync(
+    bareScript,
+    `import { createServer } from 'node:http';
+const s = createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ids":["1"]}'); });
+s.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + s.address().port));
+process.on('SIGTERM', () => s.close(() => process.exit(0)));
+`,
+  );
+  const bare = start([bareScript], /listening on (http:\/\/\S+)/);
+  try {
+    rows.push(await load('bare node:http constant', await bare.url, 1));
+  } finally {
+    await stop(bare.child);
+  }
+  const config = join(dir, 'idforge.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      store: `sqlite:${join(dir, 'idforge.db')}`,
+      port: 0,
+      logLevel: 'warn',
+      rateLimit: 1_000_000_000,
+      rateWindowMs: 60_000,
+      tokens: [{ name: 'bench', token: TOKEN, admin: true }],
+    }),
+  );
+  const service = start(
+    [
+      '--import',
+      tsx,
+      join(root, 'src/bin/idforge.ts'),
+      'serve',
+      '--config',
+      config,
+      '--log-level',
+      'info',
+    ],
+    /"msg":"listening on (http:\/\/[^"]+)"/,
+    {},
+    dir,
+  );
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  try {
+    const url = await service.url;
+    const created = await fetch(`${url}/v1/sequences/bench`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ step: 100_000 }),
+    });
+    if (created.status !== 201)
+      throw new Error(`creating the tag: ${created.status} ${await created.text()}`);
+    rows.push(
+      await load(
+        'snowflake count=1 (auth, metrics, limits)',
+        `${url}/v1/ids/snowflake?count=1`,
+        1,
+        auth,
+      ),
+    );
+    rows.push(await load('snowflake count=1000', `${url}/v1/ids/snowflake?count=1000`, 1000, auth));
+    rows.push(await load('uuidv7 count=1000', `${url}/v1/ids/uuidv7?count=1000`, 1000, auth));
+    rows.push(
+      await load('leaf /api/snowflake/get/{key}', `${url}/api/snowflake/get/bench`, 1, auth),
+    );
+    rows.push(await clientRate(url, 'bench'));
+  } finally {
+    await stop(service.child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  print(rows);
+}
+
+await main();
