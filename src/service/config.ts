@@ -33,6 +33,11 @@ export interface ServiceConfig {
   readonly layout: string;
   /** Further layouts a request may choose with ?layout= (each needs its own worker ID). */
   readonly layouts: readonly string[];
+  /**
+   * Fixed values of node fields other than the leased one, for layouts with several
+   * (twitter-2010: { datacenter: 1 }; discord: { process: 0 }); each layout takes those it has.
+   */
+  readonly fields: Readonly<Record<string, number>>;
   /** Worker IDs this node may lease, [min, max]; null for the layout's whole field. */
   readonly workers: readonly [number, number] | null;
   readonly ttlMs: number;
@@ -159,6 +164,27 @@ const workerRange: Parse<readonly [number, number] | null> = (value, where) => {
   return [pair[0] as number, pair[1] as number];
 };
 
+const fieldValues: Parse<Readonly<Record<string, number>>> = (value, where) => {
+  let entries: [string, unknown][];
+  if (typeof value === 'string') {
+    entries = value
+      .split(',')
+      .filter((p) => p.trim() !== '')
+      .map((p) => {
+        const [k, v] = p.split('=');
+        return [(k ?? '').trim(), v?.trim()];
+      });
+  } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    entries = Object.entries(value);
+  } else return fail(where, 'NAME=V,NAME=V (or an object in a file)', value);
+  const out: Record<string, number> = {};
+  for (const [k, v] of entries) {
+    if (!/^[a-z][a-z0-9_]*$/i.test(k)) return fail(where, 'NAME=V pairs with field names', value);
+    out[k] = int(0, 2 ** 31 - 1)(v, `${where} ${k}`);
+  }
+  return out;
+};
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const logLevel: Parse<ServiceConfig['logLevel']> = (value, where) =>
   (LOG_LEVELS as readonly unknown[]).includes(value)
@@ -239,6 +265,11 @@ export const CONFIG_KEYS = {
     default: [],
     parse: layoutList,
     help: 'more layouts allowed with ?layout= (comma list)',
+  },
+  fields: {
+    default: {},
+    parse: fieldValues,
+    help: 'fixed values of other node fields, NAME=V,NAME=V',
   },
   workers: { default: null, parse: workerRange, help: 'worker IDs to lease from, N or MIN-MAX' },
   ttlMs: { default: 10_000, parse: int(100, 3_600_000), help: 'lease TTL in ms' },

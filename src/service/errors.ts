@@ -72,10 +72,12 @@ export function describeFailure(error: unknown): { status: number; code: string;
   const e = error as { statusCode?: number; code?: string; message?: string; validation?: unknown };
   if (e?.validation !== undefined)
     return { status: 400, code: ServiceCode.BAD_REQUEST, message: String(e.message) };
-  if (e instanceof RangeError || e instanceof TypeError) {
+  // Fastify's own errors carry their status (some are RangeErrors: 413 body too large).
+  const own = typeof e?.statusCode === 'number' && e.statusCode >= 400 ? e.statusCode : undefined;
+  if (own === undefined && (e instanceof RangeError || e instanceof TypeError)) {
     return { status: 400, code: ServiceCode.BAD_REQUEST, message: e.message };
   }
-  const status = typeof e?.statusCode === 'number' && e.statusCode >= 400 ? e.statusCode : 500;
+  const status = own ?? 500;
   if (status === 429) return { status, code: ServiceCode.RATE_LIMITED, message: String(e.message) };
   if (status === 413 || (status >= 400 && status < 500)) {
     return { status, code: ServiceCode.BAD_REQUEST, message: String(e.message) };

@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { createSnowflakeNode, type LeaseStore, type SnowflakeNode } from '../coord/index.js';
+import { type Clock, getLayout } from '../core/index.js';
 import { openLeaseStore, openSegmentStore, redactUrl } from '../stores/index.js';
 import { buildApp, type ServiceDeps, type ServiceIdentity } from './app.js';
 import type { ServiceConfig } from './config.js';
@@ -25,6 +26,8 @@ export interface StartOptions {
   readonly write?: (line: string) => void;
   /** Closes the service when aborted. */
   readonly signal?: AbortSignal;
+  /** The nodes' clock (tests inject a ManualClock). Default the wall-anchored monotonic clock. */
+  readonly clock?: Clock;
 }
 
 /** Opened dependencies and what closes them. */
@@ -106,7 +109,9 @@ export async function openService(
         ttlMs: config.ttlMs,
         acquireTimeoutMs: config.acquireTimeoutMs,
         logger: events.nodeLogger(),
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
         ...(config.workers === null ? {} : { workerIds: config.workers }),
+        fields: fieldsOf(layout, config.fields),
       });
       nodes.set(layout, node);
       await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
@@ -147,6 +152,15 @@ export async function openService(
     logger,
   };
   return { deps, close: closeAll };
+}
+
+/** The fixed field values that `layout` has (each layout takes its own). */
+function fieldsOf(
+  layout: string,
+  fields: Readonly<Record<string, number>>,
+): Record<string, number> {
+  const names = new Set(getLayout(layout).fields.map((f) => f.name));
+  return Object.fromEntries(Object.entries(fields).filter(([k]) => names.has(k)));
 }
 
 function share(next: bigint, first: bigint, last: bigint): number {

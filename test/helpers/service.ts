@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import type { Clock } from '../../src/core/index.js';
 import {
   buildApp,
   type ConfigKey,
@@ -35,11 +36,15 @@ export function tempDir(prefix = 'idforge-svc-'): { dir: string; remove(): void 
 export async function openTestService(
   settings: Record<string, unknown> = {},
   env: Record<string, string> = {},
+  clock?: Clock,
 ): Promise<TestService> {
   const t = tempDir();
   const values = { store: `sqlite:${join(t.dir, 'idforge.db')}`, logLevel: 'silent', ...settings };
   const config = resolveConfig({ file: { path: 'test settings', values }, env });
-  const opened = await openService(config, { logger: pino({ level: 'silent' }) });
+  const opened = await openService(config, {
+    logger: pino({ level: 'silent' }),
+    ...(clock === undefined ? {} : { clock }),
+  });
   const app = await buildApp(opened.deps);
   return {
     app,

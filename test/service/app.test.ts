@@ -2,7 +2,14 @@
 // real SQLite store (leases, marks and segments).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getLayout, isKsuid, isUlid, parseSnowflake, uuidVersion } from '../../src/core/index.js';
+import {
+  getLayout,
+  isKsuid,
+  isUlid,
+  ManualClock,
+  parseSnowflake,
+  uuidVersion,
+} from '../../src/core/index.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 
 const ADMIN = 'admin-token-0123456789abcdef';
@@ -293,5 +300,60 @@ describe('service API (tokens: scoped, admin)', () => {
     assert.ok(limited.headers['retry-after'] !== undefined);
     const other = await s.app.inject({ url: '/v1/ids/snowflake', headers: auth(ORDERS) });
     assert.equal(other.statusCode, 200, 'another token has its own budget');
+  });
+});
+
+describe('service API (faults and limits)', () => {
+  test('a clock stepped back beyond the tolerance: 503 IDF_CLOCK_ROLLBACK, counted as refused', async () => {
+    const clock = new ManualClock(Date.now());
+    const s = await openTestService({}, {}, clock);
+    try {
+      assert.equal((await s.app.inject('/v1/ids/snowflake?count=10')).statusCode, 200);
+      clock.advance(-60_000);
+      const r = await s.app.inject('/v1/ids/snowflake');
+      assert.equal(r.statusCode, 503, r.body);
+      assert.equal((r.json() as { error: { code: string } }).error.code, 'IDF_CLOCK_ROLLBACK');
+      assert.equal(r.headers['retry-after'], '1');
+      const metrics = (await s.app.inject('/metrics')).body;
+      assert.match(metrics, /^idforge_clock_rollbacks_refused_total 1$/m);
+      assert.match(
+        metrics,
+        /^idforge_http_requests_total\{route="\/v1\/ids\/:scheme",method="GET",status="503"\} 1$/m,
+      );
+      clock.advance(60_001);
+      assert.equal(
+        (await s.app.inject('/v1/ids/snowflake')).statusCode,
+        200,
+        'issues again once past',
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('?layout= serves a configured second layout under its own worker ID; a body over the limit is 413', async () => {
+    const s = await openTestService({ layouts: ['discord'], fields: 'process=3', bodyLimit: 64 });
+    try {
+      const ids = (
+        (await s.app.inject('/v1/ids/snowflake?layout=discord&count=3')).json() as { ids: string[] }
+      ).ids;
+      const ins = (await s.app.inject(`/v1/inspect/${ids[0]}?layout=discord`)).json() as {
+        layout: string;
+        unixMs: number;
+      };
+      assert.equal(ins.layout, 'discord');
+      assert.ok(Math.abs(ins.unixMs - Date.now()) < 60_000, 'decodes to now under its own layout');
+      assert.equal(s.deps.nodes.size, 2);
+      const big = await s.app.inject({
+        method: 'POST',
+        url: '/v1/sequences/x/segments',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ description: 'x'.repeat(200) }),
+      });
+      assert.equal(big.statusCode, 413);
+      assert.equal((big.json() as { error: { code: string } }).error.code, 'IDF_BAD_REQUEST');
+    } finally {
+      await s.close();
+    }
   });
 });
