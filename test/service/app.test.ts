@@ -357,3 +357,29 @@ describe('service API (faults and limits)', () => {
     }
   });
 });
+
+test('an event loop lagging past maxEventLoopDelayMs answers 503 IDF_OVERLOADED, then recovers', async () => {
+  const s = await openTestService({ maxEventLoopDelayMs: 50 });
+  try {
+    let overloaded = null;
+    const deadline = Date.now() + 10_000;
+    while (overloaded === null && Date.now() < deadline) {
+      // The lag under test: the loop is held busy, as a CPU-bound handler or a long GC would.
+      const busyUntil = Date.now() + 300;
+      while (Date.now() < busyUntil) {}
+      await new Promise((r) => setImmediate(r));
+      const r = await s.app.inject('/v1/ids/uuidv7');
+      if (r.statusCode === 503) overloaded = r;
+    }
+    assert.ok(overloaded !== null, 'a 503 while the loop lags');
+    assert.equal((overloaded.json() as { error: { code: string } }).error.code, 'IDF_OVERLOADED');
+    let ok = false;
+    while (!ok && Date.now() < deadline + 10_000) {
+      await new Promise((r) => setTimeout(r, 20));
+      ok = (await s.app.inject('/v1/ids/uuidv7')).statusCode === 200;
+    }
+    assert.ok(ok, 'serves again once the loop is idle');
+  } finally {
+    await s.close();
+  }
+});
