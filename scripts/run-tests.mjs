@@ -9,8 +9,13 @@
 // starts one, so `npm test` runs the etcd suites too. If that fails, the etcd suites skip with
 // their one-line reason, or fail under IDFORGE_REQUIRE_SERVICES=1. IDFORGE_NO_AUTOSTART=1
 // turns this off.
+//
+// Likewise Debian's Chromium, for the browser tests (files importing test/helpers/browser.ts):
+// when one is selected and /usr/bin/chromium (or IDFORGE_CHROMIUM) is missing,
+// scripts/services/chromium.sh installs it; if that fails, those tests skip with their reason,
+// or fail under IDFORGE_REQUIRE_SERVICES=1.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +73,20 @@ async function ensureEtcd() {
   }
 }
 
+function ensureChromium() {
+  if (process.env.IDFORGE_NO_AUTOSTART === '1') return;
+  if (existsSync(process.env.IDFORGE_CHROMIUM || '/usr/bin/chromium')) return;
+  if (!files.some((f) => readFileSync(f, 'utf8').includes('helpers/browser.js'))) return;
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'services', 'chromium.sh');
+  console.error(`run-tests: no Chromium for the browser tests; installing it (${script})`);
+  const installed = spawnSync('bash', [script], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (installed.status !== 0) {
+    console.error('run-tests: Chromium could not be installed; the browser tests will say so');
+  }
+}
+
 await ensureEtcd();
+ensureChromium();
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--throw-deprecation', '--unhandled-rejections=strict', '--test', ...files],
