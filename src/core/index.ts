@@ -27,6 +27,17 @@ export {
   MonotonicOverflowError,
 } from './errors.js';
 export {
+  ClientClosedError,
+  ClientErrorCode,
+  type ClientErrorCodeValue,
+  type ServerFailure,
+  type ServiceAnswer,
+  ServiceAuthError,
+  ServiceRejectedError,
+  ServiceResponseError,
+  ServiceUnavailableError,
+} from './errors-client.js';
+export {
   BehindMarkError,
   ClockSkewError,
   DriverMissingError,

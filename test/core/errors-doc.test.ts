@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as errorsBase from '../../src/core/errors.js';
+import * as errorsClient from '../../src/core/errors-client.js';
 import * as errorsCoord from '../../src/core/errors-coord.js';
 import * as errorsSeq from '../../src/core/errors-seq.js';
 import * as errorsStore from '../../src/core/errors-store.js';
 
-const errors = { ...errorsBase, ...errorsCoord, ...errorsSeq, ...errorsStore };
+const errors = { ...errorsBase, ...errorsClient, ...errorsCoord, ...errorsSeq, ...errorsStore };
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const rows = doc
@@ -17,7 +18,13 @@ const rows = doc
   .map((l) => l.split('|').map((c) => c.trim()));
 
 test('every error code is documented exactly once, with its class and an HTTP status', () => {
-  const codes = Object.values(errors.ErrorCode);
+  // A set: the client's codes may later move into ErrorCode itself.
+  const codes = [
+    ...new Set<string>([
+      ...Object.values(errors.ErrorCode),
+      ...Object.values(errors.ClientErrorCode),
+    ]),
+  ];
   const documented = rows.map((r) => r[1]!.replaceAll('`', ''));
   assert.deepEqual([...documented].sort(), [...codes].sort());
   for (const r of rows) {
@@ -51,6 +58,13 @@ test('each error class carries the code the table gives it', () => {
     new errors.StoreNotMigratedError('postgres', 'postgres://u@h/db', 'acquire'),
     new errors.StoreAuthError('mysql', 'mysql://u@h/db', 'connect'),
     new errors.StorePathError('sqlite', '/x/idforge.db', 'no-directory'),
+    new errors.ServiceUnavailableError('GET /v1/ids/ulid', [
+      { url: 'http://a:1', reason: 'down', status: 503, serverCode: 'X', tried: true },
+    ]),
+    new errors.ServiceRejectedError(answer(404)),
+    new errors.ServiceAuthError(answer(401)),
+    new errors.ServiceResponseError('http://a:1', 'GET /v1/ids/ulid', 200, 'not JSON'),
+    new errors.ClientClosedError('GET /v1/ids/ulid'),
   ];
   for (const e of samples) {
     const row = rows.find((r) => r[2] === `\`${e.name}\``);
@@ -59,6 +73,16 @@ test('each error class carries the code the table gives it', () => {
     assert.ok(e instanceof errorsBase.IdforgeError && e instanceof Error);
   }
 });
+
+function answer(status: number): errorsClient.ServiceAnswer {
+  return {
+    url: 'http://a:1',
+    operation: 'GET /v1/ids/ulid',
+    status,
+    serverCode: 'X',
+    serverMessage: 'm',
+  };
+}
 
 test('error messages name the numbers involved', () => {
   const e = new errors.ClockRollbackError(30, 10);
