@@ -1,0 +1,131 @@
+/**
+ * The client of the idforge HTTP service (docs/client.md): IDs of every scheme, and buffered
+ * sequences, from one or more nodes with round robin and failover. Built on the built-in
+ * `fetch`; imports only the core, so it runs in Node.js, browsers and edge runtimes.
+ */
+import { ClientClosedError } from '../core/index.js';
+import {
+  type ClientOptions,
+  ID_SCHEMES,
+  type IdScheme,
+  integer,
+  type ResolvedOptions,
+  rangeError,
+  resolveOptions,
+  typeError,
+} from './options.js';
+import { ClientSequence } from './sequence.js';
+import { ServerPool, type ServerStats } from './servers.js';
+import { idsParser, segmentParser } from './wire.js';
+
+/** The largest `batch(scheme, count)` the client sends (the service caps it lower: 10000). */
+const MAX_COUNT = 1_000_000;
+
+/** What `client.stats()` returns. */
+export interface ClientStats {
+  /** Per server, in the order of `options.urls`. */
+  readonly servers: readonly ServerStats[];
+}
+
+/**
+ * A client of the idforge service. Create it with {@link createClient}; share one per process
+ * (it holds the servers' state and the sequences' buffers); `close()` it at shutdown.
+ */
+export class IdforgeClient {
+  readonly #options: ResolvedOptions;
+  readonly #pool: ServerPool;
+  #closed = false;
+  readonly #sequences = new Map<string, ClientSequence>();
+
+  /** Use {@link createClient}. */
+  constructor(options: ClientOptions) {
+    this.#options = resolveOptions(options);
+    this.#pool = new ServerPool(this.#options);
+  }
+
+  /**
+   * One ID of `scheme` (`uuidv4`, `uuidv7`, `ulid`, `ksuid`, `snowflake`) as the service
+   * formats it (a Snowflake in decimal). Rejects with `TypeError`/`RangeError` for another
+   * scheme; `ServiceUnavailableError` when no server served it; `ServiceAuthError` (401/403);
+   * `ServiceRejectedError` (other 4xx); `ServiceResponseError` (a body that breaks the
+   * contract); `ClientClosedError` after `close()`.
+   */
+  async next(scheme: IdScheme): Promise<string> {
+    const ids = await this.batch(scheme, 1);
+    return ids[0]!;
+  }
+
+  /**
+   * `count` IDs of `scheme` (an integer in [0, 1,000,000]; 0 sends no request) in one request,
+   * checked: each of the scheme, none repeated. The service refuses a count above its limit
+   * (default 10000) with `ServiceRejectedError`. Rejects like {@link next}.
+   */
+  async batch(scheme: IdScheme, count: number): Promise<string[]> {
+    if (!(ID_SCHEMES as readonly unknown[]).includes(scheme)) {
+      const expected = `one of ${ID_SCHEMES.join(', ')}`;
+      throw (typeof scheme === 'string' ? rangeError : typeError)('scheme', expected, scheme);
+    }
+    integer('count', count, 0, MAX_COUNT);
+    if (this.#closed) throw new ClientClosedError(`GET /v1/ids/${scheme}`);
+    if (count === 0) return [];
+    return this.#pool.request({
+      method: 'GET',
+      path: `/v1/ids/${scheme}?count=${count}`,
+      operation: `GET /v1/ids/${scheme}`,
+      parse: idsParser(scheme, count),
+    });
+  }
+
+  /**
+   * The buffered sequence of `tag` (a non-empty string of at most 256 characters; the service
+   * checks the rest), the same object for the same tag. Nothing is fetched until its first use.
+   * Throws `TypeError`/`RangeError` for a bad tag. After `close()` it returns a closed sequence.
+   */
+  sequence(tag: string): ClientSequence {
+    let seq = this.#sequences.get(tag);
+    if (seq !== undefined) return seq;
+    if (typeof tag !== 'string') throw typeError('tag', 'a string', tag);
+    if (tag.length === 0 || tag.length > 256) {
+      throw rangeError('tag', 'a string of 1 to 256 characters', tag);
+    }
+    const path = `/v1/sequences/${encodeURIComponent(tag)}/segments?size=`;
+    const operation = `POST /v1/sequences/${tag}/segments`;
+    const source = (size: number, after: bigint) =>
+      this.#pool.request({
+        method: 'POST',
+        path: `${path}${size}`,
+        operation,
+        parse: segmentParser(tag, after),
+      });
+    seq = new ClientSequence(tag, source, this.#options.segmentSize, this.#options.prefetchAt);
+    if (this.#closed) seq.close();
+    this.#sequences.set(tag, seq);
+    return seq;
+  }
+
+  /** The servers' state and counters. */
+  stats(): ClientStats {
+    return { servers: this.#pool.stats() };
+  }
+
+  /**
+   * Stops all work: requests in flight are aborted (their calls reject with
+   * `ClientClosedError`), buffered sequence numbers are dropped (never handed out again), and
+   * later calls reject with `ClientClosedError`. Idempotent. The client holds no timers, so an
+   * unclosed idle client does not keep a process alive either.
+   */
+  close(): void {
+    this.#closed = true;
+    this.#pool.close();
+    for (const seq of this.#sequences.values()) seq.close();
+  }
+}
+
+/**
+ * A client of the idforge service over `options.urls` (see {@link ClientOptions} and
+ * docs/client.md). Validates every option: `TypeError`/`RangeError` "createClient
+ * options.NAME: expected X, got Y". Sends nothing until the first call.
+ */
+export function createClient(options: ClientOptions): IdforgeClient {
+  return new IdforgeClient(options);
+}

@@ -1,0 +1,32 @@
+// idforge/client runs wherever fetch does: its sources import only each other and the core's
+// public barrel (no node: module, no package, no other layer), and its barrel names its exports.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const dir = join(root, 'src/client');
+
+test('src/client imports only itself and ../core/index.js', () => {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+  assert.ok(files.includes('index.ts'));
+  for (const f of files) {
+    const src = readFileSync(join(dir, f), 'utf8');
+    const specs = [...src.matchAll(/(?:^|\n)\s*(?:import|export)[^'";]*?from\s*['"]([^'"]+)['"]/g)]
+      .map((m) => m[1]!)
+      .concat([...src.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!));
+    for (const spec of specs) {
+      const target = resolve(dir, spec);
+      const ok = spec.startsWith('./') || target === join(root, 'src/core/index.js');
+      assert.ok(ok, `${relative(root, join(dir, f))} imports "${spec}"`);
+    }
+    assert.doesNotMatch(src, /\bprocess\.\w|\brequire\(|\bBuffer\./, f);
+  }
+});
+
+test('the client barrel lists its exports by name', () => {
+  const src = readFileSync(join(dir, 'index.ts'), 'utf8');
+  assert.doesNotMatch(src, /export \*/);
+});
