@@ -57,6 +57,9 @@ export interface ServiceDeps {
   readonly now?: () => number;
 }
 
+/** How often the event-loop guard samples the lag. */
+export const PRESSURE_SAMPLE_MS = 100;
+
 /** Who may call a route: `ids` (a scoped token when tokens exist), `ops` (open unless protectOps), `admin`. */
 export type Access = 'ids' | 'ops' | 'admin';
 
@@ -141,7 +144,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     await app.register(underPressure, {
       maxEventLoopDelay: config.maxEventLoopDelayMs,
       // Sampled every 100 ms (the plugin's default is 1 s): a stalled node sheds load sooner.
-      sampleInterval: 100,
+      sampleInterval: PRESSURE_SAMPLE_MS,
       exposeStatusRoute: false,
       pressureHandler: (_req, reply, type, value) => {
         reply.code(503).header('retry-after', '1').type('application/json; charset=utf-8');

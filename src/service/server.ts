@@ -12,7 +12,7 @@ import { type Logger, pino } from 'pino';
 import { createSnowflakeNode, type LeaseStore, type SnowflakeNode } from '../coord/index.js';
 import { type Clock, getLayout } from '../core/index.js';
 import { openLeaseStore, openSegmentStore, redactUrl } from '../stores/index.js';
-import { buildApp, type ServiceDeps, type ServiceIdentity } from './app.js';
+import { buildApp, PRESSURE_SAMPLE_MS, type ServiceDeps, type ServiceIdentity } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { EventLog } from './events.js';
 import { ServiceMetrics } from './metrics.js';
@@ -112,6 +112,8 @@ export async function openService(
         ...(options.clock === undefined ? {} : { clock: options.clock }),
         ...(config.workers === null ? {} : { workerIds: config.workers }),
         fields: fieldsOf(layout, config.fields),
+        // The own layout's lease carries this process's instance ID (shown in /v1/status).
+        owner: { instanceId: layout === config.layout ? identity.instanceId : randomUUID() },
       });
       nodes.set(layout, node);
       await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
@@ -178,6 +180,26 @@ function remaining(b: {
   return Number(n);
 }
 
+/** How long start waits for the event-loop guard to clear before listening anyway. */
+const SETTLE_MS = 5000;
+
+/**
+ * Waits until the event-loop guard no longer reports the lag of start itself (loading and
+ * compiling modules blocks the loop for a while), so the first requests are not refused as
+ * overloaded. Polls the guard's own flag; bounded by SETTLE_MS.
+ */
+async function settle(app: FastifyInstance): Promise<void> {
+  const underPressure = (app as { isUnderPressure?: () => boolean }).isUnderPressure;
+  if (underPressure === undefined) return;
+  await app.ready();
+  // The guard's next samples measure the lag of the work just done: let two of them pass.
+  await new Promise((r) => setTimeout(r, 2 * PRESSURE_SAMPLE_MS));
+  const until = Date.now() + SETTLE_MS;
+  while (underPressure.call(app) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** A listening service. */
 export interface RunningService {
   readonly app: FastifyInstance;
@@ -203,6 +225,7 @@ export async function startService(
   let app: FastifyInstance;
   try {
     app = await buildApp(deps);
+    await settle(app);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await opened.close();

@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import { CONFIG_KEYS, flagName } from '../../src/service/index.js';
 import { openLeaseStore } from '../../src/stores/index.js';
 import { cli } from '../helpers/cli.js';
+import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { spawnService, tempDir } from '../helpers/service.js';
+import { serviceSkip } from '../helpers/services.js';
 
 test('serve --help lists every setting with its variable', async () => {
   const r = await cli(['serve', '--help']);
@@ -36,9 +38,9 @@ test('a bad setting exits 2 and names it; an unknown flag too', async () => {
 
 test('a real process: serves on the embedded store, SIGTERM releases the lease and exits 0', async () => {
   const t = tempDir();
+  const db = join(t.dir, 'idforge.db');
+  const p = spawnService(['--store', `sqlite:${db}`], {}, t.dir);
   try {
-    const db = join(t.dir, 'idforge.db');
-    const p = spawnService(['--store', `sqlite:${db}`], {}, t.dir);
     const url = await p.ready;
     const r = await fetch(`${url}/v1/ids/snowflake?count=5`);
     assert.equal(r.status, 200);
@@ -59,6 +61,44 @@ test('a real process: serves on the embedded store, SIGTERM releases the lease a
       await store.close();
     }
   } finally {
+    p.child.kill('SIGKILL');
+    await p.exited;
     t.remove();
+  }
+});
+
+test('logs name the store but never its password, nor any token', async (t) => {
+  const skip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);
+  if (skip) return t.skip(skip);
+  const secret = 's3cret-pw-in-url';
+  const token = 'tok-0123456789abcdef-never-logged';
+  const url = freshNamespaceUrl(
+    'postgres',
+    'redact',
+    `postgres://postgres:${secret}@127.0.0.1:5432/test`,
+  );
+  const p = spawnService(['--store', url, '--migrate'], { IDFORGE_ADMIN_TOKEN: token });
+  try {
+    const base = await p.ready;
+    const ok = await fetch(`${base}/v1/leases`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(ok.status, 200);
+    const bad = await fetch(`${base}/v1/leases`, {
+      headers: { authorization: `Bearer ${token}x` },
+    });
+    assert.equal(bad.status, 401);
+    const status = (await (await fetch(`${base}/v1/status`)).json()) as {
+      service: { store: string };
+    };
+    assert.ok(!status.service.store.includes(secret), status.service.store);
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exited, 0);
+    const text = JSON.stringify(p.logs) + p.stderr;
+    assert.ok(text.includes('127.0.0.1:5432'), 'the store is named');
+    assert.ok(!text.includes(secret), 'no password in the logs');
+    assert.ok(!text.includes(token.slice(0, 20)), 'no token in the logs');
+  } finally {
+    p.child.kill('SIGKILL');
+    await p.exited;
+    await dropNamespaces('postgres', [url]);
   }
 });
