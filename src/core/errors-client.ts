@@ -8,35 +8,7 @@
  * ever carries the bearer token: base URLs with credentials are refused at construction, and
  * the token travels only in the Authorization header.
  */
-import { type ErrorCodeValue, IdforgeError } from './errors.js';
-
-/**
- * The codes of the client's errors. Retired codes stay listed and are never reused.
- *
- * They are not (yet) members of `ErrorCode` in errors.ts, whose union types
- * `IdforgeError.code`; until they are, each class passes its code through `clientCode`, so at
- * run time `error.code` is one of these strings while its static type is `ErrorCodeValue`.
- * Recognise these errors with `instanceof`, or compare `String(error.code)` with these values.
- */
-export const ClientErrorCode = {
-  /** No server of the list answered the request (network error, timeout, 5xx, 429). */
-  SERVICE_UNAVAILABLE: 'IDF_SERVICE_UNAVAILABLE',
-  /** A server refused the request as invalid (400, 404, other 4xx): retrying cannot help. */
-  SERVICE_REJECTED: 'IDF_SERVICE_REJECTED',
-  /** A server refused the token (401: missing or unknown; 403: out of its scope). */
-  SERVICE_AUTH: 'IDF_SERVICE_AUTH',
-  /** A server answered with a body that breaks the contract (not JSON, wrong shape, bad ID). */
-  SERVICE_RESPONSE: 'IDF_SERVICE_RESPONSE',
-  /** The client was closed: the call was refused or its request aborted. */
-  CLIENT_CLOSED: 'IDF_CLIENT_CLOSED',
-} as const;
-
-export type ClientErrorCodeValue = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
-
-/** The one place a client code is given to the base class (see {@link ClientErrorCode}). */
-function clientCode(code: ClientErrorCodeValue): ErrorCodeValue {
-  return code as unknown as ErrorCodeValue;
-}
+import { ErrorCode, IdforgeError } from './errors.js';
 
 /** Why one server did not serve a request, as listed by {@link ServiceUnavailableError}. */
 export interface ServerFailure {
@@ -75,7 +47,7 @@ export class ServiceUnavailableError extends IdforgeError {
     const detail = failures.map((f) => `${f.url}: ${f.reason}`).join('; ');
     const wait = retryAfterMs === undefined ? '' : ` A server asked to wait ${retryAfterMs} ms.`;
     super(
-      clientCode(ClientErrorCode.SERVICE_UNAVAILABLE),
+      ErrorCode.SERVICE_UNAVAILABLE,
       `no idforge server served ${operation} (${n === 1 ? 'its only server' : `all ${n}`}): ` +
         `${detail}. Check that the service is running and reachable at these URLs; the ` +
         `client tries a failed server again after a back-off.${wait}`,
@@ -118,7 +90,7 @@ export class ServiceRejectedError extends IdforgeError {
 
   constructor(answer: ServiceAnswer) {
     super(
-      clientCode(ClientErrorCode.SERVICE_REJECTED),
+      ErrorCode.SERVICE_REJECTED,
       `${answered(answer)}. The request is invalid for the service (a tag not created, a ` +
         'scheme it does not serve, a count above its limit): retrying cannot help.',
     );
@@ -147,7 +119,7 @@ export class ServiceAuthError extends IdforgeError {
       answer.status === 403
         ? 'the token is valid but not for this scheme or tag: use a token scoped to it'
         : 'pass the token the service was configured with (createClient({ token }))';
-    super(clientCode(ClientErrorCode.SERVICE_AUTH), `${answered(answer)}. ${fix}.`);
+    super(ErrorCode.SERVICE_AUTH, `${answered(answer)}. ${fix}.`);
     this.url = answer.url;
     this.operation = answer.operation;
     this.status = answer.status;
@@ -171,7 +143,7 @@ export class ServiceResponseError extends IdforgeError {
 
   constructor(url: string, operation: string, status: number, reason: string) {
     super(
-      clientCode(ClientErrorCode.SERVICE_RESPONSE),
+      ErrorCode.SERVICE_RESPONSE,
       `${url} answered ${operation} (HTTP ${status}) with a response the idforge service never ` +
         `sends: ${reason}. Check that this URL is the idforge service's (not a proxy's or ` +
         "another service's) and that client and service versions match.",
@@ -189,7 +161,7 @@ export class ClientClosedError extends IdforgeError {
 
   constructor(operation: string) {
     super(
-      clientCode(ClientErrorCode.CLIENT_CLOSED),
+      ErrorCode.CLIENT_CLOSED,
       `the idforge client is closed: ${operation} was not served. Create a new client, or ` +
         'close it only after its last call.',
     );

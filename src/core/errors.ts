@@ -54,6 +54,16 @@ export const ErrorCode = {
   STORE_AUTH: 'IDF_STORE_AUTH',
   /** The path of a `sqlite:` or `file:` store cannot be used (missing, a directory, no permission). */
   STORE_PATH: 'IDF_STORE_PATH',
+  /** idforge/client: no server of the list answered (network error, timeout, 5xx, 429). */
+  SERVICE_UNAVAILABLE: 'IDF_SERVICE_UNAVAILABLE',
+  /** idforge/client: a server refused the request as invalid (400, 404, other 4xx). */
+  SERVICE_REJECTED: 'IDF_SERVICE_REJECTED',
+  /** idforge/client: a server refused the token (401 missing or unknown, 403 out of scope). */
+  SERVICE_AUTH: 'IDF_SERVICE_AUTH',
+  /** idforge/client: a server's answer breaks the contract (not JSON, wrong shape, bad ID). */
+  SERVICE_RESPONSE: 'IDF_SERVICE_RESPONSE',
+  /** idforge/client: the client was closed; the call was refused or its request aborted. */
+  CLIENT_CLOSED: 'IDF_CLIENT_CLOSED',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

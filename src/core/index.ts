@@ -28,8 +28,6 @@ export {
 } from './errors.js';
 export {
   ClientClosedError,
-  ClientErrorCode,
-  type ClientErrorCodeValue,
   type ServerFailure,
   type ServiceAnswer,
   ServiceAuthError,

@@ -154,7 +154,8 @@ test('service imports the public barrels of core, coord and sequences; stores on
       const target = resolve(dirname(f), spec);
       if (target.startsWith(dir)) continue;
       const ok =
-        barrels.includes(target) || (roots.includes(f) && target === join(root, 'src/stores/index.js'));
+        barrels.includes(target) ||
+        (roots.includes(f) && target === join(root, 'src/stores/index.js'));
       assert.ok(ok, `${relative(root, f)} imports ${spec}`);
     }
   }

@@ -136,6 +136,7 @@ test('docs/api.md names every runtime export of every entry point', async () => 
     'idforge/sequences': await import('../../src/sequences/index.js'),
     'idforge/stores': await import('../../src/stores/index.js'),
     'idforge/service': await import('../../src/service/index.js'),
+    'idforge/client': await import('../../src/client/index.js'),
   };
   for (const [entry, mod] of Object.entries(entries)) {
     for (const name of Object.keys(mod)) {
