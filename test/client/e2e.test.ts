@@ -55,16 +55,13 @@ test('a node SIGKILLed mid-run: no error reaches the application, no duplicate',
   const loops = [app(), app(), app(), app()];
   try {
     // Kill a node once the load is running on all three, then keep going as long again.
-    const deadline = Date.now() + 60_000;
-    while (snowflakes.length < 300 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => snowflakes.length >= 300, '300 Snowflake IDs before the kill');
     const victim = procs[1] as ServiceProc;
     victim.child.kill('SIGKILL');
     await victim.exited;
     killed = true;
     const before = snowflakes.length;
-    while (snowflakes.length < before + 300 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => snowflakes.length >= before + 300, '300 more Snowflake IDs after the kill');
   } finally {
     stop = true;
     await Promise.all(loops);
