@@ -9,6 +9,7 @@ import {
   ManualClock,
   parseSnowflake,
   uuidVersion,
+  uuidv7Timestamp,
 } from '../../src/core/index.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 
@@ -55,6 +56,17 @@ describe('service API (open: no tokens)', () => {
     const node0 = ((ids[0] as bigint) >> 12n) & 1023n;
     assert.equal(Number(node0), node?.workerId);
     assert.equal(layout.name, 'default');
+  });
+
+  test('UUIDv7s of one answer and of the next are strictly increasing (one clock read per answer)', async () => {
+    const first = ((await s.app.inject('/v1/ids/uuidv7?count=10000')).json() as { ids: string[] })
+      .ids;
+    const second = ((await s.app.inject('/v1/ids/uuidv7?count=10')).json() as { ids: string[] })
+      .ids;
+    const all = [...first, ...second];
+    for (let i = 1; i < all.length; i++)
+      assert.ok((all[i] as string) > (all[i - 1] as string), `at ${i}`);
+    assert.ok(Math.abs(uuidv7Timestamp(all.at(-1) as string) - Date.now()) < 60_000);
   });
 
   test('Accept: text/plain gives one ID per line', async () => {
