@@ -4,7 +4,7 @@
 // driver is missing fails with DriverMissingError naming the package. One install: the
 // better-sqlite3 dependency may compile from source there.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -84,6 +84,47 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
       process.stdout.write(JSON.stringify(await store.list()));
       await store.close();`);
     assert.equal(out, '[]');
+  });
+
+  test('the installed bin serves: idforge serve answers IDs, the dashboard and the client works', async () => {
+    const bin = join(app, 'node_modules', '.bin', 'idforge');
+    const child = spawn(
+      bin,
+      ['serve', '--port', '0', '--store', `sqlite:${join(dir, 'serve.db')}`],
+      {
+        cwd: app,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let buf = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          buf += chunk;
+          const m = /"msg":"listening on (http:[^"]+)"/.exec(buf);
+          if (m !== null) resolve(m[1] as string);
+        });
+        child.once('exit', (code) => reject(new Error(`idforge serve exited (${code}): ${buf}`)));
+      });
+      const ids = (await (await fetch(`${url}/v1/ids/snowflake?count=3`)).json()) as {
+        ids: string[];
+      };
+      assert.equal(ids.ids.length, 3);
+      const page = await fetch(`${url}/`);
+      assert.equal(page.status, 200, 'the dashboard page is in the package');
+      assert.match(await page.text(), /<html/i);
+      assert.equal((await fetch(`${url}/dashboard/app.js`)).status, 200);
+      const out = await inApp(`
+        import { createClient } from 'idforge/client';
+        const c = createClient({ urls: ['${url}'] });
+        process.stdout.write(String((await c.batch('ulid', 2)).length));
+        c.close();`);
+      assert.equal(out, '2');
+    } finally {
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0, 'SIGTERM: a clean exit');
+    }
   });
 
   test('size of the install (for the record)', async (t) => {
