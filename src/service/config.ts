@@ -27,8 +27,10 @@ export interface ServiceConfig {
   readonly port: number;
   /** Lease and mark store: sqlite:, file:, postgres://, redis://, etcd://. */
   readonly store: string;
-  /** Segment store (sqlite:, postgres://, mysql://), or null for none. */
+  /** Segment store (sqlite:, postgres://, mysql://) or Redis counters (redis://), or null. */
   readonly sequences: string | null;
+  /** Durable marks of Redis counters (sqlite: or postgres://). */
+  readonly marks: string | null;
   /** The Snowflake layout of this node. */
   readonly layout: string;
   /** Further layouts a request may choose with ?layout= (each needs its own worker ID). */
@@ -112,6 +114,8 @@ const bool: Parse<boolean> = (value, where) => {
 
 const LEASE_SCHEMES = ['sqlite', 'file', 'postgres', 'redis', 'etcd'];
 const SEGMENT_SCHEMES = ['sqlite', 'postgres', 'mysql'];
+const SEQUENCE_SCHEMES = [...SEGMENT_SCHEMES, 'redis'];
+const MARK_SCHEMES = ['sqlite', 'postgres'];
 
 function url(schemes: readonly string[]): Parse<string> {
   return (value, where) => {
@@ -257,8 +261,13 @@ export const CONFIG_KEYS = {
   },
   sequences: {
     default: null,
-    parse: nullable(url(SEGMENT_SCHEMES)),
-    help: 'segment store URL (default: --store when it is sqlite: or postgres://)',
+    parse: nullable(url(SEQUENCE_SCHEMES)),
+    help: 'segment store or redis:// counters (default: --store when it is sqlite: or postgres://)',
+  },
+  marks: {
+    default: null,
+    parse: nullable(url(MARK_SCHEMES)),
+    help: 'durable marks of redis:// counters (default: --store if sqlite:/postgres://, else sqlite:idforge.db)',
   },
   layout: { default: 'default', parse: layoutName, help: 'Snowflake layout of this node' },
   layouts: {
@@ -383,6 +392,10 @@ export function resolveConfig(sources: ConfigSources = {}): ServiceConfig {
 function finish(c: ServiceConfig): ServiceConfig {
   let sequences = c.sequences;
   if (sequences === null && SEGMENT_SCHEMES.includes(storeScheme(c.store))) sequences = c.store;
+  let marks = c.marks;
+  if (marks === null && sequences !== null && storeScheme(sequences) === 'redis') {
+    marks = MARK_SCHEMES.includes(storeScheme(c.store)) ? c.store : 'sqlite:idforge.db';
+  }
   const seen = new Set<string>();
   for (const t of c.tokens) {
     if (seen.has(t.token))
@@ -392,5 +405,5 @@ function finish(c: ServiceConfig): ServiceConfig {
       );
     seen.add(t.token);
   }
-  return { ...c, sequences, layouts: c.layouts.filter((l) => l !== c.layout) };
+  return { ...c, sequences, marks, layouts: c.layouts.filter((l) => l !== c.layout) };
 }

@@ -1,21 +1,30 @@
 /**
  * The service's sequences: one double-buffered SegmentBuffer per tag, opened on first use and
- * kept, over the segment store; whole segments handed to clients straight from the store. Tags
- * are never created by a request for numbers (an unknown tag is a 404); admins create them.
+ * kept; whole segments handed to clients straight from the source. Two sources:
+ *
+ * - a segment store (sqlite:, postgres://, mysql://): tags are rows an admin creates, each
+ *   with a stored step; an unknown tag is a 404, never created by a request for numbers;
+ * - Redis counters (redis://) under durable marks: any tag is a counter (INCRBY), each block
+ *   checked against its mark before it is served, so a Redis that lost its data is refused
+ *   or re-seeded above the mark, never served from twice. Counters have no stored step:
+ *   admin routes that create tags or change steps answer 400.
  */
 import { UnknownTagError } from '../core/index.js';
 import {
   assertTag,
+  type CounterBlockSource,
+  type CounterStore,
+  counterBlockSource,
+  type DurableMarkStore,
   openSegmentSequence,
-  type Segment,
-  type SegmentBuffer,
+  SegmentBuffer,
   type SegmentBufferSnapshot,
   type SegmentStore,
   type SegmentTag,
 } from '../sequences/index.js';
-import { HttpError, ServiceCode } from './errors.js';
+import { badRequest, HttpError, ServiceCode } from './errors.js';
 
-/** Told after every store call for a segment (metrics and events). */
+/** Told after every store call for a block (metrics and events). */
 export type FetchObserver = (tag: string, seconds: number, error: unknown) => void;
 
 /** A tag with the state of its buffers in this node (null when not opened here). */
@@ -31,31 +40,123 @@ export type BufferState = SegmentBufferSnapshot & {
   readonly fetchFailures: number;
 };
 
+/** A block of numbers [first, last] owned by its caller alone. */
+export interface Block {
+  readonly tag: string;
+  readonly first: bigint;
+  readonly last: bigint;
+}
+
+/** Where the numbers come from: a segment store or Redis counters. */
+export interface SequenceSource {
+  readonly backend: string;
+  readonly address: string;
+  /** The buffer of `tag`, first block loaded. */
+  open(tag: string, onFetch: (ms: number, error: unknown) => void): Promise<SegmentBuffer>;
+  /** A block of at least `size` numbers (`undefined`: the tag's own step). */
+  take(tag: string, size: number | undefined): Promise<Block>;
+  /** Cheap call that fails when the source cannot be reached (readiness). */
+  probe(): Promise<void>;
+  /** The segment store, for the admin routes; null for counters. */
+  readonly segments: SegmentStore | null;
+  close(): Promise<void>;
+}
+
+/** Numbers from a segment table (Meituan Leaf's 号段). */
+export function segmentSource(store: SegmentStore): SequenceSource {
+  return {
+    backend: store.backend,
+    address: store.address,
+    segments: store,
+    open: (tag, onFetch) =>
+      openSegmentSequence(store, tag, { onFetch: (e) => onFetch(e.ms, e.error) }),
+    take: (tag, size) => store.takeSegment(tag, size),
+    probe: async () => {
+      await store.listTags();
+    },
+    close: () => store.close(),
+  };
+}
+
+/** The block a counter hands out when no size is asked for. */
+export const COUNTER_BLOCK = 1000;
+
+/** Numbers from Redis counters under durable marks (one guarded source per tag). */
+export function counterSource(counter: CounterStore, marks: DurableMarkStore): SequenceSource {
+  const sources = new Map<string, CounterBlockSource>();
+  const of = (tag: string) => {
+    let s = sources.get(tag);
+    if (s === undefined) {
+      s = counterBlockSource(counter, marks, tag);
+      sources.set(tag, s);
+    }
+    return s;
+  };
+  return {
+    backend: counter.backend,
+    address: counter.address,
+    segments: null,
+    async open(tag, onFetch) {
+      const buffer = new SegmentBuffer({
+        tag,
+        minStep: COUNTER_BLOCK,
+        source: of(tag),
+        backend: counter.backend,
+        address: counter.address,
+        onFetch: (e) => onFetch(e.ms, e.error),
+      });
+      await buffer.warm();
+      return buffer;
+    },
+    take: async (tag, size) => ({ tag, ...(await of(tag)(size ?? COUNTER_BLOCK)) }),
+    // raiseTo never lowers a counter: on a key of its own it only creates it at 0.
+    probe: async () => {
+      await counter.raiseTo('__idforge_probe__', 0n);
+      await marks.read('__idforge_probe__');
+    },
+    async close() {
+      await counter.close();
+      await marks.close();
+    },
+  };
+}
+
 /** Holds the open buffers; one per service. */
 export class SequenceRegistry {
-  readonly #store: SegmentStore | null;
+  readonly #source: SequenceSource | null;
   readonly #observe: FetchObserver;
   readonly #opening = new Map<string, Promise<SegmentBuffer>>();
   readonly #open = new Map<string, SegmentBuffer>();
 
-  constructor(store: SegmentStore | null, observe: FetchObserver) {
-    this.#store = store;
+  constructor(source: SequenceSource | null, observe: FetchObserver) {
+    this.#source = source;
     this.#observe = observe;
   }
 
-  get store(): SegmentStore | null {
-    return this.#store;
+  /** The source, or null when this node serves no sequences. */
+  get source(): SequenceSource | null {
+    return this.#source;
   }
 
-  #need(): SegmentStore {
-    if (this.#store === null) {
+  #need(): SequenceSource {
+    if (this.#source === null) {
       throw new HttpError(
         404,
         ServiceCode.NO_SEQUENCES,
-        'this node has no sequence store: start it with --sequences URL (sqlite:, postgres:// or mysql://)',
+        'this node has no sequence store: start it with --sequences URL (sqlite:, postgres://, mysql:// or redis://)',
       );
     }
-    return this.#store;
+    return this.#source;
+  }
+
+  #segments(what: string): SegmentStore {
+    const store = this.#need().segments;
+    if (store === null) {
+      throw badRequest(
+        `${what}: Redis counters have no stored tags or steps (every tag is a counter); this applies to segment stores`,
+      );
+    }
+    return store;
   }
 
   /** The open buffer of `tag`, synchronously, or undefined (then await {@link buffer}). */
@@ -67,37 +168,37 @@ export class SequenceRegistry {
   buffer(tag: string): Promise<SegmentBuffer> {
     const open = this.#open.get(tag);
     if (open !== undefined) return Promise.resolve(open);
-    const store = this.#need();
+    const source = this.#need();
     assertTag(tag);
     let p = this.#opening.get(tag);
     if (p === undefined) {
-      p = openSegmentSequence(store, tag, {
-        onFetch: (e) => this.#observe(e.tag, e.ms / 1000, e.error),
-      }).then(
-        (b) => {
-          this.#open.set(tag, b);
-          this.#opening.delete(tag);
-          return b;
-        },
-        (error: unknown) => {
-          this.#opening.delete(tag);
-          throw error;
-        },
-      );
+      p = source
+        .open(tag, (ms, error) => this.#observe(tag, ms / 1000, error))
+        .then(
+          (b) => {
+            this.#open.set(tag, b);
+            this.#opening.delete(tag);
+            return b;
+          },
+          (error: unknown) => {
+            this.#opening.delete(tag);
+            throw error;
+          },
+        );
       this.#opening.set(tag, p);
     }
     return p;
   }
 
-  /** A whole segment of at least `size` numbers (the stored step when larger), for a client. */
-  async take(tag: string, size: number | undefined): Promise<Segment> {
-    const store = this.#need();
+  /** A whole block of at least `size` numbers (the stored step when larger), for a client. */
+  async take(tag: string, size: number | undefined): Promise<Block> {
+    const source = this.#need();
     assertTag(tag);
     const started = performance.now();
     try {
-      const segment = await store.takeSegment(tag, size);
+      const block = await source.take(tag, size);
       this.#observe(tag, (performance.now() - started) / 1000, undefined);
-      return segment;
+      return block;
     } catch (error) {
       this.#observe(tag, (performance.now() - started) / 1000, error);
       throw error;
@@ -110,7 +211,7 @@ export class SequenceRegistry {
     start: bigint | undefined,
     description: string | undefined,
   ): Promise<SegmentTag> {
-    const store = this.#need();
+    const store = this.#segments('creating a tag');
     assertTag(tag);
     return store.createTag(tag, {
       step,
@@ -121,7 +222,7 @@ export class SequenceRegistry {
 
   /** Changes the stored step; this node's open buffer follows at once. */
   async setStep(tag: string, step: number): Promise<SegmentTag> {
-    const store = this.#need();
+    const store = this.#segments('changing a step');
     assertTag(tag);
     const updated = await store.setStep(tag, step);
     this.#open.get(tag)?.setMinStep(step);
@@ -129,7 +230,7 @@ export class SequenceRegistry {
   }
 
   async get(tag: string): Promise<TagState> {
-    const store = this.#need();
+    const store = this.#segments('reading a tag');
     assertTag(tag);
     const record = await store.getTag(tag);
     if (record === null) throw new UnknownTagError(tag, store.backend);
@@ -137,7 +238,7 @@ export class SequenceRegistry {
   }
 
   async list(): Promise<TagState[]> {
-    const tags = await this.#need().listTags();
+    const tags = await this.#segments('listing tags').listTags();
     return tags.map((tag) => ({ tag, buffer: this.#open.get(tag.tag)?.snapshot() ?? null }));
   }
 
@@ -154,10 +255,10 @@ export class SequenceRegistry {
     });
   }
 
-  /** Stops the buffers (their remaining numbers are wasted, never reissued) and the store. */
+  /** Stops the buffers (their remaining numbers are wasted, never reissued) and the source. */
   async close(): Promise<void> {
     for (const b of this.#open.values()) b.close();
     this.#open.clear();
-    await this.#store?.close();
+    await this.#source?.close();
   }
 }

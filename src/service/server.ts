@@ -11,12 +11,24 @@ import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { createSnowflakeNode, type LeaseStore, type SnowflakeNode } from '../coord/index.js';
 import { type Clock, getLayout } from '../core/index.js';
-import { openLeaseStore, openSegmentStore, redactUrl } from '../stores/index.js';
+import {
+  openCounterStore,
+  openLeaseStore,
+  openMarkStore,
+  openSegmentStore,
+  redactUrl,
+  storeScheme,
+} from '../stores/index.js';
 import { buildApp, PRESSURE_SAMPLE_MS, type ServiceDeps, type ServiceIdentity } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { EventLog } from './events.js';
 import { ServiceMetrics } from './metrics.js';
-import { SequenceRegistry } from './sequences.js';
+import {
+  counterSource,
+  SequenceRegistry,
+  type SequenceSource,
+  segmentSource,
+} from './sequences.js';
 
 /** Options of {@link openService} and {@link startService}. */
 export interface StartOptions {
@@ -119,25 +131,21 @@ export async function openService(
       await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
       events.record('info', 'lease', `layout ${layout}: worker ID ${node.workerId} leased; ready`);
     }
-    let segmentStore = null;
+    let source: SequenceSource | null = null;
     if (config.sequences !== null) {
-      segmentStore = await openSegmentStore(config.sequences, { onCreate });
-      if (config.migrate) await segmentStore.migrate();
+      source = await openSequenceSource(config, onCreate);
       events.record(
         'info',
         'store',
-        `segment store ${redactUrl(config.sequences)} (${segmentStore.backend})`,
+        `sequences on ${redactUrl(config.sequences)} (${source.backend})`,
       );
     }
-    const store = segmentStore?.backend ?? 'none';
-    sequences = new SequenceRegistry(segmentStore, (tag, seconds, error) => {
+    const store = source?.backend ?? 'none';
+    sequences = new SequenceRegistry(source, (tag, seconds, error) => {
       metrics.segmentFetch(tag, seconds, error !== undefined, store);
-      if (error !== undefined)
-        events.record(
-          'warn',
-          'store',
-          `segment of "${tag}" not taken: ${(error as Error).message}`,
-        );
+      if (error !== undefined) {
+        events.record('warn', 'store', `block of "${tag}" not taken: ${(error as Error).message}`);
+      }
     });
   } catch (error) {
     await closeAll();
@@ -154,6 +162,28 @@ export async function openService(
     logger,
   };
   return { deps, close: closeAll };
+}
+
+/** The sequence source `config.sequences` names: a segment store, or Redis counters and marks. */
+async function openSequenceSource(
+  config: ServiceConfig,
+  onCreate: (path: string) => void,
+): Promise<SequenceSource> {
+  const url = config.sequences as string;
+  if (storeScheme(url) !== 'redis') {
+    const store = await openSegmentStore(url, { onCreate });
+    if (config.migrate) await store.migrate();
+    return segmentSource(store);
+  }
+  const counter = await openCounterStore(url);
+  try {
+    const marks = await openMarkStore(config.marks ?? 'sqlite:idforge.db', { onCreate });
+    if (config.migrate) await marks.migrate();
+    return counterSource(counter, marks);
+  } catch (error) {
+    await counter.close();
+    throw error;
+  }
 }
 
 /** The fixed field values that `layout` has (each layout takes its own). */

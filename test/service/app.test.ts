@@ -11,7 +11,9 @@ import {
   uuidVersion,
   uuidv7Timestamp,
 } from '../../src/core/index.js';
+import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { openTestService, type TestService } from '../helpers/service.js';
+import { serviceSkip } from '../helpers/services.js';
 
 const ADMIN = 'admin-token-0123456789abcdef';
 const ORDERS = 'orders-token-0123456789abcdef';
@@ -393,5 +395,46 @@ test('an event loop lagging past maxEventLoopDelayMs answers 503 IDF_OVERLOADED,
     assert.ok(ok, 'serves again once the loop is idle');
   } finally {
     await s.close();
+  }
+});
+
+test('--sequences redis://: any tag is a guarded counter; blocks and numbers never overlap', async (t) => {
+  const skip = await serviceSkip('Redis', SERVERS.redis.host, SERVERS.redis.port);
+  if (skip) return t.skip(skip);
+  const url = freshNamespaceUrl('redis', 'svc_counter');
+  const s = await openTestService({ sequences: url }, { IDFORGE_ADMIN_TOKEN: ADMIN });
+  try {
+    assert.equal(s.deps.config.marks, s.deps.config.store, 'marks default to the SQLite store');
+    const nums = (
+      (
+        await s.app.inject({ url: '/v1/sequences/jobs?count=1500', headers: auth(ADMIN) })
+      ).json() as { ids: string[] }
+    ).ids.map(BigInt);
+    const seg = (
+      await s.app.inject({
+        method: 'POST',
+        url: '/v1/sequences/jobs/segments?size=300',
+        headers: auth(ADMIN),
+      })
+    ).json() as { first: string; last: string };
+    assert.equal(BigInt(seg.last) - BigInt(seg.first) + 1n, 300n);
+    const all = new Set(nums);
+    for (let v = BigInt(seg.first); v <= BigInt(seg.last); v++) all.add(v);
+    assert.equal(all.size, 1800, 'no number twice');
+    const create = await s.app.inject({
+      method: 'POST',
+      url: '/v1/sequences/jobs',
+      headers: auth(ADMIN),
+      payload: { step: 10 },
+    });
+    assert.equal(create.statusCode, 400);
+    assert.match(create.body, /Redis counters have no stored tags/);
+    const ready = (await s.app.inject('/readyz')).json() as {
+      checks: { name: string; ok: boolean }[];
+    };
+    assert.deepEqual(ready.checks.find((c) => c.name === 'sequences')?.ok, true);
+  } finally {
+    await s.close();
+    await dropNamespaces('redis', [url]);
   }
 });

@@ -23,8 +23,8 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
 
   /** Is the sequence store reachable? One listTags, at most once a second, bounded in time. */
   async function probeStore(): Promise<{ ok: boolean; reason: string }> {
-    const store = sequences.store;
-    if (store === null) return { ok: true, reason: '' };
+    const source = sequences.source;
+    if (source === null) return { ok: true, reason: '' };
     if (probe !== null && now() - probe.atMs < PROBE_TTL_MS) return probe;
     probing ??= (async () => {
       let timer: NodeJS.Timeout | undefined;
@@ -35,13 +35,13 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         );
       });
       try {
-        await Promise.race([store.listTags(), timeout]);
+        await Promise.race([source.probe(), timeout]);
         probe = { atMs: now(), ok: true, reason: '' };
       } catch (error) {
         probe = {
           atMs: now(),
           ok: false,
-          reason: `${store.backend} at ${store.address}: ${(error as Error).message}`,
+          reason: `${source.backend} at ${source.address}: ${(error as Error).message}`,
         };
       } finally {
         clearTimeout(timer);
@@ -63,7 +63,7 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         reason: r.ready ? '' : r.reason,
       });
     }
-    if (sequences.store !== null) {
+    if (sequences.source !== null) {
       const buffers = sequences.snapshots();
       const full =
         buffers.length > 0 && buffers.every((b) => b.current !== null || b.next !== null);
