@@ -211,8 +211,11 @@ export class LeaseKeeper {
     }
     const others = result.claimants.filter((c) => c !== lease.instanceId);
     if (!result.held) {
-      // Ours had not expired by our own bound, yet another instance holds it: a duplicate.
-      const duplicate = sent < this.#deadlineMs && others.length > 0 ? result.claimants : null;
+      // Another instance holds it. Only an answer received before our own deadline proves the
+      // store refused a lease that was still ours (a duplicate); a later one may have been held
+      // by a partition or a pause past a lawful expiry and takeover (issue 10's partition test).
+      const live = s.clock.now() < this.#deadlineMs;
+      const duplicate = live && others.length > 0 ? result.claimants : null;
       if (duplicate !== null) this.counters.duplicates++;
       this.counters.lost++;
       this.#lease = null;

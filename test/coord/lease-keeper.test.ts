@@ -457,6 +457,35 @@ describe('LeaseKeeper.renewNow', () => {
     assert.equal(a.lease, null);
   });
 
+  test('an answer that arrives after our deadline (a partition held it) is a loss, not a duplicate', async (t) => {
+    // Issue 10's partition test: the renewal was sent before the deadline, the link held it
+    // while the lease expired and another node took the worker ID lawfully, and the answer
+    // came back after. Before, judged by its send time, it raised a false DUPLICATE WORKER ID.
+    const w = await world(t);
+    const f = w.faulty();
+    const r = recorder();
+    const a = w.keeper(f.store, r.events);
+    const lease = await a.acquire(0);
+    assert.equal(a.deadlineMs, T0 + 9_000);
+    w.clock.advance(8_000);
+    let open!: () => void;
+    f.fault.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const renewal = track(() => a.renewNow());
+    await turn();
+    w.clock.advance(2_001); // past our deadline (9,000) and the store's expiry (10,000)
+    await w.keeper(w.real, recorder().events, {}, 'b').acquire(0);
+    f.fault.gate = null;
+    open();
+    assert.equal(await renewal.p, false);
+    assert.deepEqual(r.lost, [{ lease, duplicate: null }]);
+    assert.equal(a.counters.duplicates, 0);
+    assert.equal(a.counters.lost, 1);
+    assert.ok(!r.log.some((l) => l.includes('DUPLICATE')), r.log.join('\n'));
+    assert.deepEqual(f.calls, ['acquire@0', 'renew@8000']);
+  });
+
   test('a stale claimant beside a held lease: onDuplicate each renewal, counted once per episode', async (t) => {
     const w = await world(t);
     const r = recorder();
