@@ -94,6 +94,9 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimit,
     // One log line per request would cost more than the request; errors and events are logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request (a pino child costs an allocation and its bindings on every
+    // call): requests are not logged one by one, and an error's line names its route and code.
+    childLoggerFactory: (logger) => logger,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
