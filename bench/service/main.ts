@@ -2,7 +2,8 @@
  * Service benchmark: `npm run bench:service` (`-- --quick` for a smoke run, `-- --duration S`).
  *
  * autocannon drives, in one run and on the same machine:
- *   1. a bare `node:http` server answering a constant (the ceiling of any Node.js HTTP server);
+ *   1. a bare `node:http` server answering a constant (the ceiling of any Node.js HTTP server),
+ *      and a bare Fastify route answering it (the framework's own share);
  *   2. `idforge serve` as deployed: a scoped bearer token on every request, the rate limit and
  *      the event-loop guard on, metrics counted: /v1/ids/snowflake?count=1, ?count=1000,
  *      /v1/ids/uuidv7?count=1000 and Leaf's /api/snowflake/get/{key};
@@ -13,7 +14,7 @@
  * 10 M sequence numbers/s. Printed with p50/p99 latency and the ratios.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -143,15 +144,18 @@ const fmt = (n: number) =>
 function print(rows: readonly Row[]): void {
   const bare = rows[0] as Row;
   const head = ['target', 'req/s', 'IDs/s', 'p50 ms', 'p99 ms', 'errors', 'vs goal'];
+  const fastify = rows[1] as Row;
+  const of = (r: Row, base: Row) => `${((r.reqPerSec / base.reqPerSec) * 100).toFixed(0)} %`;
   const goal = (r: Row): string => {
+    if (r.name.startsWith('bare Fastify')) return `${of(r, bare)} of bare`;
     if (r.name.startsWith('snowflake count=1 '))
-      return `${((r.reqPerSec / bare.reqPerSec) * 100).toFixed(0)} % of bare (goal 80 %)`;
+      return `${of(r, bare)} of bare (goal 80 %), ${of(r, fastify)} of bare Fastify`;
     if (r.name.startsWith('snowflake count=1000'))
       return `${((r.idsPerSec / CAP) * 100).toFixed(0)} % of cap (goal 90 %)`;
     if (r.name.startsWith('uuidv7')) return `${(r.idsPerSec / 5e6).toFixed(2)}x of 5 M/s`;
     if (r.name.startsWith('client')) return `${(r.idsPerSec / 1e7).toFixed(2)}x of 10 M/s`;
     if (r.name.startsWith('leaf'))
-      return `${((r.reqPerSec / bare.reqPerSec) * 100).toFixed(0)} % of bare`;
+      return `${of(r, bare)} of bare, ${of(r, fastify)} of bare Fastify`;
     return '';
   };
   const cells = rows.map((r) => [
@@ -196,6 +200,24 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
   } finally {
     await stop(bare.child);
   }
+  // The framework's own share: a bare Fastify route answering the same constant.
+  const fastifyScript = join(dir, 'fastify.mjs');
+  writeFileSync(
+    fastifyScript,
+    `import Fastify from ${JSON.stringify(join(root, 'node_modules/fastify/fastify.js'))};
+const app = Fastify();
+app.get('/', async (req, reply) => { reply.type('application/json'); return '{"ids":["1"]}'; });
+await app.listen({ port: 0, host: '127.0.0.1' });
+console.log('listening on http://127.0.0.1:' + app.server.address().port);
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+`,
+  );
+  const fastify = start([fastifyScript], /listening on (http:\/\/\S+)/);
+  try {
+    rows.push(await load('bare Fastify route, constant', await fastify.url, 1));
+  } finally {
+    await stop(fastify.child);
+  }
   const config = join(dir, 'idforge.json');
   writeFileSync(
     config,
@@ -208,17 +230,14 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
       tokens: [{ name: 'bench', token: TOKEN, admin: true }],
     }),
   );
+  // The built CLI when there is one (as deployed); else the sources through tsx.
+  const built = join(root, 'dist/bin/idforge.js');
+  const cli = existsSync(built) ? [built] : ['--import', tsx, join(root, 'src/bin/idforge.ts')];
+  console.log(
+    `service: ${existsSync(built) ? 'dist/bin/idforge.js (npm run build)' : 'src via tsx'}`,
+  );
   const service = start(
-    [
-      '--import',
-      tsx,
-      join(root, 'src/bin/idforge.ts'),
-      'serve',
-      '--config',
-      config,
-      '--log-level',
-      'info',
-    ],
+    [...cli, 'serve', '--config', config, '--log-level', 'info'],
     /"msg":"listening on (http:\/\/[^"]+)"/,
     {},
     dir,
