@@ -2,6 +2,7 @@
 // it, and a real process started on the embedded store serves, then on SIGTERM finishes,
 // releases its lease and exits 0.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CONFIG_KEYS, flagName } from '../../src/service/index.js';
@@ -100,5 +101,38 @@ test('logs name the store but never its password, nor any token', async (t) => {
     p.child.kill('SIGKILL');
     await p.exited;
     await dropNamespaces('postgres', [url]);
+  }
+});
+
+test('a port in use: exit 1 naming the address and the fix; the lease taken meanwhile is released', async () => {
+  const t = tempDir();
+  const taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+  const { port } = taken.address() as { port: number };
+  try {
+    const db = join(t.dir, 'idforge.db');
+    const r = await cli([
+      'serve',
+      '--port',
+      String(port),
+      '--store',
+      `sqlite:${db}`,
+      '--log-level',
+      'silent',
+    ]);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      new RegExp(`127\\.0\\.0\\.1:${port} is in use: .*pick another --port \\[EADDRINUSE\\]`),
+    );
+    const store = await openLeaseStore(`sqlite:${db}`);
+    try {
+      assert.deepEqual(await store.list(), []);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await new Promise((r) => taken.close(r));
+    t.remove();
   }
 });

@@ -107,6 +107,17 @@ export async function serveCommand(
     });
     await service.closed;
     return 0;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'is in use: stop the process listening there or pick another --port'
+        : code === 'EACCES'
+          ? 'needs privileges this user lacks: pick a port above 1023'
+          : 'is not an address of this host: check --host';
+    io.stderr.write(`idforge serve: ${config.host}:${config.port} ${why} [${code}]\n`);
+    return 1;
   } finally {
     unsubscribe?.();
   }
