@@ -3,7 +3,8 @@
  *
  * autocannon drives, in one run and on the same machine:
  *   1. a bare `node:http` server answering a constant (the ceiling of any Node.js HTTP server),
- *      and a bare Fastify route answering it (the framework's own share);
+ *      a bare Fastify route answering it (the framework's own share), and Fastify with the
+ *      parts the service runs per request but no idforge code (floor.mjs: the stack's floor);
  *   2. `idforge serve` as deployed: a scoped bearer token on every request, the rate limit and
  *      the event-loop guard on, metrics counted: /v1/ids/snowflake?count=1, ?count=1000,
  *      /v1/ids/uuidv7?count=1000 and Leaf's /api/snowflake/get/{key};
@@ -145,11 +146,13 @@ function print(rows: readonly Row[]): void {
   const bare = rows[0] as Row;
   const head = ['target', 'req/s', 'IDs/s', 'p50 ms', 'p99 ms', 'errors', 'vs goal'];
   const fastify = rows[1] as Row;
+  const floor = rows[2] as Row;
   const of = (r: Row, base: Row) => `${((r.reqPerSec / base.reqPerSec) * 100).toFixed(0)} %`;
   const goal = (r: Row): string => {
-    if (r.name.startsWith('bare Fastify')) return `${of(r, bare)} of bare`;
+    if (r.name.startsWith('bare Fastify') || r.name.startsWith('Fastify +'))
+      return `${of(r, bare)} of bare`;
     if (r.name.startsWith('snowflake count=1 '))
-      return `${of(r, bare)} of bare (goal 80 %), ${of(r, fastify)} of bare Fastify`;
+      return `${of(r, bare)} of bare (goal 80 %), ${of(r, floor)} of the stack's floor`;
     if (r.name.startsWith('snowflake count=1000'))
       return `${((r.idsPerSec / CAP) * 100).toFixed(0)} % of cap (goal 90 %)`;
     if (r.name.startsWith('uuidv7')) return `${(r.idsPerSec / 5e6).toFixed(2)}x of 5 M/s`;
@@ -200,23 +203,21 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
   } finally {
     await stop(bare.child);
   }
-  // The framework's own share: a bare Fastify route answering the same constant.
-  const fastifyScript = join(dir, 'fastify.mjs');
-  writeFileSync(
-    fastifyScript,
-    `import Fastify from ${JSON.stringify(join(root, 'node_modules/fastify/fastify.js'))};
-const app = Fastify();
-app.get('/', async (req, reply) => { reply.type('application/json'); return '{"ids":["1"]}'; });
-await app.listen({ port: 0, host: '127.0.0.1' });
-console.log('listening on http://127.0.0.1:' + app.server.address().port);
-process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
-`,
-  );
-  const fastify = start([fastifyScript], /listening on (http:\/\/\S+)/);
-  try {
-    rows.push(await load('bare Fastify route, constant', await fastify.url, 1));
-  } finally {
-    await stop(fastify.child);
+  // The framework's own share (a bare Fastify route), and the floor of the deployed stack
+  // (Fastify with auth, schema, rate limit, guard and metrics, but no idforge code).
+  const floor = join(root, 'bench/service/floor.mjs');
+  for (const [name, args] of [
+    ['bare Fastify route, constant', ['--bare']],
+    ['Fastify + deployed parts, constant', ['--token', TOKEN]],
+  ] as const) {
+    const server = start([floor, ...args], /listening on (http:\/\/\S+)/);
+    try {
+      rows.push(
+        await load(name, `${await server.url}/?count=1`, 1, { authorization: `Bearer ${TOKEN}` }),
+      );
+    } finally {
+      await stop(server.child);
+    }
   }
   const config = join(dir, 'idforge.json');
   writeFileSync(

@@ -1,0 +1,69 @@
+// The floor of the deployed stack: Fastify with the parts `idforge serve` runs on every
+// request (a bearer token hashed and compared in constant time, a querystring schema,
+// @fastify/rate-limit, @fastify/under-pressure, a prom-client counter and latency histogram),
+// answering a constant with no idforge code at all. `--bare` leaves all of them out.
+// Started by bench/service/main.ts; prints its URL.
+import { hash, timingSafeEqual } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import underPressure from '@fastify/under-pressure';
+import Fastify from 'fastify';
+import client from 'prom-client';
+
+const bare = process.argv.includes('--bare');
+const token = process.argv[process.argv.indexOf('--token') + 1] ?? '';
+const app = Fastify();
+if (!bare) {
+  const secret = hash('sha256', token, 'buffer');
+  app.addHook('onRequest', (req, _reply, done) => {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (m === null || !timingSafeEqual(hash('sha256', m[1], 'buffer'), secret)) {
+      return done(new Error('unknown token'));
+    }
+    req.who = 'bench';
+    done();
+  });
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preHandler',
+    max: 1e9,
+    timeWindow: 60_000,
+    keyGenerator: (req) => req.who,
+  });
+  await app.register(underPressure, { maxEventLoopDelay: 1000, sampleInterval: 100 });
+  const registry = new client.Registry();
+  const requests = new client.Counter({
+    name: 'requests',
+    help: 'requests',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
+  const latency = new client.Histogram({
+    name: 'latency',
+    help: 'latency',
+    labelNames: ['route'],
+    registers: [registry],
+  });
+  const r = requests.labels('/', 'GET', '200');
+  const l = latency.labels('/');
+  app.addHook('onResponse', (_req, reply, done) => {
+    r.inc();
+    l.observe(reply.elapsedTime / 1000);
+    done();
+  });
+}
+const schema = bare
+  ? {}
+  : {
+      querystring: {
+        type: 'object',
+        properties: { count: { type: 'integer', minimum: 1, maximum: 10_000, default: 1 } },
+        additionalProperties: false,
+      },
+    };
+app.get('/', { schema }, async (_req, reply) => {
+  reply.type('application/json; charset=utf-8');
+  return '{"ids":["1"]}';
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+console.log(`listening on http://127.0.0.1:${app.server.address().port}`);
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
