@@ -371,7 +371,14 @@ export class SnowflakeNode {
       } catch (error) {
         const left = until - this.#clock.now();
         if (!isTransient(error) || left <= 0) throw error;
-        await this.whenReady(left);
+        try {
+          await this.whenReady(left);
+        } catch (waitError) {
+          // A wait that merely ran out says less than the refusal that started it (a fenced
+          // node: LeaseLostError), so that one is what the caller gets.
+          const code = (waitError as { code?: string } | null)?.code;
+          throw code === 'IDF_NOT_READY' ? error : waitError;
+        }
       }
     }
   }

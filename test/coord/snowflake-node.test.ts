@@ -183,6 +183,13 @@ describe('SnowflakeNode on SQLite', () => {
       }
       assert.ok(error instanceof IdforgeError, `stopped with ${String(error)}`);
       assert.equal(error.code, 'IDF_LEASE_LOST');
+      // Waiting does not water the refusal down: when batchAsync's wait runs out it rejects
+      // with the fence's LeaseLostError, not the wait's NotReadyError (the service answers
+      // with that code).
+      const waiting = early(() => node.batchAsync(1, 100));
+      await new Promise((r) => setImmediate(r));
+      clock.advance(101);
+      await assert.rejects(within(waiting, 'batchAsync to give up'), { code: 'IDF_LEASE_LOST' });
       await waitFor(() => node.metrics.renewalFailures > 0, 'a failed renewal');
       assert.equal(node.readiness.ready, false);
       control.down = false;
