@@ -87,8 +87,13 @@ start() {
     echo "etcd.sh: started etcd (pid $!) at $url, data in $dir/data, log in $log"
   fi
   local deadline=$((SECONDS + timeout))
+  local started
+  started="$(cat "$pidfile")"
   until healthy; do
-    if ! our_pid >/dev/null; then
+    # Alive by kill -0 alone: while env, setsid and nohup exec one another, /proc/PID/cmdline
+    # can read empty for an instant, and the name check of our_pid then failed a healthy start
+    # ("exited before answering" with nothing new in the log, seen once in CI under load).
+    if ! kill -0 "$started" 2>/dev/null; then
       echo "etcd.sh: etcd exited before answering; last lines of $log:" >&2
       tail -n 20 "$log" >&2 || true
       exit 1
