@@ -102,26 +102,33 @@ export function outageSuite(options: OutageOptions): void {
           await sleep(2);
         }
       });
-      await until(() => ids.length >= 1000, 'the node to issue');
-      const downAt = Date.now();
-      await server.stop(true);
-      const stoppedAfter = await waitFor(() => codes.size > 0, 10_000);
-      const issuedFor = lastOk - downAt;
-      // The deadline: the last renewal sent (at most renewEveryMs before the crash) + ttl - guard.
-      assert.ok(issuedFor >= 1500 && issuedFor <= ttlMs, `issued for ${issuedFor} ms while down`);
-      assert.ok(codes.has('IDF_LEASE_LOST'), [...codes].join());
-      assert.ok(stoppedAfter, 'stopped issuing');
-      const before = ids.length;
-      await server.start();
-      await node.whenReady(20_000);
-      await until(() => ids.length >= before + 500, 'issuing again');
-      running = false;
-      await loop;
-      assert.ok(ids.length > before, 'issued again after the store came back');
-      assert.equal(duplicates(ids), 0);
-      assert.ok(node.metrics.renewalFailures > 0);
-      await node.close();
-      await store.close();
+      // Whatever fails below, the loop stops and the node and store close: a failed step must
+      // fail the test, not leave the file running forever (it once hung a CI run).
+      try {
+        await until(() => ids.length >= 1000, 'the node to issue');
+        const downAt = Date.now();
+        await server.stop(true);
+        const stoppedAfter = await waitFor(() => codes.size > 0, 10_000);
+        const issuedFor = lastOk - downAt;
+        // The deadline: the last renewal sent (at most renewEveryMs before the crash) + ttl - guard.
+        assert.ok(issuedFor >= 1500 && issuedFor <= ttlMs, `issued for ${issuedFor} ms while down`);
+        assert.ok(codes.has('IDF_LEASE_LOST'), [...codes].join());
+        assert.ok(stoppedAfter, 'stopped issuing');
+        const before = ids.length;
+        await server.start();
+        await node.whenReady(20_000);
+        await until(() => ids.length >= before + 500, 'issuing again');
+        running = false;
+        await loop;
+        assert.ok(ids.length > before, 'issued again after the store came back');
+        assert.equal(duplicates(ids), 0);
+        assert.ok(node.metrics.renewalFailures > 0);
+      } finally {
+        running = false;
+        await loop.catch(() => undefined);
+        await node.close();
+        await store.close();
+      }
     });
 
     if (!options.control) return;
