@@ -6,7 +6,7 @@
  * the admin routes are refused (they always need an admin token).
  */
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { TokenConfig } from './config.js';
+import type { TokenConfig } from './config-values.js';
 import { HttpError, ServiceCode } from './errors.js';
 
 /** Who made a request: a configured token, or nobody (open service). */

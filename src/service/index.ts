@@ -8,15 +8,14 @@ export { type Access, buildApp, type ServiceDeps, type ServiceIdentity } from '.
 export { type Principal, TokenAuth } from './auth.js';
 export {
   CONFIG_KEYS,
-  ConfigError,
   type ConfigKey,
   type ConfigSources,
   envName,
   flagName,
   resolveConfig,
   type ServiceConfig,
-  type TokenConfig,
 } from './config.js';
+export { ConfigError, type LogLevel, type TokenConfig } from './config-values.js';
 export { CODE_STATUS, type ErrorBody, ServiceCode } from './errors.js';
 export { EventLog, type ServiceEvent } from './events.js';
 export { ServiceMetrics } from './metrics.js';
