@@ -8,18 +8,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import underPressure from '@fastify/under-pressure';
 import Fastify, {
-  type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { LeaseStore, SnowflakeNode } from '../coord/index.js';
-import { allowAdmin, type Principal, TokenAuth } from './auth.js';
-import type { ServiceConfig } from './config.js';
+import { allowAdmin, TokenAuth } from './auth.js';
+import type { Access, IssuedCounts, ServiceDeps } from './deps.js';
 import { describeFailure, HttpError, ServiceCode } from './errors.js';
-import type { EventLog } from './events.js';
-import type { ServiceMetrics } from './metrics.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { idRoutes } from './routes/ids.js';
@@ -28,55 +24,9 @@ import { leafRoutes } from './routes/leaf.js';
 import { sequenceRoutes } from './routes/sequences.js';
 import { statusRoutes } from './routes/status.js';
 import { errorSchema } from './schemas.js';
-import type { SequenceRegistry } from './sequences.js';
-
-/** Who this process is, for /v1/status and logs. */
-export interface ServiceIdentity {
-  readonly instanceId: string;
-  readonly host: string;
-  readonly pid: number;
-  readonly startedAtMs: number;
-  readonly version: string;
-  /** The lease store's and the segment store's addresses, credentials removed. */
-  readonly store: string;
-  readonly sequences: string | null;
-}
-
-/** Everything the routes use, opened by the caller (server.ts or a test). */
-export interface ServiceDeps {
-  readonly config: ServiceConfig;
-  /** Snowflake nodes by layout name; the first is the node's own layout. */
-  readonly nodes: ReadonlyMap<string, SnowflakeNode>;
-  readonly leaseStore: LeaseStore;
-  readonly sequences: SequenceRegistry;
-  readonly events: EventLog;
-  readonly metrics: ServiceMetrics;
-  readonly identity: ServiceIdentity;
-  /** fastify's logger (a pino instance). Default: none. */
-  readonly logger?: FastifyBaseLogger;
-  /** Unix ms. Default Date.now. */
-  readonly now?: () => number;
-}
 
 /** How often the event-loop guard samples the lag. */
 export const PRESSURE_SAMPLE_MS = 100;
-
-/** Who may call a route: `ids` (a scoped token when tokens exist), `ops` (open unless protectOps), `admin`. */
-export type Access = 'ids' | 'ops' | 'admin';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal: Principal | null;
-    /** Who may call the route (set by the route's first hook). */
-    access: Access;
-  }
-  interface FastifyContextConfig {
-    access?: Access;
-  }
-}
-
-/** IDs issued per scheme since start (for /v1/status; Prometheus has its own counters). */
-export type IssuedCounts = Record<string, number>;
 
 type Hook = (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
 
@@ -215,6 +165,3 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   await app.register(statusRoutes, routeDeps);
   return app;
 }
-
-/** What each route plugin receives. */
-export type RouteDeps = ServiceDeps & { readonly issued: IssuedCounts };

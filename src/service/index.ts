@@ -4,7 +4,7 @@
  * + `buildApp` give the Fastify app without listening (tests use `app.inject()`). This file
  * re-exports only, by name.
  */
-export { type Access, buildApp, type ServiceDeps, type ServiceIdentity } from './app.js';
+export { buildApp } from './app.js';
 export { type Principal, TokenAuth } from './auth.js';
 export {
   CONFIG_KEYS,
@@ -16,6 +16,7 @@ export {
   type ServiceConfig,
 } from './config.js';
 export { ConfigError, type LogLevel, type TokenConfig } from './config-values.js';
+export type { Access, ServiceDeps, ServiceIdentity } from './deps.js';
 export { CODE_STATUS, type ErrorBody, ServiceCode } from './errors.js';
 export { EventLog, type ServiceEvent } from './events.js';
 export { ServiceMetrics } from './metrics.js';

@@ -19,8 +19,9 @@ import {
   redactUrl,
   storeScheme,
 } from '../stores/index.js';
-import { buildApp, PRESSURE_SAMPLE_MS, type ServiceDeps, type ServiceIdentity } from './app.js';
+import { buildApp, PRESSURE_SAMPLE_MS } from './app.js';
 import type { ServiceConfig } from './config.js';
+import type { ServiceDeps, ServiceIdentity } from './deps.js';
 import { EventLog } from './events.js';
 import { ServiceMetrics } from './metrics.js';
 import {

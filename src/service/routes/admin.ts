@@ -1,7 +1,7 @@
 /** Admin routes (an admin token always): tags and their steps, leases. */
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { createTagSchema, listLeasesSchema, listTagsSchema, setStepSchema } from '../schemas.js';
 import type { TagState } from '../sequences.js';
 

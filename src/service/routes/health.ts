@@ -1,6 +1,6 @@
 /** /healthz (alive), /readyz (can serve: each failing check named) and /metrics. */
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 
 const ops = { access: 'ops' as const };
 

@@ -9,8 +9,8 @@ import {
   UuidV4Generator,
   UuidV7Generator,
 } from '../../core/index.js';
-import type { RouteDeps } from '../app.js';
 import { allowScheme } from '../auth.js';
+import type { RouteDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
 import { idsSchema, type Scheme } from '../schemas.js';
 

@@ -1,7 +1,7 @@
 /** GET /v1/inspect/{id}: what `idforge inspect --json` prints, for one ID. */
 import type { FastifyInstance } from 'fastify';
 import { getLayout, type InspectScheme, inspect, PRESET_NAMES } from '../../core/index.js';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
 import { inspectSchema } from '../schemas.js';
 

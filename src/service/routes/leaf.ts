@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { decompose } from '../../core/index.js';
-import type { RouteDeps } from '../app.js';
 import { allowScheme, allowTag } from '../auth.js';
+import type { RouteDeps } from '../deps.js';
 import { describeFailure } from '../errors.js';
 import { snowflakes } from './ids.js';
 

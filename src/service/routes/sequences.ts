@@ -1,7 +1,7 @@
 /** Numbers from central sequences, one by one or as whole segments for a client to serve. */
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../app.js';
 import { allowTag } from '../auth.js';
+import type { RouteDeps } from '../deps.js';
 import { segmentSchema, sequenceSchema } from '../schemas.js';
 import { sendIds } from './ids.js';
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 
 const ops = { access: 'ops' as const };
