@@ -60,7 +60,7 @@ describe('service API (open: no tokens)', () => {
     assert.equal(layout.name, 'default');
   });
 
-  test('UUIDv7s of one answer and of the next are strictly increasing (one clock read per answer)', async () => {
+  test('UUIDv7s (and ULIDs) of one answer and of the next are strictly increasing (one clock read per answer)', async () => {
     const first = ((await s.app.inject('/v1/ids/uuidv7?count=10000')).json() as { ids: string[] })
       .ids;
     const second = ((await s.app.inject('/v1/ids/uuidv7?count=10')).json() as { ids: string[] })
@@ -69,6 +69,9 @@ describe('service API (open: no tokens)', () => {
     for (let i = 1; i < all.length; i++)
       assert.ok((all[i] as string) > (all[i - 1] as string), `at ${i}`);
     assert.ok(Math.abs(uuidv7Timestamp(all.at(-1) as string) - Date.now()) < 60_000);
+    const ulids = ((await s.app.inject('/v1/ids/ulid?count=5000')).json() as { ids: string[] }).ids;
+    for (let i = 1; i < ulids.length; i++)
+      assert.ok((ulids[i] as string) > (ulids[i - 1] as string), `ULID at ${i}`);
   });
 
   test('Accept: text/plain gives one ID per line', async () => {

@@ -91,7 +91,8 @@ export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
   const generators: Record<Exclude<Scheme, 'snowflake'>, { next(): string }> = {
     uuidv4: new UuidV4Generator(),
     uuidv7: new UuidV7Generator({ clock }),
-    ulid: new UlidGenerator({ clock }),
+    // Monotonic: the ULIDs of one answer sort in the order they are given, like the UUIDv7s.
+    ulid: new UlidGenerator({ clock, monotonic: true }),
     ksuid: new KsuidGenerator({ clock }),
   };
   app.get<{ Params: { scheme: Scheme }; Querystring: { count: number; layout?: string } }>(
