@@ -82,12 +82,12 @@ export const CONFIG_KEYS = {
   sequences: {
     default: null,
     parse: nullable(url(SEQUENCE_SCHEMES)),
-    help: 'segment store or redis:// counters (default: --store when it is sqlite: or postgres://)',
+    help: 'segments (sqlite:, postgres://, mysql://) or redis:// counters; default --store',
   },
   marks: {
     default: null,
     parse: nullable(url(MARK_SCHEMES)),
-    help: 'durable marks of redis:// counters (default: --store if sqlite:/postgres://, else sqlite:idforge.db)',
+    help: 'durable marks of redis:// counters; default --store, else sqlite:idforge.db',
   },
   layout: { default: 'default', parse: layoutName, help: 'Snowflake layout of this node' },
   layouts: {

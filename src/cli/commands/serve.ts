@@ -13,16 +13,30 @@ import type { CliIo } from '../io.js';
 const FLAGLESS: readonly string[] = ['tokens'];
 const BOOLEAN: readonly string[] = ['protectOps', 'migrate'];
 
+/** A default as the help shows it: none for empty values, strings quoted. */
+function shown(value: unknown): string {
+  if (
+    value === null ||
+    value === '' ||
+    (typeof value === 'object' && Object.keys(value).length === 0)
+  ) {
+    return '';
+  }
+  return ` (default ${typeof value === 'string' ? JSON.stringify(value) : String(value)})`;
+}
+
+/** One option per entry: the flag, its help and default, its variable (wrapped past 96 columns). */
 function optionLines(): string {
+  const width = 28;
   return Object.entries(CONFIG_KEYS)
     .filter(([key]) => !FLAGLESS.includes(key))
     .map(([key, spec]) => {
       const flag = BOOLEAN.includes(key) ? flagName(key) : `${flagName(key)} V`;
-      const def =
-        spec.default === null || (Array.isArray(spec.default) && spec.default.length === 0)
-          ? ''
-          : ` (default ${spec.default})`;
-      return `  ${flag.padEnd(26)}${spec.help}${def}; env ${envName(key)}`;
+      const head = `  ${flag.padEnd(width)}${spec.help}${shown(spec.default)}`;
+      const env = `env ${envName(key)}`;
+      return head.length + env.length + 2 <= 96
+        ? `${head}; ${env}`
+        : `${head};\n${' '.repeat(width + 2)}${env}`;
     })
     .join('\n');
 }
@@ -42,7 +56,7 @@ config file ("tokens": [{"name","token","schemes","tags","admin"}]) or, for one 
 IDFORGE_ADMIN_TOKEN.
 
 Options:
-  --config FILE             JSON settings file (keys as below, camelCase); env IDFORGE_CONFIG
+  --config FILE               JSON settings file (keys as below, camelCase); env IDFORGE_CONFIG
 ${optionLines()}
 
 Examples:
