@@ -5,6 +5,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { IdforgeError } from '../core/index.js';
+import { adviseCommand, adviseHelp } from './commands/advise.js';
 import { convertCommand, convertHelp } from './commands/convert.js';
 import { genCommand, genHelp } from './commands/gen.js';
 import { inspectCommand, inspectHelp } from './commands/inspect.js';
@@ -34,6 +35,7 @@ Commands:
   seq <sub> [tag]     segment sequences (create, next, show, step): numbers by blocks from a table
   ticket <sub> <tag>  Flickr ticket servers (setup, next) over --servers URL,URL
   plan --writers N    auto-increment offset/increment statements for N writers
+  advise              recommend an ID scheme from a few questions (--writers N, --json)
   serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
 
 Options:
@@ -136,6 +138,19 @@ const COMMANDS: Record<string, Command> = {
       json: { type: 'boolean' },
     },
     run: (p, v, io) => planCommand(p, v, io),
+  },
+  advise: {
+    help: adviseHelp,
+    options: {
+      writers: { type: 'string' },
+      'key-size': { type: 'string' },
+      'node-ids': { type: 'string' },
+      public: { type: 'string' },
+      partitioned: { type: 'string' },
+      'gap-free': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    run: (p, v, io) => adviseCommand(p, v, io),
   },
   serve: {
     help: serveHelp,
