@@ -40,6 +40,20 @@ export type BufferState = SegmentBufferSnapshot & {
   readonly fetchFailures: number;
 };
 
+/** A buffer's two segments as JSON: numbers as decimal strings (64-bit, never JSON numbers). */
+export function buffersJson(b: SegmentBufferSnapshot): {
+  current: { first: string; last: string; next: string } | null;
+  next: { first: string; last: string } | null;
+} {
+  const c = b.current;
+  const n = b.next;
+  return {
+    current:
+      c === null ? null : { first: String(c.first), last: String(c.last), next: String(c.next) },
+    next: n === null ? null : { first: String(n.first), last: String(n.last) },
+  };
+}
+
 /** A block of numbers [first, last] owned by its caller alone. */
 export interface Block {
   readonly tag: string;

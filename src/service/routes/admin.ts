@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../deps.js';
 import { createTagSchema, listLeasesSchema, listTagsSchema, setStepSchema } from '../schemas.js';
-import type { TagState } from '../sequences.js';
+import { buffersJson, type TagState } from '../sequences.js';
 
 const admin = { access: 'admin' as const };
 
@@ -16,23 +16,7 @@ export function tagJson(s: TagState): Record<string, unknown> {
     step: s.tag.step,
     description: s.tag.description,
     updatedAtMs: s.tag.updatedAtMs,
-    buffer:
-      b === null
-        ? null
-        : {
-            current:
-              b.current === null
-                ? null
-                : {
-                    first: String(b.current.first),
-                    last: String(b.current.last),
-                    next: String(b.current.next),
-                  },
-            next:
-              b.next === null ? null : { first: String(b.next.first), last: String(b.next.last) },
-            loading: b.loading,
-            step: b.step,
-          },
+    buffer: b === null ? null : { ...buffersJson(b), loading: b.loading, step: b.step },
   };
 }
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../deps.js';
 import { notFound } from '../errors.js';
+import { buffersJson } from '../sequences.js';
 
 const ops = { access: 'ops' as const };
 const DASHBOARD = new URL('../dashboard/', import.meta.url);
@@ -50,15 +51,7 @@ export function status(deps: RouteDeps): Record<string, unknown> {
       step: b.step,
       served: b.served.toString(),
       loading: b.loading,
-      current:
-        b.current === null
-          ? null
-          : {
-              first: String(b.current.first),
-              last: String(b.current.last),
-              next: String(b.current.next),
-            },
-      next: b.next === null ? null : { first: String(b.next.first), last: String(b.next.last) },
+      ...buffersJson(b),
     })),
     events: deps.events.recent(),
   };
