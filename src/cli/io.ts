@@ -93,3 +93,17 @@ export function formatTable(head: readonly string[], rows: readonly (readonly st
     )
     .join('\n');
 }
+
+/** A list item wrapped at `width` columns, continuation lines indented under its text. */
+export function wrap(item: string, width = 96): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of item.split(/(?<=\S) /)) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = `    ${word}`;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}

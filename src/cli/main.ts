@@ -6,6 +6,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { IdforgeError } from '../core/index.js';
 import { adviseCommand, adviseHelp } from './commands/advise.js';
+import { benchCommand, benchHelp } from './commands/bench.js';
 import { convertCommand, convertHelp } from './commands/convert.js';
 import { genCommand, genHelp } from './commands/gen.js';
 import { inspectCommand, inspectHelp } from './commands/inspect.js';
@@ -36,6 +37,7 @@ Commands:
   ticket <sub> <tag>  Flickr ticket servers (setup, next) over --servers URL,URL
   plan --writers N    auto-increment offset/increment statements for N writers
   advise              recommend an ID scheme from a few questions (--writers N, --json)
+  bench db            measure what each key scheme costs on your database (--store, --rows)
   serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
 
 Options:
@@ -149,8 +151,23 @@ const COMMANDS: Record<string, Command> = {
       partitioned: { type: 'string' },
       'gap-free': { type: 'string' },
       json: { type: 'boolean' },
+      interactive: { type: 'boolean', short: 'i' },
     },
     run: (p, v, io) => adviseCommand(p, v, io),
+  },
+  bench: {
+    help: benchHelp,
+    options: {
+      store: { type: 'string' },
+      rows: { type: 'string' },
+      schemes: { type: 'string' },
+      batch: { type: 'string' },
+      out: { type: 'string' },
+      keep: { type: 'boolean' },
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    run: (p, v, io) => benchCommand(p, v, io),
   },
   serve: {
     help: serveHelp,

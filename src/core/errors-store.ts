@@ -98,3 +98,28 @@ export class StorePathError extends IdforgeError {
     this.reason = reason;
   }
 }
+
+/**
+ * `idforge bench db` refused a target that holds tables (or files) it did not create: the
+ * bench creates, fills and drops tables of its own, and is not meant for a database in use.
+ * `objects` names what it found (at most the first ten are in the message).
+ */
+export class BenchTargetInUseError extends IdforgeError {
+  readonly backend: string;
+  readonly address: string;
+  readonly objects: readonly string[];
+
+  constructor(backend: string, address: string, objects: readonly string[]) {
+    const shown = objects.slice(0, 10).join(', ') + (objects.length > 10 ? ', …' : '');
+    super(
+      ErrorCode.BENCH_TARGET_IN_USE,
+      `the ${backend} database at ${address} holds ${objects.length} table(s) the bench did ` +
+        `not create (${shown}). Point --store at an empty database made for the bench ` +
+        '(CREATE DATABASE bench), or pass --force to run beside them (its own tables are ' +
+        'named idforge_bench_* and dropped at the end).',
+    );
+    this.backend = backend;
+    this.address = address;
+    this.objects = objects;
+  }
+}

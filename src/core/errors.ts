@@ -64,6 +64,8 @@ export const ErrorCode = {
   SERVICE_RESPONSE: 'IDF_SERVICE_RESPONSE',
   /** idforge/client: the client was closed; the call was refused or its request aborted. */
   CLIENT_CLOSED: 'IDF_CLIENT_CLOSED',
+  /** `idforge bench db`: the target database holds tables the bench did not create. */
+  BENCH_TARGET_IN_USE: 'IDF_BENCH_TARGET_IN_USE',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -52,6 +52,7 @@ export {
   UnknownTagError,
 } from './errors-seq.js';
 export {
+  BenchTargetInUseError,
   StoreAuthError,
   StoreNotMigratedError,
   StorePathError,

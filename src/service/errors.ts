@@ -28,6 +28,7 @@ export const CODE_STATUS: Readonly<Record<string, number>> = {
   IDF_SEQUENCE_EXHAUSTED: 503,
   IDF_COUNTER_REGRESSED: 503,
   IDF_CLOCK_STALLED: 503,
+  IDF_BENCH_TARGET_IN_USE: 500,
 };
 
 /** Codes of the service itself (not IdforgeError classes): request, auth and limits. */

@@ -67,7 +67,7 @@ interface Problem {
   readonly why: string;
 }
 
-const KNOWN = 'sqlite file postgres postgresql mysql mariadb redis rediss etcd'.split(' ');
+const KNOWN = 'sqlite file leveldb postgres postgresql mysql mariadb redis rediss etcd'.split(' ');
 
 function problem(scheme: string, why: string): Problem {
   return { name: KNOWN.includes(scheme) ? `${scheme} URL` : 'store URL', why };
@@ -85,7 +85,7 @@ function analyse(url: string): string | Problem {
   return rest.startsWith('//') ? hierarchical(scheme, url, rest) : opaque(scheme, rest);
 }
 
-/** `sqlite:PATH?...` or `file:PATH?...`: the path as written (it holds no credentials). */
+/** `sqlite:PATH?...`, `file:PATH?...` or `leveldb:DIR`: the path as written (it holds no credentials). */
 function opaque(scheme: string, rest: string): string | Problem {
   const hash = rest.indexOf('#');
   const body = hash < 0 ? rest : rest.slice(0, hash);
@@ -93,7 +93,7 @@ function opaque(scheme: string, rest: string): string | Problem {
   const path = q < 0 ? body : body.slice(0, q);
   const query = q < 0 ? '' : body.slice(q + 1);
   if (hasStrayAt(new URLSearchParams(query))) return problem(scheme, AT_AFTER_HOST);
-  if (path.includes('@') && scheme !== 'sqlite' && scheme !== 'file') {
+  if (path.includes('@') && !['sqlite', 'file', 'leveldb'].includes(scheme)) {
     // user:password@host without "//": the scheme is the user name, the path holds the rest.
     return problem(scheme, 'expected "//" after the scheme, and nothing like user@host without it');
   }

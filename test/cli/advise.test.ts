@@ -1,7 +1,9 @@
 // `idforge advise`: one test per branch of the decision table, the --json shape, the defaults
 // it assumes and says it assumed, and bad flag values (exit 2 naming the flag and the values).
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
+import { run } from '../../src/cli/main.js';
 import { cli } from '../helpers/cli.js';
 
 interface Advice {
@@ -112,6 +114,11 @@ describe('idforge advise: the decision table', () => {
     assert.equal(a.scheme, 'sequence');
     assert.ok(a.reasons.some((r) => /cannot be managed/.test(r)));
     assert.ok(a.alternatives.some((x) => /ticket-server pair/.test(x)));
+    assert.ok(
+      a.alternatives.some((x) => /idforge serve.*any language/.test(x)),
+      'the service',
+    );
+    assert.match(a.measure, /--schemes bigint,sequence,uuidv7,uuidv4$/);
     assert.deepEqual(a.docs, ['docs/sequences.md', 'docs/sequences-tickets.md']);
     const many = await adviseJson(
       '--writers',
@@ -192,7 +199,10 @@ describe('idforge advise: output', () => {
       '--partitioned no',
       '--gap-free no',
     ]);
-    assert.match(a.measure, /idforge bench db` \(planned/);
+    assert.equal(
+      a.measure,
+      'idforge bench db --store URL --rows 1000000 --schemes bigint,uuidv7,uuidv4',
+    );
   });
 
   test('text: recommendation, assumed defaults, reasons, caveats, start, docs, bench db', async () => {
@@ -203,7 +213,10 @@ describe('idforge advise: output', () => {
     for (const head of ['why:', 'caveats:', 'start with:']) assert.ok(r.lines.includes(head));
     assert.ok(r.lines.includes('  idforge gen uuidv7'));
     assert.ok(r.lines.includes('read: docs/layouts.md'));
-    assert.match(r.stdout, /measure on your own database with `idforge bench db` \(planned/);
+    assert.match(
+      r.stdout,
+      /^then measure on your own database .*\n {2}idforge bench db --store URL --rows 1000000 --schemes bigint,uuidv7,uuidv4$/m,
+    );
     const full = await cli([
       'advise',
       '--writers',
@@ -247,4 +260,51 @@ describe('idforge advise: bad input is a usage error naming the flag and the val
       assert.match(r.stderr, message);
     });
   }
+});
+
+describe('advise on a terminal: the questions asked one by one', () => {
+  /** Runs advise with `answers` as the lines typed; standard input claims to be a terminal. */
+  async function typed(answers: string[], ...flags: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const stdin = Object.assign(Readable.from([answers.map((a) => `${a}\n`).join('')]), {
+      isTTY: true,
+    });
+    const code = await run(['advise', ...flags], {
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: (s: string) => (stderr += s) },
+      stdin,
+    });
+    return { code, stdout, stderr };
+  }
+
+  test('no flags on a terminal: every question, then the answer of those answers', async () => {
+    const r = await typed(['40', 'matters', 'managed', 'no', 'no', 'no']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /How many processes or nodes create IDs\? \[2\]: /);
+    assert.match(r.stderr, /Must the numbers be gap-free\? yes\/no \[no\]: /);
+    assert.match(r.stdout, /^recommended: Snowflake, layout default/);
+    assert.doesNotMatch(r.stdout, /assumed/, 'every question was answered');
+  });
+
+  test('an empty line takes the default; a wrong answer is asked again', async () => {
+    const r = await typed(['many', '1', '', 'perhaps', '', '', '', '']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /expected an integer from 1 to 1000000, got "many"/);
+    assert.match(r.stderr, /expected managed or unmanaged, got "perhaps"/);
+    assert.match(r.stdout, /^recommended: UUIDv7 as the key/);
+  });
+
+  test('flags answer their questions; the input ending early is a usage error', async () => {
+    const r = await typed(['3'], '--interactive', '--key-size', 'matters');
+    assert.equal(r.code, 2);
+    assert.doesNotMatch(r.stderr, /8-byte key matter/, 'a flag is not asked again');
+    assert.match(r.stderr, /standard input ended before every question was answered/);
+  });
+
+  test('a flag or --json on a terminal answers at once, without questions', async () => {
+    const r = await typed([], '--writers', '1');
+    assert.equal(r.code, 0);
+    assert.equal(r.stderr, '');
+  });
 });

@@ -34,8 +34,9 @@ const ENTRY_POINTS = [
   'sequences/index.ts',
   'stores/index.ts',
   'service/index.ts',
+  'bench/index.ts',
 ];
-const CLI_OWN = ['cli/io.ts', 'cli/args.ts', 'cli/formats.ts'];
+const CLI_OWN = ['cli/io.ts', 'cli/args.ts', 'cli/formats.ts', 'cli/prompt.ts'];
 
 test('src/cli imports only the public entry points, io/args/formats and node: modules', () => {
   const all = files(cliDir);

@@ -79,8 +79,8 @@ test('the core barrel is the only re-exporter of its layer', () => {
   }
 });
 
-test('coord and sequences import the core barrel, their own files and node: only: no driver', () => {
-  for (const layer of ['coord', 'sequences']) {
+test('coord, sequences and bench import the core barrels, their own files and node: only: no driver', () => {
+  for (const layer of ['coord', 'sequences', 'bench']) {
     const dir = join(root, 'src', layer);
     for (const f of files(dir)) {
       for (const spec of imports(f)) {
@@ -101,7 +101,7 @@ test('coord and sequences import the core barrel, their own files and node: only
 });
 
 test('drivers are imported only under src/stores', () => {
-  const drivers = /^(pg|mysql2(\/promise)?|ioredis|etcd3|better-sqlite3)$/;
+  const drivers = /^(pg|mysql2(\/promise)?|ioredis|etcd3|better-sqlite3|classic-level)$/;
   for (const f of files(join(root, 'src'))) {
     if (f.startsWith(join(root, 'src/stores'))) continue;
     for (const spec of imports(f)) {

@@ -66,8 +66,9 @@ test('every backend folder has connect.ts and per-port files, and no open.ts', (
     'mark-store.ts',
     'counter-store.ts',
     'ticket-server.ts',
+    'bench-engine.ts',
   ];
-  for (const backend of ['sqlite', 'postgres', 'mysql', 'redis', 'etcd', 'file']) {
+  for (const backend of ['sqlite', 'postgres', 'mysql', 'redis', 'etcd', 'file', 'leveldb']) {
     const names = readdirSync(join(stores, backend));
     assert.ok(names.includes('connect.ts'), `${backend}/connect.ts`);
     assert.ok(!names.includes('open.ts'), `${backend}/open.ts must not exist`);
@@ -83,7 +84,7 @@ test('every backend folder has connect.ts and per-port files, and no open.ts', (
     readdirSync(stores)
       .filter((n) => statSync(join(stores, n)).isDirectory())
       .sort(),
-    ['etcd', 'file', 'mysql', 'postgres', 'redis', 'sqlite'],
+    ['etcd', 'file', 'leveldb', 'mysql', 'postgres', 'redis', 'sqlite'],
   );
 });
 
@@ -96,7 +97,7 @@ test('src/stores/index.ts re-exports by name only; url.ts is a leaf', () => {
 });
 
 test('server drivers are never imported statically: only import type, and import() in connect.ts', () => {
-  const drivers = /^(pg|mysql2(\/promise)?|ioredis|etcd3)$/;
+  const drivers = /^(pg|mysql2(\/promise)?|ioredis|etcd3|classic-level)$/;
   for (const f of files(join(root, 'src'))) {
     for (const spec of staticImports(f)) {
       assert.doesNotMatch(spec, drivers, `${relative(root, f)} imports "${spec}" statically`);
