@@ -1,0 +1,202 @@
+// `idforge bench db` as a user types it: usage mistakes (exit 2 naming the flag), a small run
+// on SQLite and on LevelDB through the CLI (the report files, the summary, the progress lines
+// on a pipe), a refused database (exit 1 with the code) and Ctrl-C (exit 130, no report, no
+// tables left).
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { after, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { run } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-bench-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('bench db: usage', () => {
+  const cases: [string[], RegExp][] = [
+    [['bench'], /expected a subcommand: db/],
+    [['bench', 'tables'], /unknown subcommand "tables"/],
+    [['bench', 'db', '--rows', '10'], /--store: expected a database URL/],
+    [['bench', 'db', '--store', 'sqlite:x.db'], /--rows: expected a number of rows/],
+    [
+      ['bench', 'db', '--store', 'sqlite:x.db', '--rows', '0'],
+      /--rows: expected 1 to 100000000, got 0/,
+    ],
+    [['bench', 'db', '--store', 'sqlite:x.db', '--rows', '1e6'], /--rows: expected an integer/],
+    [
+      ['bench', 'db', '--store', 'sqlite:x.db', '--rows', '9', '--batch', '20000'],
+      /--batch: expected 1 to 10000/,
+    ],
+    [
+      ['bench', 'db', '--store', 'sqlite:x.db', '--rows', '9', '--schemes', 'uuidv9'],
+      /--schemes: expected some of bigint, .* got "uuidv9"/,
+    ],
+    [
+      ['bench', 'db', '--store', 'sqlite:x.db', '--rows', '9', '--schemes', 'ulid,ulid'],
+      /"ulid" is listed twice/,
+    ],
+    [
+      ['bench', 'db', '--store', `leveldb:${dir}/l`, '--rows', '9', '--schemes', 'sequence'],
+      /sequence cannot run on leveldb/,
+    ],
+    [
+      ['bench', 'db', '--store', 'redis://127.0.0.1', '--rows', '9'],
+      /expected sqlite:PATH, postgres:\/\/\.\.\., mysql:\/\/\.\.\. or leveldb:DIR, got a redis URL/,
+    ],
+  ];
+  for (const [argv, message] of cases) {
+    test(argv.slice(2).join(' ') || argv.join(' '), async () => {
+      const r = await cli(argv);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /Run "idforge bench --help" for usage/);
+    });
+  }
+
+  test('--help names every store and option', async () => {
+    const r = await cli(['bench', '--help']);
+    assert.equal(r.code, 0);
+    for (const word of ['leveldb:DIR', '--keep', '--force', '--schemes', 'Ctrl-C']) {
+      assert.ok(r.stdout.includes(word), word);
+    }
+  });
+});
+
+describe('bench db: runs', () => {
+  test('SQLite: report files, summary table, progress lines on a pipe', async () => {
+    const out = join(dir, 'report-sqlite');
+    const r = await cli([
+      'bench',
+      'db',
+      '--store',
+      `sqlite:${join(dir, 'b.db')}`,
+      '--rows',
+      '3000',
+      '--schemes',
+      'bigint,uuidv4,uuidv7',
+      '--out',
+      out,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    for (const f of ['report.json', 'report.md', 'rate-by-tenth.svg', 'sizes.svg']) {
+      assert.ok(existsSync(join(out, f)), f);
+    }
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    assert.deepEqual(
+      report.schemes.map((s: { scheme: string }) => s.scheme),
+      ['bigint', 'uuidv4', 'uuidv7'],
+    );
+    assert.match(r.stdout, /^SQLite [\d.]+, 3,000 rows per scheme$/m);
+    assert.match(r.stdout, /^uuidv4 +BLOB PRIMARY KEY +[\d,]+ +[\d.]+× /m);
+    // Not a terminal: plain lines, at most one per tenth per scheme, no carriage returns.
+    assert.doesNotMatch(r.stderr, /\r/);
+    assert.match(r.stderr, /^uuidv7 \(3\/3\): 3,000\/3,000 rows, [\d,]+ rows\/s, ETA 0 s$/m);
+    assert.ok(r.stderr.split('\n').filter((l) => l.startsWith('uuidv4 (2/3): ')).length <= 11);
+  });
+
+  test('LevelDB: write amplification and files per level in the report', async () => {
+    const out = join(dir, 'report-level');
+    const r = await cli([
+      'bench',
+      'db',
+      '--store',
+      `leveldb:${join(dir, 'level')}`,
+      '--rows',
+      '2000',
+      '--schemes',
+      'uuidv4,ulid',
+      '--out',
+      out,
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.engine, 'leveldb');
+    for (const s of report.schemes) {
+      assert.ok(s.bytesIngested > 0, s.scheme);
+      assert.ok(Array.isArray(s.filesPerLevel), s.scheme);
+    }
+  });
+
+  test('a database of someone else: exit 1 with IDF_BENCH_TARGET_IN_USE; --force runs', async () => {
+    const path = join(dir, 'theirs.db');
+    const db = new Database(path);
+    db.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY)');
+    db.close();
+    const argv = [
+      'bench',
+      'db',
+      '--store',
+      `sqlite:${path}`,
+      '--rows',
+      '10',
+      '--schemes',
+      'ulid',
+      '--out',
+      join(dir, 'r-theirs'),
+    ];
+    const refused = await cli(argv);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      /holds 1 table\(s\) the bench did not create \(invoices\).*\[IDF_BENCH_TARGET_IN_USE\]/,
+    );
+    assert.ok(!existsSync(join(dir, 'r-theirs')), 'no report');
+    const forced = await cli([...argv, '--force']);
+    assert.equal(forced.code, 0, forced.stderr);
+  });
+
+  test('Ctrl-C: exit 130, the tables dropped, no report written', async () => {
+    const path = join(dir, 'interrupted.db');
+    const out = join(dir, 'r-interrupted');
+    let stderr = '';
+    let listener: ((signal: string) => void) | undefined;
+    const code = await run(
+      [
+        'bench',
+        'db',
+        '--store',
+        `sqlite:${path}`,
+        '--rows',
+        '200000',
+        '--batch',
+        '100',
+        '--schemes',
+        'uuidv4',
+        '--out',
+        out,
+        '--keep',
+      ],
+      {
+        stdout: { write: () => true },
+        stderr: {
+          write: (s: string) => {
+            stderr += s;
+            // The first progress line of the load: the user presses Ctrl-C.
+            if (/uuidv4 \(1\/1\): /.test(s)) listener?.('SIGINT');
+            return true;
+          },
+        },
+        stdin: Readable.from(['']),
+        onSignal: (l) => {
+          listener = l;
+          return () => {
+            listener = undefined;
+          };
+        },
+      },
+    );
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /SIGINT: stopping after this batch/);
+    assert.match(stderr, /interrupted; the bench dropped its tables and wrote no report/);
+    assert.ok(!existsSync(out), 'no report directory');
+    const db = new Database(path);
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all();
+    db.close();
+    assert.deepEqual(tables, []);
+    assert.equal(listener, undefined, 'the signal listener is removed');
+  });
+});
