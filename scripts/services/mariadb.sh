@@ -4,7 +4,7 @@
 # TCP, data directory, socket, pid and log all inside DIR, configured as a durable ticket
 # server (see write_config below for why each setting).
 #
-#   scripts/services/mariadb.sh start  [--port N] [--dir DIR]
+#   scripts/services/mariadb.sh start  [--port N] [--dir DIR] [--profile default|bench]
 #   scripts/services/mariadb.sh stop   [--port N] [--dir DIR] [--kill] [--wipe]
 #   scripts/services/mariadb.sh status [--port N] [--dir DIR]
 #
@@ -13,6 +13,19 @@
 # start); `--wipe` deletes DIR after stopping. Idempotent: starting a running server or
 # stopping a stopped one is a no-op. Needs mariadbd from Debian's mariadb-server (installed
 # with apt-get when missing and we are root). Exit status 0 on success.
+#
+# --profile (start only; the others accept and ignore it):
+#   default  the durable ticket server the fault tests have always had (write_config).
+#   bench    the same server plus the settings `npm run bench:db` (bench/db/run.sh) needs: a
+#            32M buffer pool that an index outgrows at a few million rows, direct I/O so that a
+#            page missing from it is a real read, a modest redo log, the doublewrite buffer and
+#            persistent statistics (see bench_settings below for each and why). They go in a
+#            block at the end of DIR/my.cnf (rewritten at every start), so one data directory
+#            can be started with either profile.
+# A server that already answers on the port is reused only if it runs the profile asked for:
+# `start --profile bench` checks every bench setting with SHOW GLOBAL VARIABLES and refuses,
+# naming each one that differs, if any does; a plain `start` refuses a server that has all of
+# them. Stop it first (`stop --port N`) to change profiles.
 set -euo pipefail
 
 cmd="${1:-start}"
@@ -21,18 +34,24 @@ port=13306
 dir=""
 kill=0
 wipe=0
+profile=default
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --port) port="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --kill) kill=1; shift ;;
     --wipe) wipe=1; shift ;;
+    --profile) profile="$2"; shift 2 ;;
     *) echo "mariadb.sh: unknown argument '$1'" >&2; exit 1 ;;
   esac
 done
 [[ "$port" =~ ^[0-9]+$ ]] || { echo "mariadb.sh: expected a numeric --port, got '$port'" >&2; exit 1; }
 [[ "$port" != 3306 ]] || { echo "mariadb.sh: 3306 is the shared server; pick another port" >&2; exit 1; }
+[[ "$profile" == default || "$profile" == bench ]] ||
+  { echo "mariadb.sh: expected --profile default or bench, got '$profile'" >&2; exit 1; }
 dir="${dir:-${TMPDIR:-/tmp}/idforge-mariadb-$port}"
+tag="" # said after "answers on ..." for a profile other than the default
+[[ "$profile" == default ]] || tag="$profile profile"
 pidfile="$dir/mariadb.pid"
 cnf="$dir/my.cnf"
 
@@ -41,6 +60,86 @@ up() {
   mariadb-admin --no-defaults --protocol=tcp -h 127.0.0.1 -P "$port" -u root \
     --connect-timeout=2 ping >/dev/null 2>&1
 }
+
+# The bench profile, as NAME=VALUE: written to my.cnf as `NAME = VALUE` and compared with what
+# SHOW GLOBAL VARIABLES prints (sizes there are bytes: 32M is 33554432).
+bench_settings=(
+  # The cache the indexes compete for: about 2,000 pages of 16KiB, outgrown by a random-key
+  # primary index at a few million rows. 32M is well above MariaDB 10.11's minimum (2M, its
+  # information_schema.SYSTEM_VARIABLES says) and is not rounded (SHOW prints 33554432).
+  innodb_buffer_pool_size=32M
+  # Data files opened with O_DIRECT: a page that is not in the buffer pool is read from the
+  # disk, not from the kernel's page cache (the 10.11 default, stated).
+  innodb_flush_method=O_DIRECT
+  # A modest redo log (twice the buffer pool): checkpoints come often, so dirty pages are
+  # written back during the load and its cost is in the figures, not deferred past the end.
+  innodb_log_file_size=64M
+  # Every page written twice (doublewrite buffer, then its place): InnoDB's counterpart of
+  # PostgreSQL's full-page images, part of what a scattered write costs.
+  innodb_doublewrite=ON
+  # Durable commits, as the numbers claim: the redo log fsynced at every commit.
+  innodb_flush_log_at_trx_commit=1
+  # Persistent statistics (mysql.innodb_index_stats: an index's size and leaf pages), kept up
+  # to date as the tables grow.
+  innodb_stats_persistent=ON
+  innodb_stats_auto_recalc=ON
+  # One tablespace per table, so each table's and index's bytes can be told apart.
+  innodb_file_per_table=ON
+  # Every start is cold: no buffer pool dump written at shutdown or loaded at startup.
+  innodb_buffer_pool_dump_at_shutdown=OFF
+  innodb_buffer_pool_load_at_startup=OFF
+)
+
+# A size such as 32M in bytes; anything else unchanged.
+bytes() {
+  case "$1" in
+    *[0-9]K) echo $((${1%K} * 1024)) ;;
+    *[0-9]M) echo $((${1%M} * 1024 * 1024)) ;;
+    *[0-9]G) echo $((${1%G} * 1024 * 1024 * 1024)) ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# NAME=VALUE lines of the running server's values of the bench settings; fails when the server
+# cannot be asked.
+live_settings() {
+  local names="" kv
+  for kv in "${bench_settings[@]}"; do names+="${names:+,}'${kv%%=*}'"; done
+  mariadb --no-defaults --protocol=tcp -h 127.0.0.1 -P "$port" -u root --connect-timeout=2 -N -B \
+    -e "SELECT CONCAT(LOWER(VARIABLE_NAME), '=', VARIABLE_VALUE)
+          FROM information_schema.GLOBAL_VARIABLES WHERE VARIABLE_NAME IN ($names)" 2>/dev/null
+}
+
+# Refuses (exit 1) a running server whose settings are not the profile asked for.
+check_profile() {
+  local live kv name want have differ=""
+  if ! live="$(live_settings)"; then
+    [[ "$profile" == default ]] && return 0 # as before: reuse what answers
+    echo "mariadb.sh: MariaDB answers on 127.0.0.1:$port but its settings cannot be read;" \
+      "not reusing it for --profile bench" >&2
+    exit 1
+  fi
+  for kv in "${bench_settings[@]}"; do
+    name="${kv%%=*}"
+    want="$(bytes "${kv#*=}")"
+    have="$(grep -m1 "^$name=" <<<"$live" || true)"
+    have="${have#*=}"
+    [[ "${have,,}" == "${want,,}" ]] || differ+="${differ:+, }$name=${have:-?} (bench: $want)"
+  done
+  if [[ "$profile" == bench && -n "$differ" ]]; then
+    echo "mariadb.sh: MariaDB already answers on 127.0.0.1:$port without the bench profile:" \
+      "$differ. Stop it first (scripts/services/mariadb.sh stop --port $port)" >&2
+    exit 1
+  fi
+  if [[ "$profile" == default && -z "$differ" ]]; then
+    echo "mariadb.sh: MariaDB already answers on 127.0.0.1:$port with the bench profile" \
+      "(innodb_log_file_size=64M ...); stop it first" \
+      "(scripts/services/mariadb.sh stop --port $port) or pass --profile bench" >&2
+    exit 1
+  fi
+  return 0
+}
+
 ours_running() { [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
 
 install_server() {
@@ -102,10 +201,21 @@ performance_schema = OFF
 character-set-server = utf8mb4
 collation-server = utf8mb4_general_ci
 EOF
+  [[ "$profile" == bench ]] || return 0
+  local kv
+  {
+    echo "# --profile bench (scripts/services/mariadb.sh's bench_settings say why): these come"
+    echo "# last, so they override any value above."
+    for kv in "${bench_settings[@]}"; do echo "${kv%%=*} = ${kv#*=}"; done
+  } >>"$cnf"
 }
 
 start() {
-  if up; then echo "mariadb.sh: MariaDB already answers on 127.0.0.1:$port"; return 0; fi
+  if up; then
+    check_profile
+    echo "mariadb.sh: MariaDB already answers on 127.0.0.1:$port${tag:+ ($tag)}"
+    return 0
+  fi
   mkdir -p "$dir"
   install_server
   local mariadbd
@@ -125,7 +235,7 @@ start() {
     if up; then
       mariadb --no-defaults --protocol=tcp -h 127.0.0.1 -P "$port" -u root \
         -e 'CREATE DATABASE IF NOT EXISTS test' >/dev/null
-      echo "mariadb.sh: MariaDB answers on 127.0.0.1:$port (data in $dir/data)"
+      echo "mariadb.sh: MariaDB answers on 127.0.0.1:$port (data in $dir/data${tag:+, $tag})"
       return 0
     fi
     sleep 0.1
