@@ -253,7 +253,15 @@ export function sizeChartSvg(report: DbBenchReport): string {
     const v = s[k];
     return isFiniteNumber(v) && v >= 0 ? v : null;
   };
-  const kinds = KINDS.filter((k) => report.schemes.some((s) => value(s, k.key) !== null));
+  // InnoDB and LevelDB keep the rows in the primary key's own structure: one bar, not two equal ones.
+  const clustered = report.schemes.every(
+    (s) => value(s, 'tableBytes') === value(s, 'primaryIndexBytes'),
+  );
+  const kinds = KINDS.filter((k) => report.schemes.some((s) => value(s, k.key) !== null))
+    .filter((k) => !(clustered && k.key === 'primaryIndexBytes'))
+    .map((k) =>
+      clustered && k.key === 'tableBytes' ? { ...k, name: 'table = primary index (clustered)' } : k,
+    );
   const hasSizes = kinds.length > 0;
   const title = `Table and index sizes: ${report.engine}, ${formatCount(report.rows)} rows`;
   const subtitle =

@@ -12,6 +12,9 @@ import Database from 'better-sqlite3';
 import { run } from '../../src/cli/main.js';
 import { cli } from '../helpers/cli.js';
 
+/** The terminal's "erase to the end of the line", escaped for a RegExp. */
+const CLEAR = '\\x1b\\[K';
+
 const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-bench-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -95,6 +98,46 @@ describe('bench db: runs', () => {
     assert.doesNotMatch(r.stderr, /\r/);
     assert.match(r.stderr, /^uuidv7 \(3\/3\): 3,000\/3,000 rows, [\d,]+ rows\/s, ETA 0 s$/m);
     assert.ok(r.stderr.split('\n').filter((l) => l.startsWith('uuidv4 (2/3): ')).length <= 11);
+  });
+
+  test('on a terminal: one progress bar redrawn in place, ended by a newline per scheme', async () => {
+    let stderr = '';
+    const code = await run(
+      [
+        'bench',
+        'db',
+        '--store',
+        `sqlite:${join(dir, 'tty.db')}`,
+        '--rows',
+        '2000',
+        '--batch',
+        '100',
+        '--schemes',
+        'ulid',
+        '--out',
+        join(dir, 'r-tty'),
+      ],
+      {
+        stdout: { write: () => true },
+        stderr: {
+          isTTY: true,
+          write: (s: string) => {
+            stderr += s;
+            return true;
+          },
+        },
+        stdin: Readable.from(['']),
+      },
+    );
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stderr,
+      new RegExp(`\r\\[#{24}\\] ulid \\(1/1\\): 2,000/2,000 rows, [\\d,]+ rows/s, ETA 0 s${CLEAR}`),
+    );
+    assert.match(
+      stderr,
+      new RegExp(`\rulid \\(1/1\\): loaded 2,000 rows in [\\d.]+ s; measuring…${CLEAR}\n`),
+    );
   });
 
   test('LevelDB: write amplification and files per level in the report', async () => {

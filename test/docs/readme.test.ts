@@ -137,6 +137,7 @@ test('docs/api.md names every runtime export of every entry point', async () => 
     'idforge/stores': await import('../../src/stores/index.js'),
     'idforge/service': await import('../../src/service/index.js'),
     'idforge/client': await import('../../src/client/index.js'),
+    'idforge/bench': await import('../../src/bench/index.js'),
   };
   for (const [entry, mod] of Object.entries(entries)) {
     for (const name of Object.keys(mod)) {
@@ -157,6 +158,7 @@ test('the README is a front page: under ~150 lines, one table per entry point', 
     'idforge/stores',
     'idforge/service',
     'idforge/client',
+    'idforge/bench',
   ]) {
     assert.ok(readme.includes(`### \`${entry}\`\n`), `README lacks a table for ${entry}`);
   }
