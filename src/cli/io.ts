@@ -1,7 +1,8 @@
 /** What a CLI command may touch: its output streams and standard input. */
 export interface CliIo {
   readonly stdout: { write(chunk: string): unknown };
-  readonly stderr: { write(chunk: string): unknown };
+  /** Standard error; `isTTY` true draws progress in place (a terminal), else in lines. */
+  readonly stderr: { write(chunk: string): unknown; readonly isTTY?: boolean };
   /** Standard input, read only when an argument is `-`. */
   readonly stdin: AsyncIterable<string | Uint8Array>;
   /**

@@ -181,7 +181,7 @@ class ProgressPrinter {
 
   constructor(io: CliIo) {
     this.#io = io;
-    this.#tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+    this.#tty = io.stderr.isTTY === true;
   }
 
   update(p: BenchProgress): void {
