@@ -50,7 +50,7 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
   });
 
   test('none of the optional peer drivers was installed; better-sqlite3 was', () => {
-    for (const driver of ['pg', 'mysql2', 'ioredis', 'etcd3']) {
+    for (const driver of ['pg', 'mysql2', 'ioredis', 'etcd3', 'classic-level']) {
       assert.equal(existsSync(join(app, 'node_modules', driver)), false, `${driver} installed`);
     }
     assert.ok(existsSync(join(app, 'node_modules', 'better-sqlite3')));
@@ -125,6 +125,41 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
       child.kill('SIGTERM');
       assert.equal(await exited, 0, 'SIGTERM: a clean exit');
     }
+  });
+
+  test('the installed bin measures: bench db on sqlite:, and leveldb: names its missing driver', async () => {
+    const bin = join(app, 'node_modules', '.bin', 'idforge');
+    const out = join(dir, 'bench-report');
+    const ran = await run(
+      bin,
+      [
+        'bench',
+        'db',
+        '--store',
+        `sqlite:${join(dir, 'bench.db')}`,
+        '--rows',
+        '500',
+        '--schemes',
+        'bigint,uuidv4',
+        '--out',
+        out,
+      ],
+      { cwd: app },
+    );
+    assert.match(ran.stdout, /^uuidv4 +BLOB PRIMARY KEY /m);
+    assert.ok(existsSync(join(out, 'sizes.svg')), 'the charts are written');
+    const level = await run(
+      bin,
+      ['bench', 'db', '--store', `leveldb:${join(dir, 'level')}`, '--rows', '5'],
+      {
+        cwd: app,
+      },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    assert.equal(level.code, 1);
+    assert.match(level.stderr, /npm install classic-level.*\[IDF_DRIVER_MISSING\]/);
   });
 
   test('size of the install (for the record)', async (t) => {
