@@ -6,6 +6,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { IdforgeError } from '../core/index.js';
 import { adviseCommand, adviseHelp } from './commands/advise.js';
+import { backfillCommand, backfillHelp } from './commands/backfill.js';
 import { benchCommand, benchHelp } from './commands/bench.js';
 import { convertCommand, convertHelp } from './commands/convert.js';
 import { genCommand, genHelp } from './commands/gen.js';
@@ -38,6 +39,7 @@ Commands:
   plan --writers N    auto-increment offset/increment statements for N writers
   advise              recommend an ID scheme from a few questions (--writers N, --json)
   bench db            measure what each key scheme costs on your database (--store, --rows)
+  backfill            add and fill a public ID column of a live table, online (--store, --table)
   serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
 
 Options:
@@ -168,6 +170,21 @@ const COMMANDS: Record<string, Command> = {
       json: { type: 'boolean' },
     },
     run: (p, v, io) => benchCommand(p, v, io),
+  },
+  backfill: {
+    help: backfillHelp,
+    options: {
+      store: { type: 'string' },
+      table: { type: 'string' },
+      column: { type: 'string' },
+      scheme: { type: 'string' },
+      'key-column': { type: 'string' },
+      batch: { type: 'string' },
+      'key-file': { type: 'string' },
+      prefix: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    run: (p, v, io) => backfillCommand(p, v, io),
   },
   serve: {
     help: serveHelp,

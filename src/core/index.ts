@@ -27,6 +27,11 @@ export {
   MonotonicOverflowError,
 } from './errors.js';
 export {
+  BackfillNoKeyError,
+  BackfillTableError,
+  type BackfillTableReason,
+} from './errors-backfill.js';
+export {
   ClientClosedError,
   type ServerFailure,
   type ServiceAnswer,

@@ -29,6 +29,8 @@ export const CODE_STATUS: Readonly<Record<string, number>> = {
   IDF_COUNTER_REGRESSED: 503,
   IDF_CLOCK_STALLED: 503,
   IDF_BENCH_TARGET_IN_USE: 500,
+  IDF_BACKFILL_NO_KEY: 500,
+  IDF_BACKFILL_TABLE: 500,
 };
 
 /** Codes of the service itself (not IdforgeError classes): request, auth and limits. */

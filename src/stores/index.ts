@@ -35,6 +35,7 @@ export {
   openTicketServers,
   type TicketServerOptions,
 } from './open.js';
+export { openBackfillTarget } from './open-backfill.js';
 export { openBenchEngine } from './open-bench.js';
 export type { PostgresClientOptions, PostgresStoreOptions } from './postgres/connect.js';
 export { openPostgresLeaseStore, PostgresLeaseStore } from './postgres/lease-store.js';

@@ -35,6 +35,7 @@ const ENTRY_POINTS = [
   'stores/index.ts',
   'service/index.ts',
   'bench/index.ts',
+  'public/index.ts',
 ];
 const CLI_OWN = ['cli/io.ts', 'cli/args.ts', 'cli/formats.ts', 'cli/prompt.ts'];
 

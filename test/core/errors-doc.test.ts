@@ -4,12 +4,20 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as errorsBase from '../../src/core/errors.js';
+import * as errorsBackfill from '../../src/core/errors-backfill.js';
 import * as errorsClient from '../../src/core/errors-client.js';
 import * as errorsCoord from '../../src/core/errors-coord.js';
 import * as errorsSeq from '../../src/core/errors-seq.js';
 import * as errorsStore from '../../src/core/errors-store.js';
 
-const errors = { ...errorsBase, ...errorsClient, ...errorsCoord, ...errorsSeq, ...errorsStore };
+const errors = {
+  ...errorsBase,
+  ...errorsBackfill,
+  ...errorsClient,
+  ...errorsCoord,
+  ...errorsSeq,
+  ...errorsStore,
+};
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const rows = doc
@@ -59,6 +67,8 @@ test('each error class carries the code the table gives it', () => {
     new errors.ServiceAuthError(answer(401)),
     new errors.ServiceResponseError('http://a:1', 'GET /v1/ids/ulid', 200, 'not JSON'),
     new errors.ClientClosedError('GET /v1/ids/ulid'),
+    new errors.BackfillNoKeyError('sqlite', 'sqlite:x.db', 'orders', 'id', 'is text', []),
+    new errors.BackfillTableError('sqlite', 'sqlite:x.db', 'orders', 'pid', 'column-type', 'TEXT'),
   ];
   for (const e of samples) {
     const row = rows.find((r) => r[2] === `\`${e.name}\``);

@@ -67,6 +67,7 @@ test('every backend folder has connect.ts and per-port files, and no open.ts', (
     'counter-store.ts',
     'ticket-server.ts',
     'bench-engine.ts',
+    'backfill-target.ts',
   ];
   for (const backend of ['sqlite', 'postgres', 'mysql', 'redis', 'etcd', 'file', 'leveldb']) {
     const names = readdirSync(join(stores, backend));

@@ -1,0 +1,244 @@
+/**
+ * The online backfill of a public ID column (`idforge backfill`) as pure logic over a
+ * {@link BackfillTarget}: the seeds' migration recipe, step by step.
+ *
+ * 1. Describe the table; refuse it, changing nothing, without a usable key (a unique NOT NULL
+ *    integer or 16-byte column: `BackfillNoKeyError`) or with the column present in a type that
+ *    cannot hold the values (`BackfillTableError`).
+ * 2. Add the column, nullable, if missing: a catalog change, no table rewrite.
+ * 3. Fill it in batches: each selects the next `batch` keys whose column IS NULL after the last
+ *    key of the batch before (in key order, so a pass never reads a filled row twice), writes
+ *    them `WHERE key = ? AND column IS NULL`, and commits on its own. Row locks are held for one
+ *    small batch; the table stays writable throughout. A value written meanwhile (by the
+ *    application, or by a second backfill) is never overwritten.
+ * 4. Rows inserted with NULL behind the cursor during a pass are caught by another pass, as
+ *    long as the NULL count read between passes is not zero (at most {@link MAX_BACKFILL_PASSES}).
+ * 5. Build the unique index once full, without blocking writes (the target's way).
+ *
+ * No progress is stored anywhere but in the table: what is left is what is NULL. A run killed
+ * at any point (before, between or inside a batch, whose transaction then rolls back) is
+ * resumed by running it again, and every row is filled exactly once. A run on a complete table
+ * with its index changes nothing and reports it complete.
+ *
+ * Browser-safe like the rest of idforge/public: no I/O of its own, no timers.
+ */
+import { BackfillNoKeyError, BackfillTableError } from '../core/index.js';
+import { assertInteger, typeError } from '../core/internal.js';
+import type {
+  BackfillColumn,
+  BackfillColumnSpec,
+  BackfillKey,
+  BackfillTarget,
+} from './backfill-ports.js';
+import type { BackfillValues } from './backfill-values.js';
+
+/** Largest --batch: a batch is one transaction; larger ones hold their row locks longer. */
+export const MAX_BACKFILL_BATCH = 10_000;
+/** Passes over the table at most: the first and the catch-up passes for rows inserted meanwhile. */
+export const MAX_BACKFILL_PASSES = 5;
+
+/** Where a backfill is: after each batch, and when it starts the index. */
+export interface BackfillProgress {
+  readonly phase: 'fill' | 'index';
+  /** 1 for the first pass, more for catch-up passes. */
+  readonly pass: number;
+  /** Rows this run filled so far. */
+  readonly filled: number;
+  /** Rows to fill: the NULLs found at the start (grown by those found between passes). */
+  readonly total: number;
+  /** Milliseconds since the run began. */
+  readonly elapsedMs: number;
+}
+
+/** Options of {@link runBackfill}. */
+export interface BackfillOptions {
+  /** The table, `name` or `schema.name` (letters, digits, `_`, `$`). */
+  readonly table: string;
+  /** The column to add and fill. */
+  readonly column: string;
+  /** The key to walk the table by. Default `id`. */
+  readonly keyColumn?: string;
+  /** Where the values come from (backfill-values.ts). */
+  readonly values: BackfillValues;
+  /** Rows per batch (one transaction each), 1..MAX_BACKFILL_BATCH. Default 1000. */
+  readonly batch?: number;
+  /** Stops the run between two batches; it rejects with the signal's reason. Rerun to resume. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: BackfillProgress) => void;
+  /** Milliseconds of a monotonic clock. Default `performance.now`. */
+  readonly now?: () => number;
+}
+
+/** What a backfill did. */
+export interface BackfillReport {
+  readonly engine: BackfillTarget['engine'];
+  readonly address: string;
+  readonly table: string;
+  readonly column: string;
+  readonly keyColumn: string;
+  readonly scheme: string;
+  /** The column's type in the engine's words. */
+  readonly columnType: string;
+  /** This run added the column. */
+  readonly columnAdded: boolean;
+  /** Rows in the table at the start, and of those rows already filled then. */
+  readonly rows: number;
+  readonly alreadyFilled: number;
+  /** Rows in the table at the end. */
+  readonly rowsAtEnd: number;
+  /** Rows this run filled. */
+  readonly filled: number;
+  /** Passes over the table (0 when nothing was left to fill). */
+  readonly passes: number;
+  /** The unique index on the column, and whether this run built it. */
+  readonly index: string;
+  readonly indexAdded: boolean;
+  /** Rows still NULL at the end: inserted with NULL after the last pass (0 when complete). */
+  readonly remaining: number;
+  readonly complete: boolean;
+  readonly seconds: number;
+  /** Rows filled per second of filling (0 when none). */
+  readonly rowsPerSecond: number;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
+
+function assertName(name: string, value: unknown, dotted = false): string {
+  if (typeof value !== 'string') throw typeError(name, 'a name', value);
+  const parts = dotted ? value.split('.') : [value];
+  if (parts.length > 2 || !parts.every((p) => NAME.test(p))) {
+    throw new RangeError(
+      `${name}: expected a name of letters, digits, _ and $ (at most 63)${dotted ? ', or schema.name' : ''}, got "${value.slice(0, 80)}"`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Runs the backfill (see the module comment). Throws `TypeError`/`RangeError` for a malformed
+ * name or batch; rejects with `BackfillNoKeyError`, `BackfillTableError`, the target's store
+ * errors (`StoreUnavailableError`...), or the signal's reason when aborted between batches
+ * (whatever was committed stays: rerun to resume). Does not close the target.
+ */
+export async function runBackfill(
+  target: BackfillTarget,
+  options: BackfillOptions,
+): Promise<BackfillReport> {
+  const table = assertName('table', options.table, true);
+  const column = assertName('column', options.column);
+  const keyName = assertName('keyColumn', options.keyColumn ?? 'id');
+  if (keyName === column) {
+    throw new RangeError(
+      `keyColumn: expected a column other than the one to fill, got "${column}"`,
+    );
+  }
+  const batch = assertInteger('batch', options.batch ?? 1000, 1, MAX_BACKFILL_BATCH);
+  const values = options.values;
+  if (typeof values?.value !== 'function') throw typeError('values', 'BackfillValues', values);
+  const now = options.now ?? (() => performance.now());
+  const start = now();
+  const fail = (reason: 'missing-table' | 'column-type', found: string) =>
+    new BackfillTableError(target.engine, target.address, table, column, reason, found);
+
+  const info = await target.describe(table);
+  if (info === null) throw fail('missing-table', 'not found');
+  const key = usableKey(target, table, keyName, column, info.columns);
+  const spec = values.column(key.kind === 'integer' ? 'integer' : 'bytes16');
+  const existing = info.columns.find((c) => c.name === column);
+  if (existing !== undefined && !fits(existing, spec)) throw fail('column-type', existing.type);
+  if (existing === undefined) await target.addColumn(table, column, spec);
+
+  const first = await target.counts(table, column);
+  let total = first.rows - first.filled;
+  let filled = 0;
+  let passes = 0;
+  let fillMs = 0;
+  const progress = (phase: BackfillProgress['phase']) =>
+    options.onProgress?.({ phase, pass: passes, filled, total, elapsedMs: now() - start });
+  for (let left = total; left > 0 && passes < MAX_BACKFILL_PASSES; ) {
+    passes++;
+    const passStart = now();
+    let after: BackfillKey | null = null;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const keys = await target.nextKeys(table, key, column, after, batch);
+      if (keys.length === 0) break;
+      const written = await target.fill(table, key, column, keys, keys.map(values.value));
+      filled += written;
+      total = Math.max(total, filled);
+      after = keys[keys.length - 1]!;
+      progress('fill');
+    }
+    fillMs += now() - passStart;
+    const c = await target.counts(table, column);
+    left = c.rows - c.filled;
+    total = Math.max(total, filled + left);
+  }
+
+  options.signal?.throwIfAborted();
+  const index = backfillIndexName(table, column);
+  const indexAdded = existing?.unique !== true;
+  if (indexAdded) {
+    progress('index');
+    await target.addUniqueIndex(table, column, index);
+  }
+  const end = await target.counts(table, column);
+  return {
+    engine: target.engine,
+    address: target.address,
+    table,
+    column,
+    keyColumn: keyName,
+    scheme: values.scheme,
+    columnType: existing?.type ?? target.columnType(spec),
+    columnAdded: existing === undefined,
+    rows: first.rows,
+    alreadyFilled: first.filled,
+    rowsAtEnd: end.rows,
+    filled,
+    passes,
+    index: indexAdded ? index : `(existing unique index on ${column})`,
+    indexAdded,
+    remaining: end.rows - end.filled,
+    complete: end.rows === end.filled,
+    seconds: (now() - start) / 1000,
+    rowsPerSecond: fillMs > 0 ? filled / (fillMs / 1000) : 0,
+  };
+}
+
+/** A key column is usable when it is unique, NOT NULL, and an integer or 16 bytes. */
+function usable(c: BackfillColumn): boolean {
+  return c.unique && !c.nullable && (c.kind === 'integer' || c.kind === 'bytes16');
+}
+
+function usableKey(
+  target: BackfillTarget,
+  table: string,
+  keyName: string,
+  column: string,
+  columns: readonly BackfillColumn[],
+): BackfillColumn {
+  const key = columns.find((c) => c.name === keyName);
+  if (key !== undefined && usable(key)) return key;
+  let found: string;
+  if (key === undefined) found = 'does not exist';
+  else if (key.kind !== 'integer' && key.kind !== 'bytes16') {
+    found = `is ${key.type}, neither an integer nor a 16-byte column`;
+  } else if (!key.unique) found = `is ${key.type} without a unique index or primary key on it`;
+  else found = `is ${key.type}, unique but nullable (rows with a NULL key could not be reached)`;
+  const candidates = columns
+    .filter((c) => c.name !== column && usable(c))
+    .map((c) => `${c.name} (${c.type})`);
+  throw new BackfillNoKeyError(target.engine, target.address, table, keyName, found, candidates);
+}
+
+function fits(c: BackfillColumn, spec: BackfillColumnSpec): boolean {
+  if (spec.kind === 'bytes16') return c.kind === 'bytes16';
+  return c.kind === 'text' && (c.length === null || c.length >= spec.length);
+}
+
+/** `<table>_<column>_key` (PostgreSQL's own naming of a unique constraint), at most 63 characters. */
+export function backfillIndexName(table: string, column: string): string {
+  const bare = table.includes('.') ? table.slice(table.indexOf('.') + 1) : table;
+  return `${bare}_${column}_key`.slice(0, 63);
+}
