@@ -1,0 +1,117 @@
+// Tamper evidence: every single-character change of a valid public ID is rejected (tried at
+// every position with every character), as are insertions, deletions, random strings of the
+// right shape, and a valid ID presented under another prefix. Keys are fixed, so the run is
+// deterministic; a forgery passes with probability 2^-64 (64-bit) or 2^-40 (128-bit) per
+// guess, so none of these thousands of tries may pass.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { PublicIdInvalidError, seededRandom } from '../../src/core/index.js';
+import { generatePublicKey } from '../../src/public/keys.js';
+import { PublicIds } from '../../src/public/opaque.js';
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const OTHERS = `${B64}=+/. é😀\u0000`;
+const ids = new PublicIds({
+  keys: [
+    generatePublicKey(1, seededRandom(101)),
+    generatePublicKey(2, seededRandom(102), 32),
+    generatePublicKey(3, seededRandom(103)),
+  ],
+});
+
+function rejected(publicId: string, prefix: string | undefined): PublicIdInvalidError {
+  try {
+    ids.decode(publicId, prefix);
+  } catch (e) {
+    if (e instanceof PublicIdInvalidError) return e;
+    throw e;
+  }
+  assert.fail(`accepted ${JSON.stringify(publicId)} (prefix ${prefix})`);
+}
+
+const samples: [bigint | Uint8Array, string | undefined][] = [
+  [0n, undefined],
+  [1n, 'inv'],
+  [(1n << 64n) - 1n, 'order_item'],
+  [1234567890123456789n, 'u'],
+  [new Uint8Array(16), undefined],
+  [Uint8Array.from({ length: 16 }, (_, i) => i * 17), 'usr'],
+  [new Uint8Array(16).fill(255), 'a_b9'],
+];
+
+test('every single-character change of a valid ID, at every position, is rejected', () => {
+  let tried = 0;
+  for (const [id, prefix] of samples) {
+    const good = ids.encode(id, prefix);
+    assert.deepEqual(ids.decode(good, prefix), id);
+    const points = Array.from(good);
+    for (let i = 0; i < points.length; i++) {
+      for (const ch of OTHERS) {
+        if (ch === points[i]) continue;
+        const bad = [...points.slice(0, i), ch, ...points.slice(i + 1)].join('');
+        rejected(bad, prefix);
+        tried++;
+      }
+    }
+  }
+  assert.ok(tried > 10000, `${tried} changes tried`);
+});
+
+test('the reason names what is wrong: version, alphabet, prefix or the failed check', () => {
+  const good = ids.encode(77n, 'inv'); // inv_3...
+  assert.equal(rejected(`inv_2${good.slice(5)}`, 'inv').reason, 'forged'); // another held key
+  assert.equal(rejected(`inv_9${good.slice(5)}`, 'inv').reason, 'version'); // not held
+  assert.equal(rejected(`inv_3${good.slice(5, -1)}=`, 'inv').reason, 'alphabet');
+  // 22 characters carry 132 bits for 128: the last character's 4 spare bits must be zero
+  const last = good.at(-1)!;
+  const spare = B64[B64.indexOf(last) + 1]!;
+  assert.equal(rejected(`${good.slice(0, -1)}${spare}`, 'inv').reason, 'alphabet');
+  assert.equal(rejected(`ixv_${good.slice(4)}`, 'inv').reason, 'prefix');
+  assert.equal(rejected(good, undefined).reason, 'prefix');
+  assert.equal(rejected(good.slice(4), 'inv').reason, 'prefix');
+  assert.equal(rejected(`${good}A`, 'inv').reason, 'length');
+  assert.equal(rejected(good.slice(0, -1), 'inv').reason, 'length');
+  assert.equal(rejected('', undefined).reason, 'length');
+});
+
+test('insertions and deletions of one character are rejected', () => {
+  for (const [id, prefix] of samples) {
+    const good = ids.encode(id, prefix);
+    for (let i = 0; i <= good.length; i++) {
+      if (i < good.length) rejected(good.slice(0, i) + good.slice(i + 1), prefix);
+      for (const ch of 'A_-z9') rejected(good.slice(0, i) + ch + good.slice(i), prefix);
+    }
+  }
+});
+
+test('a valid ID presented under another prefix (or none) is rejected', () => {
+  for (const [id, prefix] of samples) {
+    const good = ids.encode(id, prefix);
+    const body = prefix === undefined ? good : good.slice(prefix.length + 1);
+    for (const other of [undefined, 'inv', 'usr', 'order', 'order_item', 'u', 'a_b9']) {
+      if (other === prefix) continue;
+      const swapped = other === undefined ? body : `${other}_${body}`;
+      const e = rejected(swapped, other);
+      assert.equal(e.reason, 'forged', `${swapped} as ${other}`);
+    }
+  }
+});
+
+test('random strings of the right shape are rejected (fixed seed)', () => {
+  const body = (n: number) =>
+    fc.array(fc.constantFrom(...B64), { minLength: n, maxLength: n }).map((a) => a.join(''));
+  fc.assert(
+    fc.property(fc.constantFrom('1', '2', '3'), fc.oneof(body(22), body(28)), (v, b) => {
+      const e = rejected(`inv_${v}${b}`, 'inv');
+      assert.ok(e.reason === 'forged' || e.reason === 'alphabet', e.reason);
+    }),
+    { seed: 4242, numRuns: 20000 },
+  );
+  fc.assert(
+    fc.property(fc.string({ maxLength: 40 }), (s) => {
+      rejected(s, undefined);
+    }),
+    { seed: 4243, numRuns: 5000 },
+  );
+});
