@@ -23,6 +23,7 @@ import {
 } from './idforge-snowflake.js';
 import { snowflakePeers } from './snowflake-peers.js';
 import type { SpeedGroup } from './speed.js';
+import { typeIdComparison, typeIdGroup } from './typeid-group.js';
 
 /** One summary row: an idforge case against the fastest of some peer cases. */
 export interface Comparison {
@@ -163,5 +164,7 @@ export function speedPlan(): SpeedPlan {
       note: '4,096/ms cap: ≥ 244 ns/ID sustained',
     },
   ];
+  groups.push(typeIdGroup());
+  comparisons.push(typeIdComparison);
   return { groups, comparisons };
 }
