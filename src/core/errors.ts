@@ -70,6 +70,12 @@ export const ErrorCode = {
   BACKFILL_NO_KEY: 'IDF_BACKFILL_NO_KEY',
   /** `idforge backfill`: no such table, a column of the wrong type, or duplicates in it. */
   BACKFILL_TABLE: 'IDF_BACKFILL_TABLE',
+  /** idforge/public: a public ID is altered, made up, of another prefix, or malformed. */
+  PUBLIC_ID_INVALID: 'IDF_PUBLIC_ID_INVALID',
+  /** idforge/public: a genuine public ID was issued under a key version since retired. */
+  PUBLIC_KEY_RETIRED: 'IDF_PUBLIC_KEY_RETIRED',
+  /** idforge/public: a public-ID key file (or IDFORGE_PUBLIC_KEYS) cannot be used. */
+  PUBLIC_KEYS_INVALID: 'IDF_PUBLIC_KEYS_INVALID',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -51,6 +51,12 @@ export {
   StoreUnavailableError,
 } from './errors-coord.js';
 export {
+  PublicIdInvalidError,
+  type PublicIdInvalidReason,
+  PublicKeyRetiredError,
+  PublicKeysInvalidError,
+} from './errors-public.js';
+export {
   CounterRegressedError,
   SequenceExhaustedError,
   TagExistsError,

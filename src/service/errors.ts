@@ -31,6 +31,9 @@ export const CODE_STATUS: Readonly<Record<string, number>> = {
   IDF_BENCH_TARGET_IN_USE: 500,
   IDF_BACKFILL_NO_KEY: 500,
   IDF_BACKFILL_TABLE: 500,
+  IDF_PUBLIC_ID_INVALID: 404,
+  IDF_PUBLIC_KEY_RETIRED: 410,
+  IDF_PUBLIC_KEYS_INVALID: 500,
 };
 
 /** Codes of the service itself (not IdforgeError classes): request, auth and limits. */

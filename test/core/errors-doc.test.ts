@@ -7,6 +7,7 @@ import * as errorsBase from '../../src/core/errors.js';
 import * as errorsBackfill from '../../src/core/errors-backfill.js';
 import * as errorsClient from '../../src/core/errors-client.js';
 import * as errorsCoord from '../../src/core/errors-coord.js';
+import * as errorsPublic from '../../src/core/errors-public.js';
 import * as errorsSeq from '../../src/core/errors-seq.js';
 import * as errorsStore from '../../src/core/errors-store.js';
 
@@ -15,6 +16,7 @@ const errors = {
   ...errorsBackfill,
   ...errorsClient,
   ...errorsCoord,
+  ...errorsPublic,
   ...errorsSeq,
   ...errorsStore,
 };
@@ -69,6 +71,9 @@ test('each error class carries the code the table gives it', () => {
     new errors.ClientClosedError('GET /v1/ids/ulid'),
     new errors.BackfillNoKeyError('sqlite', 'sqlite:x.db', 'orders', 'id', 'is text', []),
     new errors.BackfillTableError('sqlite', 'sqlite:x.db', 'orders', 'pid', 'column-type', 'TEXT'),
+    new errors.PublicIdInvalidError('forged', 'check failed', 'inv_1abc', 'inv'),
+    new errors.PublicKeyRetiredError(1),
+    new errors.PublicKeysInvalidError('no key', 2),
   ];
   for (const e of samples) {
     const row = rows.find((r) => r[2] === `\`${e.name}\``);
