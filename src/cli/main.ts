@@ -77,6 +77,7 @@ const COMMANDS: Record<string, Command> = {
       field: { type: 'string', multiple: true },
       method: { type: 'string' },
       monotonic: { type: 'boolean' },
+      prefix: { type: 'string' },
       store: { type: 'string' },
       workers: { type: 'string' },
       ttl: { type: 'string' },
@@ -96,7 +97,7 @@ const COMMANDS: Record<string, Command> = {
   },
   convert: {
     help: convertHelp,
-    options: { to: { type: 'string' }, from: { type: 'string' } },
+    options: { to: { type: 'string' }, from: { type: 'string' }, prefix: { type: 'string' } },
     run: (p, v, io) => convertCommand(p, v, io),
   },
   leases: {

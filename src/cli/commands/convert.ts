@@ -13,10 +13,11 @@ import {
   v1ToV6,
   v6ToV1,
 } from '../../core/index.js';
+import { isTypeIdPrefix, parseTypeId, typeIdToUuid, uuidToTypeId } from '../../public/index.js';
 import { formatId } from '../formats.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
-export const convertHelp = `Usage: idforge convert <id...> --to <form> [--from mysql-swap]
+export const convertHelp = `Usage: idforge convert <id...> --to <form> [--from mysql-swap] [--prefix P]
 
 Converts between forms, one result per line. Use - to read IDs from standard input.
 Exit code 1 if any input could not be converted (the error goes to standard error).
@@ -24,22 +25,24 @@ Exit code 1 if any input could not be converted (the error goes to standard erro
   --to v6          UUIDv1 → UUIDv6 (same time, node and clock sequence, sortable order)
   --to v1          UUIDv6 → UUIDv1
   --to mysql-swap  UUID → hex of MySQL's UUID_TO_BIN(u, 1) (time fields swapped)
-  --to uuid        ULID → UUID text form (same 128 bits), or with --from mysql-swap,
-                   hex of UUID_TO_BIN(u, 1) → UUID (MySQL's BIN_TO_UUID(b, 1))
+  --to uuid        ULID or TypeID → UUID text form (same 128 bits), or with --from
+                   mysql-swap, hex of UUID_TO_BIN(u, 1) → UUID (MySQL's BIN_TO_UUID(b, 1))
   --to ulid        UUID → ULID text form (same 128 bits)
-  --to hex         UUID or ULID → its 16 bytes, KSUID → its 20 bytes, Snowflake (decimal)
-                   → its 64 bits (16 digits), as lower-case hex
+  --to typeid      UUID → TypeID (jetify spec 0.3) with --prefix P (default: none)
+  --to hex         UUID, ULID or TypeID → its 16 bytes, KSUID → its 20 bytes, Snowflake
+                   (decimal) → its 64 bits (16 digits), as lower-case hex
 
 Standard input (-) is read as whitespace-separated IDs, each trimmed; an argument is taken
 exactly as given. An error echoes at most 100 characters of its input.
 `;
 
-const TARGETS = ['v6', 'v1', 'mysql-swap', 'uuid', 'ulid', 'hex'] as const;
+const TARGETS = ['v6', 'v1', 'mysql-swap', 'uuid', 'ulid', 'typeid', 'hex'] as const;
 type Target = (typeof TARGETS)[number];
 
 export interface ConvertValues {
   to?: string;
   from?: string;
+  prefix?: string;
 }
 
 function swapHexToUuid(text: string): string {
@@ -49,7 +52,8 @@ function swapHexToUuid(text: string): string {
   return fromMysqlSwap(Uint8Array.from(Buffer.from(text, 'hex')));
 }
 
-function convertOne(input: string, to: Target, from: string | undefined): string {
+function convertOne(input: string, to: Target, values: ConvertValues): string {
+  const from = values.from;
   switch (to) {
     case 'v6':
       return v1ToV6(input);
@@ -58,10 +62,14 @@ function convertOne(input: string, to: Target, from: string | undefined): string
     case 'mysql-swap':
       return Buffer.from(toMysqlSwap(input)).toString('hex');
     case 'uuid':
-      return from === 'mysql-swap' ? swapHexToUuid(input) : ulidToUuid(input);
+      if (from === 'mysql-swap') return swapHexToUuid(input);
+      return input.includes('_') ? typeIdToUuid(input) : ulidToUuid(input);
     case 'ulid':
       return uuidToUlid(input);
+    case 'typeid':
+      return uuidToTypeId(input, values.prefix ?? '');
     default: {
+      if (input.includes('_')) return formatId('hex', parseTypeId(input).bytes);
       if (/^[0-9]+$/.test(input)) return formatId('hex', parseSnowflake(input));
       if (input.length === 26) return formatId('hex', parseUlid(input));
       if (input.length === 27) return formatId('hex', parseKsuid(input));
@@ -85,12 +93,20 @@ export async function convertCommand(
   if (values.from !== undefined && !(values.from === 'mysql-swap' && to === 'uuid')) {
     throw new UsageError('--from accepts only mysql-swap, with --to uuid');
   }
+  if (values.prefix !== undefined) {
+    if (to !== 'typeid') throw new UsageError('--prefix applies to --to typeid only');
+    if (!isTypeIdPrefix(values.prefix)) {
+      throw new UsageError(
+        `--prefix: expected at most 63 of a-z and _, first and last a letter, got "${values.prefix}"`,
+      );
+    }
+  }
   const inputs = await collectInputs(positionals, io);
   const out = new LineWriter(io.stdout);
   let failed = 0;
   for (const input of inputs) {
     try {
-      out.line(convertOne(input, to, values.from));
+      out.line(convertOne(input, to, values));
     } catch (e) {
       if (!(e instanceof IdforgeError)) throw e;
       out.flush();

@@ -10,6 +10,7 @@ import {
   uuidv4,
   uuidv4Bytes,
 } from '../../core/index.js';
+import { isTypeIdPrefix, TypeIdGenerator } from '../../public/index.js';
 import { openLeaseStore } from '../../stores/index.js';
 import { integer, parseFields, STORE_HELP, storeUrl, workerRange } from '../args.js';
 import { type Id, IdOutput, outputFormat } from '../formats.js';
@@ -23,6 +24,8 @@ Generates identifiers, one per line (or a JSON array). Schemes:
   ulid        ULID (add --monotonic for strictly increasing within a millisecond)
   ksuid       KSUID (27 characters, second precision)
   snowflake   64-bit Snowflake ID of a layout; needs the node fields (no default)
+  typeid      TypeID (jetify spec 0.3): --prefix, "_" and a UUIDv7 in 26 base32 digits,
+              strictly increasing in one run (--format hex/base64: the UUID's 16 bytes)
 
 Options:
   -n, --count N          how many (default 1, at most 10000000)
@@ -33,6 +36,8 @@ Options:
                          (twitter-2010: --field datacenter=1 --field worker=3)
   --method M             uuidv7: counter (default), fraction or random (RFC 9562 §6.2)
   --monotonic            ulid: increment the randomness within a millisecond
+  --prefix P             typeid: the type prefix, at most 63 of a-z and _, first and last
+                         a letter (default none: the TypeID is the 26 digits alone)
 
 Coordinated Snowflake (instead of --node): lease a free worker ID from a store, wait until
 the clock is past its high-water mark, generate, record the mark and release the lease.
@@ -49,6 +54,7 @@ export interface GenValues {
   field?: string[];
   method?: string;
   monotonic?: boolean;
+  prefix?: string;
   store?: string;
   workers?: string;
   ttl?: string;
@@ -135,9 +141,19 @@ function source(scheme: string, values: GenValues): Source {
     }
     case 'snowflake':
       return snowflakeSource(values);
+    case 'typeid': {
+      const prefix = values.prefix ?? '';
+      if (!isTypeIdPrefix(prefix)) {
+        throw new UsageError(
+          `--prefix: expected at most 63 of a-z and _, first and last a letter, got "${prefix}"`,
+        );
+      }
+      const gen = new TypeIdGenerator({ prefix });
+      return { text: () => gen.next(), bytes: () => gen.nextBytes() };
+    }
     default:
       throw new UsageError(
-        `unknown scheme "${scheme}": expected uuidv4, uuidv7, ulid, ksuid or snowflake`,
+        `unknown scheme "${scheme}": expected uuidv4, uuidv7, ulid, ksuid, snowflake or typeid`,
       );
   }
 }
@@ -158,6 +174,9 @@ export function genCommand(
   }
   if (values.monotonic && scheme !== 'ulid')
     throw new UsageError('--monotonic applies to ulid only');
+  if (values.prefix !== undefined && scheme !== 'typeid') {
+    throw new UsageError('--prefix applies to typeid only');
+  }
   if (
     (values.node !== undefined || values.field !== undefined || values.layout !== undefined) &&
     scheme !== 'snowflake'

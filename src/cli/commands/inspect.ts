@@ -5,25 +5,28 @@ import {
   type InspectScheme,
   inspect,
 } from '../../core/index.js';
+import { parseTypeId, typeIdToUuid } from '../../public/index.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
 export const inspectHelp = `Usage: idforge inspect <id...> [options]
 
-Detects each ID's scheme (UUID, ULID, KSUID or Snowflake) and decodes it: version and
-variant (or Nil/Max), creation time, and the named fields of a Snowflake layout. A UUID may
-be written with hyphens, as 32 hex digits, as {…} or as urn:uuid:…. A decimal number is
-read as a Snowflake of --layout. Use - to read IDs from standard input (whitespace-separated;
+Detects each ID's scheme (UUID, ULID, KSUID, Snowflake or TypeID) and decodes it: version
+and variant (or Nil/Max), creation time, the named fields of a Snowflake layout, a TypeID's
+prefix and UUID. A UUID may be written with hyphens, as 32 hex digits, as {…} or as
+urn:uuid:…. A decimal number is read as a Snowflake of --layout. An ID with "_" is read as
+a TypeID; one without a prefix is the same 26 digits as a lower-case ULID (and the same
+128 bits): pass --scheme typeid to read it as a TypeID. Use - to read IDs from standard input (whitespace-separated;
 each is trimmed); an argument is taken exactly as given (surrounding spaces are an error).
 Exit code 1 if any input is invalid.
 
 Options:
   --scheme S      decode as S: uuid (any version), uuidv1, uuidv4, uuidv6, uuidv7
-                  (the version must match), ulid, ksuid, snowflake
+                  (the version must match), ulid, ksuid, snowflake, typeid
   --layout NAME   Snowflake layout (default "default"; see idforge layouts)
   --lenient       ULID: read I and L as 1 and O as 0, as Crockford intended
   --json          one JSON object per line per ID: input (as given), scheme, value
-                  (canonical form), hex, special (nil|max), version, variant, layout,
-                  unixMs, timestamp, fields, hint, or error
+                  (canonical form), hex, prefix and uuid (TypeID), special (nil|max),
+                  version, variant, layout, unixMs, timestamp, fields, hint, or error
 `;
 
 /** A Snowflake time this far past now reads as "the layout is probably wrong". */
@@ -36,9 +39,26 @@ export interface InspectValues {
   json?: boolean;
 }
 
-function record(r: Inspection, hint: string | undefined): Record<string, unknown> {
+/** What the core's inspect finds, or a TypeID (idforge/public): its prefix and UUID too. */
+type Shown = Omit<Inspection, 'scheme'> & {
+  readonly scheme: Inspection['scheme'] | 'typeid';
+  readonly prefix?: string;
+  readonly uuid?: string;
+};
+
+/** A TypeID decoded: its UUID inspected as a UUID (version, variant, time), then relabelled. */
+function inspectTypeId(input: string): Shown {
+  const { prefix } = parseTypeId(input);
+  const uuid = typeIdToUuid(input);
+  const u = inspect(uuid, { scheme: 'uuid' });
+  return { ...u, input, scheme: 'typeid', value: input, prefix, uuid };
+}
+
+function record(r: Shown, hint: string | undefined): Record<string, unknown> {
   const o: Record<string, unknown> = { input: r.input, scheme: r.scheme, value: r.value };
   o.hex = r.hex;
+  if (r.prefix !== undefined) o.prefix = r.prefix;
+  if (r.uuid !== undefined) o.uuid = r.uuid;
   if (r.special !== undefined) o.special = r.special;
   if (r.version !== undefined) o.version = r.version;
   if (r.variant !== undefined) o.variant = r.variant;
@@ -54,9 +74,11 @@ function record(r: Inspection, hint: string | undefined): Record<string, unknown
 
 const SPECIAL = { nil: 'Nil UUID (RFC 9562 §5.9)', max: 'Max UUID (RFC 9562 §5.10)' };
 
-function table(r: Inspection): string[] {
+function table(r: Shown): string[] {
   const rows: [string, string][] = [['input', r.input]];
   rows.push(['scheme', r.layout === undefined ? r.scheme : `${r.scheme} (layout ${r.layout})`]);
+  if (r.prefix !== undefined) rows.push(['prefix', r.prefix === '' ? '(none)' : r.prefix]);
+  if (r.uuid !== undefined) rows.push(['uuid', r.uuid]);
   if (r.special !== undefined) rows.push(['special', SPECIAL[r.special]]);
   if (r.version !== undefined) rows.push(['version', String(r.version)]);
   if (r.variant !== undefined) rows.push(['variant', r.variant]);
@@ -72,7 +94,7 @@ function table(r: Inspection): string[] {
 }
 
 /** A hint when a Snowflake's time lies in the future under the layout it was read with. */
-function futureHint(r: Inspection, explicit: boolean, nowMs: number): string | undefined {
+function futureHint(r: Shown, explicit: boolean, nowMs: number): string | undefined {
   if (r.scheme !== 'snowflake' || r.unixMs === undefined || r.unixMs <= nowMs + FUTURE_SLACK_MS) {
     return undefined;
   }
@@ -89,16 +111,15 @@ export async function inspectCommand(
   values: InspectValues,
   io: CliIo,
 ): Promise<number> {
-  if (
-    values.scheme !== undefined &&
-    !(INSPECT_SCHEMES as readonly string[]).includes(values.scheme)
-  ) {
-    throw new UsageError(
-      `--scheme: expected one of ${INSPECT_SCHEMES.join(', ')}, got "${values.scheme}"`,
-    );
+  const schemes = [...INSPECT_SCHEMES, 'typeid'];
+  if (values.scheme !== undefined && !schemes.includes(values.scheme)) {
+    throw new UsageError(`--scheme: expected one of ${schemes.join(', ')}, got "${values.scheme}"`);
   }
+  const typeIdHint = values.scheme === 'typeid';
   const options = {
-    ...(values.scheme === undefined ? {} : { scheme: values.scheme as InspectScheme }),
+    ...(values.scheme === undefined || typeIdHint
+      ? {}
+      : { scheme: values.scheme as InspectScheme }),
     ...(values.layout === undefined ? {} : { layout: values.layout }),
     lenient: values.lenient === true,
   };
@@ -107,10 +128,11 @@ export async function inspectCommand(
   let failed = 0;
   const nowMs = Date.now();
   inputs.forEach((input, i) => {
-    let result: Inspection | undefined;
+    let result: Shown | undefined;
     let error: string | undefined;
     try {
-      result = inspect(input, options);
+      const asTypeId = typeIdHint || (values.scheme === undefined && input.includes('_'));
+      result = asTypeId ? inspectTypeId(input) : inspect(input, options);
     } catch (e) {
       if (!(e instanceof IdforgeError)) throw e;
       error = e.message;
@@ -123,7 +145,7 @@ export async function inspectCommand(
         : {
             input: excerpt(input),
             ...(input.length > 100 ? { inputLength: input.length } : {}),
-            ...(options.scheme ? { scheme: options.scheme } : {}),
+            ...(values.scheme ? { scheme: values.scheme } : {}),
             error,
           };
       out.line(JSON.stringify(o));
