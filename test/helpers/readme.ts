@@ -117,6 +117,9 @@ export const GEN_SHAPES: Readonly<Record<string, { text: RegExp; bytes: number }
   ulid: { text: /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/, bytes: 16 },
   ksuid: { text: /^[0-9A-Za-z]{27}$/, bytes: 20 },
   snowflake: { text: /^(0|[1-9][0-9]{0,19})$/, bytes: 8 },
+  // An optional prefix and "_", then the UUIDv7 in 26 lower-case base32 digits (hex/base64:
+  // the UUID's 16 bytes).
+  typeid: { text: /^([a-z]([a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}$/, bytes: 16 },
 };
 
 /** The option `name` of argv (`--name v` or `--name=v`), or undefined. */
@@ -133,7 +136,7 @@ type Increases = (a: string, b: string) => boolean;
 
 /**
  * A predicate for one output line of `idforge gen <scheme>` in `format`, and, for the text
- * format of the schemes that promise it (uuidv7, snowflake, ulid --monotonic), the order the
+ * format of the schemes that promise it (uuidv7, snowflake, typeid, ulid --monotonic), the order the
  * lines must strictly increase in.
  */
 export function genShape(argv: readonly string[]): {
@@ -147,6 +150,7 @@ export function genShape(argv: readonly string[]): {
   const promised =
     scheme === 'uuidv7' ||
     scheme === 'snowflake' ||
+    scheme === 'typeid' ||
     (scheme === 'ulid' && argv.includes('--monotonic'));
   const ordered: Increases | undefined =
     format !== 'text' || !promised
