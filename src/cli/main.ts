@@ -13,6 +13,7 @@ import { genCommand, genHelp } from './commands/gen.js';
 import { inspectCommand, inspectHelp } from './commands/inspect.js';
 import { layoutsCommand, layoutsHelp } from './commands/layouts.js';
 import { planCommand, planHelp } from './commands/plan.js';
+import { publicCommand, publicHelp } from './commands/public.js';
 import { seqCommand, seqHelp } from './commands/seq.js';
 import { serveCommand, serveHelp, serveOptions } from './commands/serve.js';
 import { leasesCommand, leasesHelp, migrateCommand, migrateHelp } from './commands/store.js';
@@ -40,6 +41,7 @@ Commands:
   advise              recommend an ID scheme from a few questions (--writers N, --json)
   bench db            measure what each key scheme costs on your database (--store, --rows)
   backfill            add and fill a public ID column of a live table, online (--store, --table)
+  public <sub>        opaque public IDs: keygen, retire, encode <id...>, decode <pid...>
   serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
 
 Options:
@@ -186,6 +188,19 @@ const COMMANDS: Record<string, Command> = {
       json: { type: 'boolean' },
     },
     run: (p, v, io) => backfillCommand(p, v, io),
+  },
+  public: {
+    help: publicHelp,
+    options: {
+      out: { type: 'string' },
+      'key-file': { type: 'string' },
+      version: { type: 'string' },
+      bytes: { type: 'string' },
+      prefix: { type: 'string' },
+      as: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    run: (p, v, io) => publicCommand(p, v, io),
   },
   serve: {
     help: serveHelp,
