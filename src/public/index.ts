@@ -47,7 +47,6 @@ export {
   isTypeId,
   isTypeIdPrefix,
   parseTypeId,
-  TYPEID_ALPHABET,
   TYPEID_PREFIX_MAX,
   type TypeIdParseOptions,
   type TypeIdParts,
@@ -56,6 +55,7 @@ export {
   uuidToTypeId,
   validateTypeId,
 } from './typeid.js';
+export { TYPEID_ALPHABET } from './typeid-base32.js';
 export {
   TypeIdGenerator,
   type TypeIdGeneratorOptions,

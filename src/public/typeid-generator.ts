@@ -26,7 +26,8 @@ import {
   type UuidV7Step,
   unsafeV7Into,
 } from '../core/internal.js';
-import { assertTypeIdPrefix, typeIdTimeCodes, unsafeTypeIdTail } from './typeid.js';
+import { assertTypeIdPrefix } from './typeid.js';
+import { typeIdTimeCodes, unsafeTypeIdTail } from './typeid-base32.js';
 
 /** Options of {@link TypeIdGenerator}: those of the core's `UuidV7Generator`, and a prefix. */
 export interface TypeIdGeneratorOptions extends UuidV7Options {

@@ -17,6 +17,7 @@
  * Decoding is strict, as the spec requires: lower case only, no hyphens, no Crockford
  * aliases (i, l, o, u are invalid). Any 128 bits encode and decode (the spec allows other
  * UUID versions given by users); only generation must produce a UUIDv7 (./typeid-generator.ts).
+ * The base32 tables and codec are in ./typeid-base32.ts.
  *
  * Every function here is stateless except for a private scratch buffer; safe to share.
  */
@@ -28,12 +29,10 @@ import {
   typeError,
   unsafeFormatUuid,
 } from '../core/internal.js';
+import { scanTypeIdSuffix, unsafeDecodeTypeIdSuffix, unsafeTypeIdSuffix } from './typeid-base32.js';
 
 /** The most characters a TypeID prefix may have. */
 export const TYPEID_PREFIX_MAX = 63;
-
-/** The suffix alphabet, in value order. */
-export const TYPEID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** A TypeID taken apart. */
 export interface TypeIdParts {
@@ -48,18 +47,6 @@ export interface TypeIdParseOptions {
   /** Require this prefix (the ID's type): another one is rejected (reason `format`). */
   readonly prefix?: string;
 }
-
-const INVALID = 255;
-
-/** `TYPEID_CODES[v]` is the character code of digit `v`. */
-export const TYPEID_CODES: Uint8Array = Uint8Array.from(TYPEID_ALPHABET, (c) => c.charCodeAt(0));
-
-/** `TYPEID_VALUE[charCode]` is the digit's value, or 255 (upper case included). */
-const TYPEID_VALUE: Uint8Array = (() => {
-  const t = new Uint8Array(128).fill(INVALID);
-  for (let v = 0; v < 32; v++) t[TYPEID_CODES[v]!] = v;
-  return t;
-})();
 
 const A = 0x61;
 const Z = 0x7a;
@@ -110,25 +97,6 @@ function prefixError(text: string, prefix: string, i: number): InvalidIdError {
   return new InvalidIdError('typeid', 'alphabet', detail, text, i);
 }
 
-/**
- * Checks the 26 suffix digits of `text` from `from`: -1 when valid, else the index of the
- * first invalid character, or -2 when the first digit is above `7`.
- */
-function scanSuffix(text: string, from: number): number {
-  let bad = 0;
-  for (let i = from; i < from + 26; i++) {
-    const c = text.charCodeAt(i);
-    bad |= c < 128 ? TYPEID_VALUE[c]! : INVALID;
-  }
-  if (bad > 31) {
-    for (let i = from; i < from + 26; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 128 || TYPEID_VALUE[c]! > 31) return i;
-    }
-  }
-  return TYPEID_VALUE[text.charCodeAt(from)]! > 7 ? -2 : -1;
-}
-
 function suffixError(text: string, from: number, code: number): InvalidIdError {
   if (code === -2) {
     const detail = `suffix digit ${JSON.stringify(text[from])} is above "7": more than 128 bits`;
@@ -138,23 +106,6 @@ function suffixError(text: string, from: number, code: number): InvalidIdError {
   const hint = /[A-Z]/.test(ch) ? ' (TypeID suffixes are lower case)' : '';
   const detail = `${JSON.stringify(ch)} at position ${code} is not a TypeID base32 digit${hint}`;
   return new InvalidIdError('typeid', 'alphabet', detail, text, code);
-}
-
-/** Value of the (valid) digit at `i`. */
-function d(text: string, i: number): number {
-  return TYPEID_VALUE[text.charCodeAt(i)]!;
-}
-
-/** Writes the 5 bytes of the 8 (valid) digits at `i` into `out[o..o+4]`. */
-function decode40(text: string, i: number, out: Uint8Array, o: number): void {
-  const hi = (d(text, i) << 15) | (d(text, i + 1) << 10) | (d(text, i + 2) << 5) | d(text, i + 3);
-  const lo =
-    (d(text, i + 4) << 15) | (d(text, i + 5) << 10) | (d(text, i + 6) << 5) | d(text, i + 7);
-  out[o] = hi >> 12;
-  out[o + 1] = hi >> 4;
-  out[o + 2] = (hi << 4) | (lo >> 16);
-  out[o + 3] = lo >> 8;
-  out[o + 4] = lo;
 }
 
 /**
@@ -180,16 +131,13 @@ function unsafeParseInto(text: string, expected: string | undefined, out: Uint8A
     const detail = `expected a suffix of 26 characters after the prefix, got ${n - from}`;
     throw new InvalidIdError('typeid', 'length', detail, text, from);
   }
-  const r = scanSuffix(text, from);
+  const r = scanTypeIdSuffix(text, from);
   if (r !== -1) throw suffixError(text, from, r);
   if (expected !== undefined && prefix !== expected) {
     const detail = `expected prefix ${JSON.stringify(expected)}, got ${JSON.stringify(prefix)}`;
     throw new InvalidIdError('typeid', 'format', detail, text, 0);
   }
-  out[o] = (d(text, from) << 5) | d(text, from + 1);
-  decode40(text, from + 2, out, o + 1);
-  decode40(text, from + 10, out, o + 6);
-  decode40(text, from + 18, out, o + 11);
+  unsafeDecodeTypeIdSuffix(text, from, out, o);
   return prefix;
 }
 
@@ -276,46 +224,6 @@ export function typeIdTimestamp(text: string, options?: TypeIdParseOptions): num
   }
   const lo = ((b[2]! << 24) | (b[3]! << 16) | (b[4]! << 8) | b[5]!) >>> 0;
   return ((b[0]! << 8) | b[1]!) * 4294967296 + lo;
-}
-
-/** Writes the codes of the 10 digits of the 48-bit `ms` into `codes[0..9]`. Trusted. */
-export function typeIdTimeCodes(ms: number, codes: Uint8Array): void {
-  for (let i = 9; i >= 0; i--) {
-    const v = ms % 32;
-    codes[i] = TYPEID_CODES[v]!;
-    ms = (ms - v) / 32;
-  }
-}
-
-const fromCharCode = String.fromCharCode;
-
-/**
- * The last 16 suffix digits: 80 bits given as four 20-bit integers, most significant first.
- * Trusts its arguments. REF: bench/peers (TypeID): one 16-argument `String.fromCharCode`.
- */
-export function unsafeTypeIdTail(r0: number, r1: number, r2: number, r3: number): string {
-  const c = TYPEID_CODES;
-  // biome-ignore format: one line per 20 bits
-  return fromCharCode(
-    c[r0 >> 15]!, c[(r0 >> 10) & 31]!, c[(r0 >> 5) & 31]!, c[r0 & 31]!,
-    c[r1 >> 15]!, c[(r1 >> 10) & 31]!, c[(r1 >> 5) & 31]!, c[r1 & 31]!,
-    c[r2 >> 15]!, c[(r2 >> 10) & 31]!, c[(r2 >> 5) & 31]!, c[r2 & 31]!,
-    c[r3 >> 15]!, c[(r3 >> 10) & 31]!, c[(r3 >> 5) & 31]!, c[r3 & 31]!,
-  );
-}
-
-const timeCodes = new Uint8Array(10);
-
-/** The 26 suffix digits of the 16 bytes of `b` from `o`. Trusts its arguments. */
-export function unsafeTypeIdSuffix(b: Uint8Array, o: number): string {
-  const lo = ((b[o + 2]! << 24) | (b[o + 3]! << 16) | (b[o + 4]! << 8) | b[o + 5]!) >>> 0;
-  typeIdTimeCodes(((b[o]! << 8) | b[o + 1]!) * 4294967296 + lo, timeCodes);
-  const t = timeCodes;
-  const hi20 = (i: number) => (b[i]! << 12) | (b[i + 1]! << 4) | (b[i + 2]! >> 4);
-  const lo20 = (i: number) => ((b[i + 2]! & 15) << 16) | (b[i + 3]! << 8) | b[i + 4]!;
-  // biome-ignore format: the time digits
-  const time = fromCharCode(t[0]!, t[1]!, t[2]!, t[3]!, t[4]!, t[5]!, t[6]!, t[7]!, t[8]!, t[9]!);
-  return time + unsafeTypeIdTail(hi20(o + 6), lo20(o + 6), hi20(o + 11), lo20(o + 11));
 }
 
 /**
