@@ -4,11 +4,16 @@
  * standard error (a bar on a terminal, a line per tenth otherwise); Ctrl-C stops between two
  * batches (exit 130) and the same command resumes.
  */
+import { readFileSync, statSync } from 'node:fs';
 import {
   type BackfillProgress,
   type BackfillReport,
   type BackfillValues,
   MAX_BACKFILL_BATCH,
+  PublicIds,
+  type PublicKey,
+  parsePublicKeys,
+  publicIdValues,
   runBackfill,
   uuidv4Values,
   uuidv7Values,
@@ -18,7 +23,7 @@ import { integer } from '../args.js';
 import { type CliIo, UsageError } from '../io.js';
 
 export const backfillHelp = `Usage: idforge backfill --store URL --table T --column C --scheme uuidv7|uuidv4|public
-                        [--key-column id] [--batch 1000] [--json]
+                        [--key-column id] [--batch 1000] [--key-file F] [--prefix P] [--json]
 
 Adds a public ID column to a live table and fills it without stopping the application: adds
 the column if missing (nullable; uuid on PostgreSQL, BINARY(16) on MariaDB/MySQL, BLOB on
@@ -41,6 +46,8 @@ Options:
                      public ID of each row's key, idforge/public) (required)
   --key-column K     the unique NOT NULL integer or uuid column to walk by (default id)
   --batch N          rows per batch and transaction, 1 to ${MAX_BACKFILL_BATCH.toLocaleString('en-US')} (default 1000)
+  --key-file F       --scheme public: the key file (default: the keys in $IDFORGE_PUBLIC_KEYS)
+  --prefix P         --scheme public: the type prefix of the public IDs (inv → inv_…)
   --json             print the report as JSON
 
 Ctrl-C stops after the current batch (exit 130); what was filled stays, rerun to resume.
@@ -84,7 +91,7 @@ export async function backfillCommand(
       `--store: expected sqlite:PATH, postgres://... or mysql://..., got a ${engine} URL`,
     );
   }
-  const source = valuesFor(scheme);
+  const source = valuesFor(scheme, values, io);
 
   const controller = new AbortController();
   const unsubscribe = io.onSignal?.((signal) => {
@@ -134,13 +141,46 @@ function required(values: Record<string, unknown>, name: string, what: string): 
   return v;
 }
 
-function valuesFor(scheme: string): BackfillValues {
-  if (scheme === 'uuidv7') return uuidv7Values();
-  if (scheme === 'uuidv4') return uuidv4Values();
-  throw new UsageError(
-    '--scheme public: not yet available (the opaque public IDs of idforge/public are not ' +
-      'released yet); use uuidv7 or uuidv4',
-  );
+function valuesFor(scheme: string, values: Record<string, unknown>, io: CliIo): BackfillValues {
+  if (scheme !== 'public') {
+    for (const flag of ['key-file', 'prefix']) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag}: only with --scheme public`);
+    }
+    return scheme === 'uuidv7' ? uuidv7Values() : uuidv4Values();
+  }
+  const ids = new PublicIds({ keys: loadKeys(values, io) });
+  const prefix = typeof values.prefix === 'string' ? values.prefix : undefined;
+  if (prefix !== undefined) usage(() => ids.encode(0n, prefix));
+  return publicIdValues((id) => ids.encode(id, prefix));
+}
+
+/** `--key-file F`, else `$IDFORGE_PUBLIC_KEYS` from io.env (as `idforge public` reads them). */
+function loadKeys(values: Record<string, unknown>, io: CliIo): PublicKey[] {
+  const file = values['key-file'];
+  if (typeof file !== 'string') {
+    const env = io.env?.IDFORGE_PUBLIC_KEYS;
+    if (env === undefined || env.trim() === '') {
+      throw new UsageError(
+        '--scheme public: expected --key-file F or $IDFORGE_PUBLIC_KEYS (idforge public keygen writes a key file)',
+      );
+    }
+    return parsePublicKeys(env);
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+    const mode = statSync(file).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      io.stderr.write(
+        `idforge backfill: warning: ${file} is readable by others (mode 0${mode.toString(8)}); chmod 600 ${file}\n`,
+      );
+    }
+  } catch (e) {
+    throw new UsageError(
+      `--key-file: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? e})`,
+    );
+  }
+  return parsePublicKeys(text);
 }
 
 /** `fn()`, its RangeError or TypeError (a malformed name, a URL) as a UsageError. */
