@@ -38,7 +38,7 @@ export const TYPEID_PREFIX_MAX = 63;
 export interface TypeIdParts {
   /** The type prefix (possibly empty). */
   readonly prefix: string;
-  /** The UUID's 16 bytes. */
+  /** The UUID's 16 bytes (with an `out` array: that array, the UUID at its offset). */
   readonly bytes: Uint8Array;
 }
 
@@ -156,7 +156,8 @@ function checkText(name: string, text: unknown): string {
 }
 
 /**
- * Takes a TypeID apart: its prefix and its UUID's 16 bytes (a new array). Strict, as the
+ * Takes a TypeID apart: its prefix and its UUID's 16 bytes, written into `out` at `offset`
+ * (a new array by default; `bytes` is that array, written only on success). Strict, as the
  * spec: lower case only, no surrounding whitespace. With `{ prefix }`, another prefix is
  * rejected.
  *
@@ -166,11 +167,17 @@ function checkText(name: string, text: unknown): string {
  * `_`, a `_` with an empty prefix, or not the expected prefix) or `overflow` (first suffix
  * digit above `7`); `TypeError`/`RangeError` on a wrong argument.
  */
-export function parseTypeId(text: string, options?: TypeIdParseOptions): TypeIdParts {
+export function parseTypeId(
+  text: string,
+  options?: TypeIdParseOptions,
+  out?: Uint8Array,
+  offset = 0,
+): TypeIdParts {
   const expected = expectedPrefix('parseTypeId', options);
-  const bytes = new Uint8Array(16);
-  const prefix = unsafeParseInto(checkText('parseTypeId text', text), expected, bytes, 0);
-  return { prefix, bytes };
+  if (out === undefined) out = new Uint8Array(16);
+  else assertOutput('parseTypeId out', out, offset, 16);
+  const prefix = unsafeParseInto(checkText('parseTypeId text', text), expected, out, offset);
+  return { prefix, bytes: out };
 }
 
 /** Whether `text` is a valid TypeID (with the given prefix, if any). Never throws on text. */
