@@ -92,13 +92,16 @@ describe('idforge ticket', () => {
     assert.equal(await ticketCommand(['setup', 'orders'], one, setupA.io), 0);
     const r = fakeIo();
     assert.equal(await ticketCommand(['next', 'orders'], { servers: list, count: '10' }, r.io), 0);
-    assert.deepEqual(
-      r
-        .lines()
-        .map(BigInt)
-        .sort((a, b) => Number(a - b)),
-      [1n, 3n, 5n, 7n, 9n, 11n, 13n, 15n, 17n, 19n],
-      'all from the server that is up (in the order they arrived, several in flight)',
+    // Ten tickets, every one the up server's (odd: offset 1 of increment 2), none twice. Not
+    // necessarily 1..19: concurrent REPLACEs of the stub row deadlock now and then, and InnoDB
+    // never gives back a victim's auto-increment value, so a retried ticket leaves a gap (the
+    // ticket server's contract: gaps, never duplicates; seen under load in CI).
+    const tickets = r.lines().map(BigInt);
+    assert.equal(tickets.length, 10, 'every ticket printed');
+    assert.equal(new Set(tickets).size, 10, 'no ticket twice');
+    assert.ok(
+      tickets.every((t) => t % 2n === 1n),
+      `all from the server that is up: ${tickets.join(' ')}`,
     );
     assert.match(
       r.out.stderr,
