@@ -162,6 +162,25 @@ test('service imports the public barrels of core, coord and sequences; stores on
   }
 });
 
+test('public imports the core barrels, its own files and @noble/ciphers only: no node:, no driver (it runs in browsers)', () => {
+  const dir = join(root, 'src/public');
+  for (const f of files(dir)) {
+    for (const spec of imports(f)) {
+      if (!spec.startsWith('.')) {
+        assert.match(spec, /^@noble\/ciphers\//, `${relative(root, f)} imports "${spec}"`);
+        continue;
+      }
+      const target = resolve(dirname(f), spec);
+      assert.ok(
+        target.startsWith(dir) ||
+          target === join(root, 'src/core/index.js') ||
+          target === join(root, 'src/core/internal.js'),
+        `${relative(root, f)} reaches outside its layer and the core barrels: "${spec}"`,
+      );
+    }
+  }
+});
+
 test('client imports the core barrel and its own files only: no node:, no package (it runs in browsers)', () => {
   const dir = join(root, 'src/client');
   for (const f of files(dir)) {
