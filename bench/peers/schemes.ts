@@ -21,6 +21,7 @@ import {
   idforgeSnowflake,
   idforgeUncappedSnowflake,
 } from './idforge-snowflake.js';
+import { publicIdComparisons, publicIdGroups } from './public-group.js';
 import { snowflakePeers } from './snowflake-peers.js';
 import type { SpeedGroup } from './speed.js';
 import { typeIdComparison, typeIdGroup } from './typeid-group.js';
@@ -166,5 +167,7 @@ export function speedPlan(): SpeedPlan {
   ];
   groups.push(typeIdGroup());
   comparisons.push(typeIdComparison);
+  groups.push(...publicIdGroups());
+  comparisons.push(...publicIdComparisons);
   return { groups, comparisons };
 }

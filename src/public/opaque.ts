@@ -38,11 +38,12 @@
  *
  * REF: bench/peers/public-group.ts (encode and decode each well over 1 M/s on one core).
  */
-import { PublicIdInvalidError, PublicKeyRetiredError } from '../core/index.js';
+import { PublicIdInvalidError } from '../core/index.js';
 import { assertInteger, rangeError, typeError } from '../core/internal.js';
 import { loadWord, storeWord, swapWord } from './aes.js';
 import { decodeBase64url, encodeBase64url } from './base64url.js';
 import { assertPublicKey, MAX_VERSION, type PublicKey, VERSION_CHARS } from './keys.js';
+import { lengthError, open64, open128 } from './opaque-open.js';
 import { type Tweak, VersionKey } from './version-key.js';
 
 /** Options of {@link PublicIds}. */
@@ -60,6 +61,7 @@ export const PUBLIC_ID_128_LENGTH = 29;
 
 const MAX64 = (1n << 64n) - 1n;
 const MASK32 = 0xffffffffn;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const PREFIX = /^[a-z](?:[a-z0-9_]{0,61}[a-z0-9])?$/;
 
 /**
@@ -79,6 +81,9 @@ export class PublicIds {
   readonly #versionChar: string;
   readonly #buf = new Uint8Array(21);
   readonly #checked = new Set<string>();
+  /** Encoding: the current key's tweaks and the text before the cipher text, per prefix. */
+  readonly #entries = new Map<string, { readonly t: Tweak; readonly head: string }>();
+  readonly #plain: { readonly t: Tweak; readonly head: string };
 
   /**
    * Throws `TypeError` / `RangeError` for malformed keys, a repeated version, no key not
@@ -118,6 +123,7 @@ export class PublicIds {
     }
     this.#enc = held.get(this.current)!;
     this.#versionChar = VERSION_CHARS[this.current]!;
+    this.#plain = { t: this.#enc.tweak(''), head: this.#versionChar };
   }
 
   /**
@@ -127,17 +133,22 @@ export class PublicIds {
    * type, an out-of-range bigint, another length, or a malformed prefix.
    */
   encode(id: bigint | Uint8Array, prefix?: string): string {
-    const t = this.#enc.tweak(this.#prefix(prefix));
-    const head = prefix === undefined ? this.#versionChar : `${prefix}_${this.#versionChar}`;
+    const { t, head } = prefix === undefined ? this.#plain : this.#entry(prefix);
     const b = this.#buf;
     if (typeof id === 'bigint') {
       if (id < 0n || id > MAX64) throw rangeError('id', 'a bigint in [0, 2^64)', id);
-      const o = this.#enc.k64.encrypt(
-        swapWord(Number(id >> 32n)),
-        swapWord(Number(id & MASK32)),
-        t.r2,
-        t.r3,
-      );
+      // REF: bench/peers/public-group.ts (below 2^53, one BigInt→Number beats two BigInt ops).
+      let hi: number;
+      let lo: number;
+      if (id <= MAX_SAFE) {
+        const n = Number(id);
+        hi = Math.floor(n / 0x100000000);
+        lo = n >>> 0;
+      } else {
+        hi = Number(id >> 32n);
+        lo = Number(id & MASK32);
+      }
+      const o = this.#enc.k64.encrypt(swapWord(hi), swapWord(lo), t.r2, t.r3);
       storeWord(b, 0, o.s0);
       storeWord(b, 4, o.s1);
       storeWord(b, 8, o.s2);
@@ -175,7 +186,7 @@ export class PublicIds {
     const len = publicId.length - start;
     if (len === PUBLIC_ID_64_LENGTH) return this.#decode64(publicId, prefix, start);
     if (len === PUBLIC_ID_128_LENGTH) return this.#decode128(publicId, prefix, start);
-    throw this.#badLength(publicId, prefix, start, 'a 64-bit (23) or 128-bit (29) public ID');
+    throw lengthError(publicId, prefix, start, 'a 64-bit (23) or 128-bit (29) public ID');
   }
 
   /** {@link decode} for a 64-bit ID only: a 128-bit public ID is refused as `length`. */
@@ -183,7 +194,7 @@ export class PublicIds {
     const start = this.#start(publicId, prefix);
     if (publicId.length - start === PUBLIC_ID_64_LENGTH)
       return this.#decode64(publicId, prefix, start);
-    throw this.#badLength(publicId, prefix, start, 'a 64-bit public ID (23)');
+    throw lengthError(publicId, prefix, start, 'a 64-bit public ID (23)');
   }
 
   /** {@link decode} for a 128-bit ID only: a 64-bit public ID is refused as `length`. */
@@ -191,7 +202,20 @@ export class PublicIds {
     const start = this.#start(publicId, prefix);
     if (publicId.length - start === PUBLIC_ID_128_LENGTH)
       return this.#decode128(publicId, prefix, start);
-    throw this.#badLength(publicId, prefix, start, 'a 128-bit public ID (29)');
+    throw lengthError(publicId, prefix, start, 'a 128-bit public ID (29)');
+  }
+
+  /**
+   * The encoding entry of a prefix, validated on first use (only valid prefixes are cached).
+   * REF: bench/peers/public-group.ts (one Map lookup instead of a check, a lookup and a concat).
+   */
+  #entry(prefix: string): { readonly t: Tweak; readonly head: string } {
+    const hit = this.#entries.get(prefix);
+    if (hit !== undefined) return hit;
+    this.#prefix(prefix);
+    const e = { t: this.#enc.tweak(prefix), head: `${prefix}_${this.#versionChar}` };
+    if (this.#entries.size < 1024) this.#entries.set(prefix, e);
+    return e;
   }
 
   /** The validated prefix ("" for none); throws RangeError for a malformed one. */
@@ -221,20 +245,6 @@ export class PublicIds {
     return prefix.length + 1;
   }
 
-  #badLength(publicId: string, prefix: string | undefined, start: number, want: string) {
-    const len = publicId.length - start;
-    const prefixed =
-      prefix === undefined &&
-      ((len > 24 && publicId[len - 24] === '_') || (len > 30 && publicId[len - 30] === '_'));
-    if (prefixed) return new PublicIdInvalidError('prefix', 'it has a prefix', publicId, prefix);
-    return new PublicIdInvalidError(
-      'length',
-      `expected ${want} characters, got ${len}`,
-      publicId,
-      prefix,
-    );
-  }
-
   /** The key of the version character at `start`, or the error naming it. */
   #key(publicId: string, prefix: string | undefined, start: number): VersionKey {
     const code = publicId.charCodeAt(start);
@@ -261,44 +271,11 @@ export class PublicIds {
 
   #decode64(publicId: string, prefix: string | undefined, start: number): bigint {
     const vk = this.#key(publicId, prefix, start);
-    const b = this.#body(publicId, prefix, start, 16);
-    const t: Tweak = vk.tweak(prefix ?? '');
-    const o = vk.k64.decrypt(loadWord(b, 0), loadWord(b, 4), loadWord(b, 8), loadWord(b, 12));
-    if (((o.s2 ^ t.r2) | (o.s3 ^ t.r3)) !== 0) throw forged(publicId, prefix);
-    if (vk.retired) throw new PublicKeyRetiredError(vk.version);
-    const hi = swapWord(o.s0);
-    const lo = swapWord(o.s1);
-    // REF: bench/peers/public-group.ts (one Number→BigInt below 2^53 beats shift-and-or).
-    if (hi < 0x200000) return BigInt(hi * 0x100000000 + lo);
-    return (BigInt(hi) << 32n) | BigInt(lo);
+    return open64(vk, this.#body(publicId, prefix, start, 16), publicId, prefix);
   }
 
   #decode128(publicId: string, prefix: string | undefined, start: number): Uint8Array {
     const vk = this.#key(publicId, prefix, start);
-    const b = this.#body(publicId, prefix, start, 21);
-    const t: Tweak = vk.tweak(prefix ?? '');
-    const c0 = loadWord(b, 0);
-    const c1 = loadWord(b, 4);
-    const c2 = loadWord(b, 8);
-    const c3 = loadWord(b, 12);
-    const g = vk.kTag.encrypt(c0 ^ t.b0, c1 ^ t.b1, c2 ^ t.b2, c3 ^ t.b3);
-    if (((g.s0 ^ loadWord(b, 16)) | ((g.s1 ^ b[20]!) & 0xff)) !== 0) throw forged(publicId, prefix);
-    if (vk.retired) throw new PublicKeyRetiredError(vk.version);
-    const o = vk.k128.decrypt(c0, c1, c2, c3);
-    const out = new Uint8Array(16);
-    storeWord(out, 0, o.s0 ^ t.a0);
-    storeWord(out, 4, o.s1 ^ t.a1);
-    storeWord(out, 8, o.s2 ^ t.a2);
-    storeWord(out, 12, o.s3 ^ t.a3);
-    return out;
+    return open128(vk, this.#body(publicId, prefix, start, 21), publicId, prefix);
   }
-}
-
-function forged(publicId: string, prefix: string | undefined): PublicIdInvalidError {
-  return new PublicIdInvalidError(
-    'forged',
-    'its check failed (altered, made up, or issued for another prefix or by other keys)',
-    publicId,
-    prefix,
-  );
 }
