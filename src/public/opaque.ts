@@ -93,8 +93,8 @@ export class PublicIds {
     if (typeof options !== 'object' || options === null)
       throw typeError('options', 'an object with keys', options);
     const { keys, current } = options;
-    if (!Array.isArray(keys) || keys.length === 0)
-      throw typeError('options.keys', 'a non-empty array of PublicKey', keys);
+    if (!Array.isArray(keys)) throw typeError('options.keys', 'an array of PublicKey', keys);
+    if (keys.length === 0) throw rangeError('options.keys', 'at least one PublicKey', keys);
     this.#byCode = new Array(128).fill(undefined);
     const held = new Map<number, VersionKey>();
     keys.forEach((k, i) => {

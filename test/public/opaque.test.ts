@@ -194,9 +194,10 @@ test('misuse throws TypeError / RangeError naming the argument', () => {
     message: /^publicId:/,
   });
   assert.throws(() => new PublicIds({ keys: [] }), {
-    name: 'TypeError',
-    message: /^options.keys:/,
+    name: 'RangeError',
+    message: /^options.keys: expected at least one PublicKey/,
   });
+  assert.throws(() => new PublicIds({ keys: 'k' as unknown as [] }), TypeError);
   assert.throws(() => new PublicIds({ keys: [key(1, 1), key(1, 2)] }), {
     name: 'RangeError',
     message: /^options.keys\[1\].version: expected a version not yet listed/,
