@@ -1,0 +1,367 @@
+// `idforge backfill` as a user runs it: usage mistakes (exit 2 naming the flag); on each engine
+// a real backfill process killed with SIGKILL after its first progress line and the same command
+// run again (every row filled exactly once, the values written before the kill unchanged), then
+// once more on the complete table; a refused table (exit 1 with its code); Ctrl-C (exit 130,
+// resumed by a rerun); the progress bar on a terminal; --scheme public with a key file.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { run } from '../../src/cli/main.js';
+import { formatPublicKeys, generatePublicKey, PublicIds } from '../../src/public/index.js';
+import {
+  assertFilledOnce,
+  type Engine,
+  engineSkip,
+  openTestDb,
+  seedTable,
+  type TestDb,
+} from '../helpers/backfill-db.js';
+import { cli } from '../helpers/cli.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-backfill-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const ROWS = 5000;
+/** The terminal's "erase to the end of the line", escaped for a RegExp. */
+const CLEAR = '\\x1b\\[K';
+const args = (url: string, table: string, ...more: string[]) => [
+  'backfill',
+  '--store',
+  url,
+  '--table',
+  table,
+  '--column',
+  'public_id',
+  '--scheme',
+  'uuidv7',
+  '--batch',
+  '200',
+  ...more,
+];
+
+describe('backfill: usage', () => {
+  const store = `sqlite:${join(dir, 'usage.db')}`;
+  before(() => new Database(join(dir, 'usage.db')).close());
+  const cases: [string[], RegExp][] = [
+    [
+      ['backfill', '--table', 't', '--column', 'c', '--scheme', 'uuidv7'],
+      /--store: expected a database URL/,
+    ],
+    [
+      ['backfill', '--store', store, '--column', 'c', '--scheme', 'uuidv7'],
+      /--table: expected a table name/,
+    ],
+    [
+      ['backfill', '--store', store, '--table', 't', '--scheme', 'uuidv7'],
+      /--column: expected a column name/,
+    ],
+    [
+      ['backfill', '--store', store, '--table', 't', '--column', 'c'],
+      /--scheme: expected uuidv7, uuidv4 or public/,
+    ],
+    [
+      ['backfill', '--store', store, '--table', 't', '--column', 'c', '--scheme', 'ulid'],
+      /--scheme: expected uuidv7, uuidv4 or public, got "ulid"/,
+    ],
+    [[...args(store, 't'), '--batch', '0'], /--batch: expected 1 to 10000, got 0/],
+    [
+      [...args(store, 't'), '--key-column', 'public_id'],
+      /--key-column: expected a column other than --column/,
+    ],
+    [[...args(store, 't'), '--prefix', 'inv'], /--prefix: only with --scheme public/],
+    [[...args(store, 't; DROP TABLE x')], /table: expected a name of letters, digits, _ and \$/],
+    [
+      ['backfill', '--store', store, '--table', 't', '--column', 'c', '--scheme', 'public'],
+      /expected --key-file F or \$IDFORGE_PUBLIC_KEYS/,
+    ],
+    [
+      args('redis://127.0.0.1', 't'),
+      /--store: expected sqlite:PATH, postgres:\/\/\.\.\. or mysql:\/\/\.\.\., got a redis URL/,
+    ],
+  ];
+  for (const [argv, message] of cases) {
+    test(argv.slice(1).join(' '), async () => {
+      const r = await cli(argv);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /Run "idforge backfill --help" for usage/);
+    });
+  }
+
+  test('--help names every option and the resume rule', async () => {
+    const r = await cli(['backfill', '--help']);
+    assert.equal(r.code, 0);
+    for (const word of [
+      '--key-column',
+      '--batch',
+      '--key-file',
+      '--prefix',
+      'BINARY(16)',
+      'Ctrl-C',
+      'rerun',
+    ]) {
+      assert.ok(r.stdout.includes(word), word);
+    }
+  });
+});
+
+/** Runs the bin until its first progress line, then SIGKILLs it; `onLine` runs first. */
+function killAfterFirstProgress(argv: string[], onLine: () => void): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin/idforge.ts', ...argv], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let killed = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+      if (!killed && /^[\d,]+\/[\d,]+ rows/m.test(stderr)) {
+        killed = true;
+        onLine();
+        child.kill('SIGKILL');
+      }
+    });
+    child.on('error', fail);
+    child.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') done(stderr);
+      else fail(new Error(`the backfill ended by itself (${code}) before the kill:\n${stderr}`));
+    });
+  });
+}
+
+for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
+  describe(`backfill CLI on ${engine}`, async () => {
+    const skip = await engineSkip(engine);
+    let db: TestDb;
+    const table = `idf_bfc_kill_${process.pid}`;
+    before(async () => {
+      if (!skip) db = await openTestDb(engine, join(dir, 'kill.db'));
+    });
+    after(async () => {
+      if (skip) return;
+      await db.exec(`DROP TABLE IF EXISTS ${table}`);
+      await db.close();
+    });
+
+    test('killed after its first progress line, rerun: every row filled exactly once', {
+      skip,
+    }, async () => {
+      await seedTable(db, table, ROWS);
+      // The process must not finish before the kill: the test's own connection holds the last
+      // row (a row lock on the servers), or takes SQLite's write lock at the first line.
+      const hold = await holdLastRow(engine, table);
+      const stderr = await killAfterFirstProgress(args(db.url, table), hold.onLine);
+      await hold.release();
+      assert.match(stderr, /^[\d,]+\/5,000 rows, [\d,]+ rows\/s, ETA \d+ s$/m);
+      const snapshot = new Map(
+        [...(await db.values(table, 'public_id'))].filter(([, v]) => v !== null),
+      );
+      assert.ok(
+        snapshot.size > 0 && snapshot.size < ROWS,
+        `${snapshot.size} rows filled before the kill`,
+      );
+
+      const r = await cli([...args(db.url, table), '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout);
+      assert.equal(report.alreadyFilled, snapshot.size);
+      assert.equal(report.filled, ROWS - snapshot.size, 'the rerun filled only the rows left');
+      assert.equal(report.complete, true);
+      const values = await db.values(table, 'public_id');
+      assertFilledOnce(values);
+      for (const [id, v] of snapshot) assert.equal(values.get(id), v, `row ${id} kept its value`);
+
+      const again = await cli(args(db.url, table));
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(
+        again.stdout,
+        new RegExp(
+          `^${table}\\.public_id is complete: all 5,000 rows have a value and the unique index exists; nothing to do\\.$`,
+          'm',
+        ),
+      );
+      assert.deepEqual(await db.values(table, 'public_id'), values);
+    });
+  });
+}
+
+/**
+ * Keeps the backfill from finishing until released. PostgreSQL and MariaDB: a transaction of
+ * the test's own holds the last row from the start (the column is added first, since the
+ * ALTER would rightly give up waiting behind that transaction). SQLite: at the first progress
+ * line the test takes the write lock between two of the backfill's batches, so its next batch
+ * waits.
+ */
+async function holdLastRow(engine: Engine, table: string) {
+  if (engine === 'sqlite') {
+    const lock = new Database(join(dir, 'kill.db'), { timeout: 0 });
+    return {
+      onLine: () => {
+        for (const until = Date.now() + 5000; Date.now() < until; ) {
+          try {
+            lock.exec('BEGIN IMMEDIATE');
+            return;
+          } catch {
+            // The backfill holds the lock inside a batch; try again right away.
+          }
+        }
+        throw new Error('the write lock was never free');
+      },
+      release: async () => {
+        if (lock.inTransaction) lock.exec('ROLLBACK');
+        lock.close();
+      },
+    };
+  }
+  const holder = await openTestDb(engine, '');
+  await holder.exec(
+    `ALTER TABLE ${table} ADD COLUMN public_id ${engine === 'postgres' ? 'uuid' : 'BINARY(16)'}`,
+  );
+  await holder.exec('BEGIN');
+  await holder.exec(`SELECT id FROM ${table} WHERE id = ${2 * ROWS - 1} FOR UPDATE`);
+  return {
+    onLine: () => {},
+    release: async () => {
+      // The killed process's batch still waits on the server for the held row: end that
+      // session first, as a DBA would, or it would commit once the row is released (harmless,
+      // since it writes only NULLs, but after the test's snapshot).
+      const like = `%UPDATE%${table}%`;
+      if (engine === 'postgres') {
+        await holder.exec(
+          `SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
+            WHERE query LIKE $1 AND pid <> pg_backend_pid()`,
+          [like],
+        );
+      } else {
+        const ids = await holder.rows<{ id: number }>(
+          `SELECT ID AS id FROM information_schema.PROCESSLIST
+            WHERE INFO LIKE ? AND ID <> CONNECTION_ID()`,
+          [like],
+        );
+        for (const { id } of ids) await holder.exec(`KILL ${Number(id)}`);
+      }
+      await holder.exec('ROLLBACK');
+      await holder.close();
+    },
+  };
+}
+
+describe('backfill CLI on SQLite: refusals, Ctrl-C, a terminal, public IDs', () => {
+  const path = join(dir, 'cli.db');
+  let db: TestDb;
+  before(async () => {
+    db = await openTestDb('sqlite', path);
+  });
+  after(() => db.close());
+
+  test('a table without a usable key: exit 1 with IDF_BACKFILL_NO_KEY, the fix named', async () => {
+    await db.exec('CREATE TABLE events (code TEXT, at INTEGER)');
+    const r = await cli(args(`sqlite:${path}`, 'events'));
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /^idforge backfill: table events .* has no usable key: its key column "id" does not exist\..*Give the table a unique NOT NULL integer or uuid column.*\[IDF_BACKFILL_NO_KEY\]$/m,
+    );
+    assert.equal(await db.columnType('events', 'code'), 'text');
+    assert.deepEqual(
+      await db.rows("SELECT name FROM pragma_table_info('events') WHERE name = 'public_id'"),
+      [],
+    );
+  });
+
+  test('Ctrl-C: exit 130 after a batch, resumed by the same command', async () => {
+    await seedTable(db, 'orders', ROWS);
+    let stderr = '';
+    let listener: ((signal: string) => void) | undefined;
+    const code = await run(args(`sqlite:${path}`, 'orders'), {
+      stdout: { write: () => true },
+      stderr: {
+        write: (s: string) => {
+          stderr += s;
+          if (/rows\/s/.test(s)) listener?.('SIGINT');
+          return true;
+        },
+      },
+      stdin: Readable.from(['']),
+      onSignal: (l) => {
+        listener = l;
+        return () => {
+          listener = undefined;
+        };
+      },
+    });
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /SIGINT: stopping after this batch/);
+    assert.match(
+      stderr,
+      /interrupted after filling [\d,]+ rows .*rerun the same command to resume/,
+    );
+    assert.equal(listener, undefined, 'the signal listener is removed');
+    const left = [...(await db.values('orders', 'public_id')).values()].filter((v) => v === null);
+    assert.ok(left.length > 0 && left.length < ROWS);
+    const r = await cli(args(`sqlite:${path}`, 'orders'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /column: existed, [\d,]+ rows filled before/);
+    assert.match(r.stdout, /^complete: all 5,000 rows have a public_id/m);
+    assertFilledOnce(await db.values('orders', 'public_id'));
+  });
+
+  test('on a terminal: one bar redrawn in place, rows, rate and ETA', async () => {
+    await seedTable(db, 'tty', 2000);
+    let stderr = '';
+    const code = await run(args(`sqlite:${path}`, 'tty'), {
+      stdout: { write: () => true },
+      stderr: {
+        isTTY: true,
+        write: (s: string) => {
+          stderr += s;
+          return true;
+        },
+      },
+      stdin: Readable.from(['']),
+    });
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stderr,
+      new RegExp(`\r\\[#{24}\\] 2,000/2,000 rows, [\\d,]+ rows/s, ETA 0 s${CLEAR}`),
+    );
+    assert.match(stderr, new RegExp(`\rfilled 2,000 rows; building the unique index…${CLEAR}\n`));
+  });
+
+  test('--scheme public with a key file: public IDs that decode to each row key', async () => {
+    await seedTable(db, 'invoices', 300);
+    const key = generatePublicKey(1);
+    const file = join(dir, 'keys.txt');
+    writeFileSync(file, formatPublicKeys([key]), { mode: 0o600 });
+    const r = await cli([
+      'backfill',
+      '--store',
+      `sqlite:${path}`,
+      '--table',
+      'invoices',
+      '--column',
+      'public_id',
+      '--scheme',
+      'public',
+      '--key-file',
+      file,
+      '--prefix',
+      'inv',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^invoices\.public_id \(TEXT\) on sqlite:.*, scheme public, key id$/m);
+    const ids = new PublicIds({ keys: [key] });
+    const rows = await db.rows<{ id: number; v: string }>(
+      'SELECT id, public_id AS v FROM invoices',
+    );
+    for (const row of rows) assert.equal(ids.decode64(row.v, 'inv'), BigInt(row.id));
+  });
+});
