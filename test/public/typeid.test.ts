@@ -1,9 +1,10 @@
 // TypeID (jetify's spec 0.3): the spec's own valid and invalid examples (test/vectors/typeid-
 // *.json, with their provenance), every malformed input at every position, round trips
-// against an independent oracle (the core's ULID codec: the same 130-bit base32, upper case),
-// and the layer's import rule. Generation: typeid-generator.test.ts; typeid-js: -interop.
+// against an independent oracle (the core's ULID codec: the same 130-bit base32, upper case).
+// Generation: typeid-generator.test.ts; typeid-js: typeid-interop.test.ts; the layer's import
+// rule: test/core/architecture.test.ts.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { formatUlid, InvalidIdError, parseUlid } from '../../src/core/index.js';
@@ -220,15 +221,4 @@ test('typeIdTimestamp: the UUIDv7 time; another version or variant is refused', 
   const badVariant = uuidToTypeId('01890a5d-ac96-774b-ccce-b302099a8057', 'doc');
   assert.throws(() => typeIdTimestamp(badVariant), isInvalid('variant', 17));
   assert.throws(() => typeIdTimestamp('nope'), isInvalid('length'));
-});
-
-test('src/public imports only the core barrels, its own files and @noble/ciphers (browser-safe)', () => {
-  const dir = new URL('../../src/public/', import.meta.url);
-  const allowed = /^(\.\.\/core\/(index|internal)\.js|\.\/[\w-]+\.js|@noble\/ciphers\/.+)$/;
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
-    const src = readFileSync(new URL(f, dir), 'utf8');
-    for (const m of src.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
-      assert.match(m[1]!, allowed, `src/public/${f} imports ${m[1]}`);
-    }
-  }
 });
