@@ -29,7 +29,7 @@ const mainHelp = `Usage: idforge <command> [options]
 Unique identifiers for distributed systems: UUIDv4/v7, ULID, KSUID and Snowflake layouts.
 
 Commands:
-  gen <scheme>        generate IDs: uuidv4, uuidv7, ulid, ksuid, snowflake
+  gen <scheme>        generate IDs: uuidv4, uuidv7, ulid, ksuid, snowflake, typeid
   inspect <id...>     detect the scheme of IDs and decode them (time, version, fields)
   convert <id...>     convert between forms: v1/v6, MySQL swapped bytes, ULID/UUID, hex
   layouts             list the Snowflake layouts with their horizons and rate caps

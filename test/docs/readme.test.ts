@@ -138,6 +138,7 @@ test('docs/api.md names every runtime export of every entry point', async () => 
     'idforge/service': await import('../../src/service/index.js'),
     'idforge/client': await import('../../src/client/index.js'),
     'idforge/bench': await import('../../src/bench/index.js'),
+    'idforge/public': await import('../../src/public/index.js'),
   };
   for (const [entry, mod] of Object.entries(entries)) {
     for (const name of Object.keys(mod)) {
@@ -159,6 +160,7 @@ test('the README is a front page: under ~150 lines, one table per entry point', 
     'idforge/service',
     'idforge/client',
     'idforge/bench',
+    'idforge/public',
   ]) {
     assert.ok(readme.includes(`### \`${entry}\`\n`), `README lacks a table for ${entry}`);
   }

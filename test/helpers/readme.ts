@@ -199,6 +199,8 @@ const SUBPATHS = {
   coord: 'coord/index.ts',
   sequences: 'sequences/index.ts',
   stores: 'stores/index.ts',
+  public: 'public/index.ts',
+  bench: 'bench/index.ts',
 } as const;
 
 /**
@@ -218,7 +220,7 @@ export function exampleModule(
     const at = JSON.stringify(`${where}:${fence.line + i}`);
     const code = text
       .replace(/from\s+(['"])idforge\1/g, `from ${JSON.stringify(coreUrl)}`)
-      .replace(/from\s+(['"])idforge\/(coord|sequences|stores)\1/g, (_m, _q, sub: string) => {
+      .replace(/from\s+(['"])idforge\/(coord|sequences|stores|public|bench)\1/g, (_m, _q, sub: string) => {
         const file = SUBPATHS[sub as keyof typeof SUBPATHS];
         return `from ${JSON.stringify(coreUrl.replace(/core\/index\.ts$/, file))}`;
       });
