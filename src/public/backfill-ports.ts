@@ -45,6 +45,14 @@ export interface BackfillTableInfo {
   readonly columns: readonly BackfillColumn[];
 }
 
+/** What one read of {@link BackfillTarget.nextKeys} found. */
+export interface BackfillScan {
+  /** Keys of the rows read whose column is NULL, in key order. */
+  readonly keys: BackfillKey[];
+  /** The last key read; null when there was no row after the one asked for. */
+  readonly last: BackfillKey | null;
+}
+
 /** One open database for the backfill. Not for concurrent use by two backfills at once. */
 export interface BackfillTarget {
   readonly engine: 'postgres' | 'mysql' | 'sqlite';
@@ -63,8 +71,12 @@ export interface BackfillTarget {
   /** Rows of the table and rows whose column is not NULL (one scan). */
   counts(table: string, column: string): Promise<{ rows: number; filled: number }>;
   /**
-   * Up to `limit` keys of rows whose column IS NULL, greater than `after` (from the first key
-   * when null), in key order. A read: takes no lock that stops writers.
+   * Reads the next `limit` rows in key order after `after` (from the first row when null), with
+   * no other condition, so every engine walks the key's index and a query never reads more than
+   * `limit` rows whatever the planner believes of the column (a filter on `column IS NULL`
+   * made PostgreSQL, without statistics on the new column, sort the whole table per batch).
+   * Resolves the keys of those rows whose column IS NULL, in key order, and the last key read
+   * (null when no row follows `after`). A read: takes no lock that stops writers.
    */
   nextKeys(
     table: string,
@@ -72,7 +84,7 @@ export interface BackfillTarget {
     column: string,
     after: BackfillKey | null,
     limit: number,
-  ): Promise<BackfillKey[]>;
+  ): Promise<BackfillScan>;
   /**
    * Writes `values[i]` into the row of `keys[i]` only where the column IS NULL still (a value
    * written meanwhile, by the application or another backfill, is never overwritten), in one

@@ -6,8 +6,10 @@
  *    integer or 16-byte column: `BackfillNoKeyError`) or with the column present in a type that
  *    cannot hold the values (`BackfillTableError`).
  * 2. Add the column, nullable, if missing: a catalog change, no table rewrite.
- * 3. Fill it in batches: each selects the next `batch` keys whose column IS NULL after the last
- *    key of the batch before (in key order, so a pass never reads a filled row twice), writes
+ * 3. Fill it in batches: each reads the next `batch` rows in key order after the last key of
+ *    the batch before (so a pass reads each row once, and one query never more than `batch`
+ *    rows, even over a stretch already filled by an earlier run), takes those whose column IS
+ *    NULL, writes
  *    them `WHERE key = ? AND column IS NULL`, and commits on its own. Row locks are held for one
  *    small batch; the table stays writable throughout. A value written meanwhile (by the
  *    application, or by a second backfill) is never overwritten.
@@ -161,12 +163,13 @@ export async function runBackfill(
     let after: BackfillKey | null = null;
     for (;;) {
       options.signal?.throwIfAborted();
-      const keys = await target.nextKeys(table, key, column, after, batch);
-      if (keys.length === 0) break;
-      const written = await target.fill(table, key, column, keys, keys.map(values.value));
-      filled += written;
+      const scan = await target.nextKeys(table, key, column, after, batch);
+      if (scan.last === null) break;
+      after = scan.last;
+      if (scan.keys.length === 0) continue;
+      const keys = scan.keys;
+      filled += await target.fill(table, key, column, keys, keys.map(values.value));
       total = Math.max(total, filled);
-      after = keys[keys.length - 1]!;
       progress('fill');
     }
     fillMs += now() - passStart;

@@ -13,6 +13,7 @@ import type {
   BackfillColumn,
   BackfillColumnSpec,
   BackfillKey,
+  BackfillScan,
   BackfillTableInfo,
   BackfillTarget,
   BackfillValue,
@@ -159,15 +160,21 @@ export class MysqlBackfillTarget implements BackfillTarget {
     column: string,
     after: BackfillKey | null,
     limit: number,
-  ): Promise<BackfillKey[]> {
+  ): Promise<BackfillScan> {
     const k = q(key.name);
-    const rows = await this.#rows<{ k: string | number | Buffer }>(
+    const rows = await this.#rows<{ k: string | number | Buffer; e: number | string }>(
       'select',
-      `SELECT ${k} AS k FROM ${qt(table)} WHERE ${q(column)} IS NULL` +
-        `${after === null ? '' : ` AND ${k} > ?`} ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,
+      `SELECT ${k} AS k, ${q(column)} IS NULL AS e FROM ${qt(table)}` +
+        `${after === null ? '' : ` WHERE ${k} > ?`} ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,
       after === null ? [] : [param(after)],
     );
-    return rows.map((r) => (typeof r.k === 'object' ? new Uint8Array(r.k) : BigInt(r.k)));
+    const keyOf = (v: string | number | Buffer) =>
+      typeof v === 'object' ? new Uint8Array(v) : BigInt(v);
+    const last = rows[rows.length - 1];
+    return {
+      keys: rows.filter((r) => Number(r.e) === 1).map((r) => keyOf(r.k)),
+      last: last === undefined ? null : keyOf(last.k),
+    };
   }
 
   async fill(

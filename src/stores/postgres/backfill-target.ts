@@ -14,6 +14,7 @@ import type {
   BackfillColumn,
   BackfillColumnSpec,
   BackfillKey,
+  BackfillScan,
   BackfillTableInfo,
   BackfillTarget,
   BackfillValue,
@@ -130,17 +131,23 @@ export class PostgresBackfillTarget implements BackfillTarget {
     column: string,
     after: BackfillKey | null,
     limit: number,
-  ): Promise<BackfillKey[]> {
-    // Qualified by the alias: ORDER BY a bare name would take the text output column when the
-    // key is itself named k, and order integers as text.
+  ): Promise<BackfillScan> {
+    // Qualified by the alias: a bare ORDER BY name would take an output column of that name.
     const k = `_t.${q(key.name)}`;
-    const { rows } = await this.#q<{ k: string }>(
+    const { rows } = await this.#q<{ k: string; e: boolean }>(
       'select',
-      `SELECT ${k}::text AS k FROM ${qt(table)} AS _t WHERE _t.${q(column)} IS NULL` +
-        `${after === null ? '' : ` AND ${k} > $2`} ORDER BY ${k} LIMIT $1`,
+      `SELECT _s.k::text AS k, _s.e FROM (
+         SELECT ${k} AS k, _t.${q(column)} IS NULL AS e FROM ${qt(table)} AS _t
+          ${after === null ? '' : `WHERE ${k} > $2`} ORDER BY ${k} LIMIT $1) AS _s
+        ORDER BY _s.k`,
       after === null ? [limit] : [limit, keyParam(after)],
     );
-    return rows.map((r) => (key.kind === 'integer' ? BigInt(r.k) : parseUuid(r.k)));
+    const keyOf = (text: string) => (key.kind === 'integer' ? BigInt(text) : parseUuid(text));
+    const last = rows[rows.length - 1];
+    return {
+      keys: rows.filter((r) => r.e).map((r) => keyOf(r.k)),
+      last: last === undefined ? null : keyOf(last.k),
+    };
   }
 
   async fill(

@@ -15,6 +15,7 @@ import type {
   BackfillColumn,
   BackfillColumnSpec,
   BackfillKey,
+  BackfillScan,
   BackfillTableInfo,
   BackfillTarget,
   BackfillValue,
@@ -129,19 +130,25 @@ export class SqliteBackfillTarget implements BackfillTarget {
     column: string,
     after: BackfillKey | null,
     limit: number,
-  ): Promise<BackfillKey[]> {
+  ): Promise<BackfillScan> {
     return this.#run('select', () => {
       const k = q(key.name);
       const s = this.#db
         .prepare(
-          `SELECT ${k} AS k FROM ${qt(table)} WHERE ${q(column)} IS NULL` +
-            `${after === null ? '' : ` AND ${k} > ?`} ORDER BY ${k} LIMIT ?`,
+          `SELECT ${k} AS k, ${q(column)} IS NULL AS e FROM ${qt(table)}` +
+            `${after === null ? '' : ` WHERE ${k} > ?`} ORDER BY ${k} LIMIT ?`,
         )
         .safeIntegers(true);
-      const args = after === null ? [limit] : [bind(after), limit];
-      return (s.all(...args) as { k: bigint | Buffer }[]).map((r) =>
-        typeof r.k === 'bigint' ? r.k : new Uint8Array(r.k),
-      );
+      const rows = s.all(...(after === null ? [limit] : [bind(after), limit])) as {
+        k: bigint | Buffer;
+        e: bigint;
+      }[];
+      const keyOf = (v: bigint | Buffer) => (typeof v === 'bigint' ? v : new Uint8Array(v));
+      const last = rows[rows.length - 1];
+      return {
+        keys: rows.filter((r) => r.e === 1n).map((r) => keyOf(r.k)),
+        last: last === undefined ? null : keyOf(last.k),
+      };
     });
   }
 
