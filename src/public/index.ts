@@ -17,6 +17,7 @@ export type {
   BackfillColumn,
   BackfillColumnSpec,
   BackfillKey,
+  BackfillScan,
   BackfillTableInfo,
   BackfillTarget,
   BackfillValue,
