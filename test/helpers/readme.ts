@@ -220,10 +220,13 @@ export function exampleModule(
     const at = JSON.stringify(`${where}:${fence.line + i}`);
     const code = text
       .replace(/from\s+(['"])idforge\1/g, `from ${JSON.stringify(coreUrl)}`)
-      .replace(/from\s+(['"])idforge\/(coord|sequences|stores|public|bench)\1/g, (_m, _q, sub: string) => {
-        const file = SUBPATHS[sub as keyof typeof SUBPATHS];
-        return `from ${JSON.stringify(coreUrl.replace(/core\/index\.ts$/, file))}`;
-      });
+      .replace(
+        /from\s+(['"])idforge\/(coord|sequences|stores|public|bench)\1/g,
+        (_m, _q, sub: string) => {
+          const file = SUBPATHS[sub as keyof typeof SUBPATHS];
+          return `from ${JSON.stringify(coreUrl.replace(/core\/index\.ts$/, file))}`;
+        },
+      );
     const decl = ASSIGN.exec(code);
     if (decl !== null) {
       const [, indent, statement, name, kind, expected] = decl;
