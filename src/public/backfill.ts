@@ -168,7 +168,8 @@ export async function runBackfill(
       after = scan.last;
       if (scan.keys.length === 0) continue;
       const keys = scan.keys;
-      filled += await target.fill(table, key, column, keys, keys.map(values.value));
+      const made = keys.map((k) => values.value(k));
+      filled += await target.fill(table, key, column, keys, made);
       total = Math.max(total, filled);
       progress('fill');
     }
