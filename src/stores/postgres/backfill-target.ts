@@ -109,12 +109,22 @@ export class PostgresBackfillTarget implements BackfillTarget {
   }
 
   async addColumn(table: string, column: string, spec: BackfillColumnSpec): Promise<void> {
-    await this.#q(
-      'add column',
-      `BEGIN; SET LOCAL lock_timeout = '${LOCK_TIMEOUT}';
-       ALTER TABLE ${qt(table)} ADD COLUMN IF NOT EXISTS ${q(column)} ${this.columnType(spec)};
-       COMMIT`,
-    );
+    // On a connection of its own, rolled back on failure: a lock timeout inside the explicit
+    // transaction must not leave a pooled connection in an aborted transaction.
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await this.#pool.connect();
+      await client.query(
+        `BEGIN; SET LOCAL lock_timeout = '${LOCK_TIMEOUT}';
+         ALTER TABLE ${qt(table)} ADD COLUMN IF NOT EXISTS ${q(column)} ${this.columnType(spec)};
+         COMMIT`,
+      );
+    } catch (error) {
+      await client?.query('ROLLBACK').catch(() => {});
+      throw storeError('postgres', this.address, 'add column', error);
+    } finally {
+      client?.release();
+    }
   }
 
   async counts(table: string, column: string): Promise<{ rows: number; filled: number }> {
