@@ -15,8 +15,7 @@ import Sqids from 'sqids';
 import { seededRandom } from '../../src/core/random.js';
 import { generatePublicKey } from '../../src/public/keys.js';
 import { PublicIds } from '../../src/public/opaque.js';
-import type { Comparison } from './schemes.js';
-import type { SpeedGroup } from './speed.js';
+import type { Comparison, SpeedGroup } from './speed.js';
 
 const N = 4096;
 const ENCODE = 'idforge PublicIds.encode (64-bit, prefix)';

@@ -4,7 +4,7 @@
  */
 
 import { median, ns } from './numbers.js';
-import type { Comparison } from './schemes.js';
+import type { Comparison } from './speed.js';
 
 /** A Markdown table with padded columns; numeric-looking cells are right-aligned. */
 export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {

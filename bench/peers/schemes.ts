@@ -23,20 +23,8 @@ import {
 } from './idforge-snowflake.js';
 import { publicIdComparisons, publicIdGroups } from './public-group.js';
 import { snowflakePeers } from './snowflake-peers.js';
-import type { SpeedGroup } from './speed.js';
+import type { Comparison, SpeedGroup } from './speed.js';
 import { typeIdComparison, typeIdGroup } from './typeid-group.js';
-
-/** One summary row: an idforge case against the fastest of some peer cases. */
-export interface Comparison {
-  readonly scheme: string;
-  /** Name of idforge's case. */
-  readonly idforge: string;
-  /** Names of the peer cases; the fastest is reported. */
-  readonly peers: readonly string[];
-  /** The goal: `reference` (a case name, or the fastest peer) time / idforge time ≥ `minRatio`. */
-  readonly goal?: { readonly reference?: string; readonly minRatio: number };
-  readonly note?: string;
-}
 
 /** The speed groups and their summary rows, built once generators are constructed. */
 export interface SpeedPlan {

@@ -11,6 +11,18 @@ import type { BenchOptions } from './env.js';
 import { progress } from './env.js';
 import { median, ns } from './numbers.js';
 
+/** One summary row: an idforge case against the fastest of some peer cases. */
+export interface Comparison {
+  readonly scheme: string;
+  /** Name of idforge's case. */
+  readonly idforge: string;
+  /** Names of the peer cases; the fastest is reported. */
+  readonly peers: readonly string[];
+  /** The goal: `reference` (a case name, or the fastest peer) time / idforge time ≥ `minRatio`. */
+  readonly goal?: { readonly reference?: string; readonly minRatio: number };
+  readonly note?: string;
+}
+
 /**
  * mitata collects garbage before each benchmark only when `gc` is a global at the time it is
  * loaded, so expose it (as `--expose-gc` would) and only then import mitata: otherwise each
