@@ -50,14 +50,16 @@ export class BackfillNoKeyError extends IdforgeError {
 }
 
 /** Why a table was refused. */
-export type BackfillTableReason = 'missing-table' | 'column-type' | 'duplicates';
+export type BackfillTableReason = 'missing-table' | 'column-type' | 'locked' | 'duplicates';
 
 /**
  * The table or its column cannot take the backfill: `missing-table` (no such table),
  * `column-type` (the column exists in a type that cannot hold the scheme's values, e.g. a UUID
  * column of CHAR(36), or text too short or case-insensitive for public IDs), `duplicates` (the
  * unique index could not be built because the column already holds duplicate values, written
- * by something else). `found` says what was found.
+ * by something else), `locked` (adding the column waited its few seconds for the table's lock
+ * behind a long transaction, and gave up rather than queue the application behind it). `found`
+ * says what was found.
  */
 export class BackfillTableError extends IdforgeError {
   readonly backend: string;
@@ -105,6 +107,13 @@ function tableMessage(
         `column ${column} of ${table} in ${where} is ${found}, which cannot hold the scheme's ` +
         'values. Choose another --column (the backfill adds it), or drop this one if it holds ' +
         'nothing yet; nothing was changed.'
+      );
+    case 'locked':
+      return (
+        `adding column ${column} to ${table} in ${where} gave up waiting for the table's lock ` +
+        `(${found}): a long transaction holds it, and the backfill never queues the ` +
+        "application's queries behind one. Nothing was changed; rerun once it ends " +
+        '(pg_stat_activity or SHOW PROCESSLIST shows it).'
       );
     case 'duplicates':
       return (

@@ -73,10 +73,15 @@ export class MysqlBackfillTarget implements BackfillTarget {
   readonly engine = 'mysql';
   readonly address: string;
   readonly #db: MysqlPool;
+  readonly #lockWaitS: number;
 
-  /** Over a pool from `connectMysql` (ended by `close` only when it owns it). */
-  constructor(db: MysqlPool) {
+  /**
+   * Over a pool from `connectMysql` (ended by `close` only when it owns it). `lockWaitS`: how
+   * long the ALTERs wait for the table's metadata lock (default 10 s).
+   */
+  constructor(db: MysqlPool, options: { lockWaitS?: number } = {}) {
     this.#db = db;
+    this.#lockWaitS = Math.max(1, Math.ceil(options.lockWaitS ?? LOCK_WAIT_S));
     this.address = db.address;
   }
 
@@ -123,7 +128,7 @@ export class MysqlBackfillTarget implements BackfillTarget {
   /** An ALTER that must not copy the table: INSTANT, else INPLACE with LOCK=NONE. */
   async #alter(op: string, sql: string, algorithms: readonly string[]): Promise<void> {
     await this.#db.withConnection(op, async (query) => {
-      await query(`SET SESSION lock_wait_timeout = ${LOCK_WAIT_S}`);
+      await query(`SET SESSION lock_wait_timeout = ${this.#lockWaitS}`);
       for (const [i, algorithm] of algorithms.entries()) {
         try {
           await query(`${sql}, ${algorithm}`);
@@ -139,11 +144,20 @@ export class MysqlBackfillTarget implements BackfillTarget {
   }
 
   async addColumn(table: string, column: string, spec: BackfillColumnSpec): Promise<void> {
-    await this.#alter(
-      'add column',
-      `ALTER TABLE ${qt(table)} ADD COLUMN ${q(column)} ${this.columnType(spec)} NULL`,
-      ['ALGORITHM=INSTANT', 'ALGORITHM=INPLACE, LOCK=NONE'],
-    );
+    try {
+      await this.#alter(
+        'add column',
+        `ALTER TABLE ${qt(table)} ADD COLUMN ${q(column)} ${this.columnType(spec)} NULL`,
+        ['ALGORITHM=INSTANT', 'ALGORITHM=INPLACE, LOCK=NONE'],
+      );
+    } catch (error) {
+      const cause = (error as { cause?: { errno?: number; message?: string } }).cause;
+      if (cause?.errno !== 1205) throw error;
+      const found = `${cause.message}, after ${this.#lockWaitS} s`;
+      throw new BackfillTableError('mysql', this.address, table, column, 'locked', found, {
+        cause,
+      });
+    }
   }
 
   async counts(table: string, column: string): Promise<{ rows: number; filled: number }> {

@@ -22,8 +22,8 @@ import type {
 import { storeError } from '../store-error.js';
 import { connectPostgres, endPool } from './connect.js';
 
-/** How long the ADD COLUMN waits for its lock before giving up (rerun later). */
-const LOCK_TIMEOUT = '10s';
+/** How long the ADD COLUMN waits for its lock before giving up (rerun later), in ms. */
+const LOCK_TIMEOUT_MS = 10_000;
 /** An index build on a large table may take many minutes. */
 const STATEMENT_TIMEOUT_MS = 6 * 60 * 60_000;
 /** Tries of a batch that lost a deadlock (40P01) to the application's transactions. */
@@ -46,10 +46,20 @@ export class PostgresBackfillTarget implements BackfillTarget {
   readonly address: string;
   readonly #pool: pg.Pool;
   readonly #owned: boolean;
+  readonly #lockTimeoutMs: number;
   #closed: Promise<void> | null = null;
 
-  /** Over the caller's pool (never ended here unless `owned`). */
-  constructor(options: { pool: pg.Pool; address?: string; owned?: boolean }) {
+  /**
+   * Over the caller's pool (never ended here unless `owned`). `lockTimeoutMs`: how long adding
+   * the column waits for the table's lock (default 10 000).
+   */
+  constructor(options: {
+    pool: pg.Pool;
+    address?: string;
+    owned?: boolean;
+    lockTimeoutMs?: number;
+  }) {
+    this.#lockTimeoutMs = Math.ceil(options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
     this.#pool = options.pool;
     this.address = options.address ?? "postgres (the caller's client)";
     this.#owned = options.owned === true;
@@ -115,12 +125,18 @@ export class PostgresBackfillTarget implements BackfillTarget {
     try {
       client = await this.#pool.connect();
       await client.query(
-        `BEGIN; SET LOCAL lock_timeout = '${LOCK_TIMEOUT}';
+        `BEGIN; SET LOCAL lock_timeout = ${this.#lockTimeoutMs};
          ALTER TABLE ${qt(table)} ADD COLUMN IF NOT EXISTS ${q(column)} ${this.columnType(spec)};
          COMMIT`,
       );
     } catch (error) {
       await client?.query('ROLLBACK').catch(() => {});
+      if ((error as { code?: string }).code === '55P03') {
+        const found = `${(error as Error).message}, after ${this.#lockTimeoutMs} ms`;
+        throw new BackfillTableError('postgres', this.address, table, column, 'locked', found, {
+          cause: error,
+        });
+      }
       throw storeError('postgres', this.address, 'add column', error);
     } finally {
       client?.release();
