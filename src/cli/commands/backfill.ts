@@ -52,7 +52,7 @@ Options:
 
 Ctrl-C stops after the current batch (exit 130); what was filled stays, rerun to resume.
 First make the application write the column for the rows it inserts: rows inserted with NULL
-after the last pass are left for a rerun (the report says how many).
+after the last pass are left for a rerun (the report says how many, and the exit code is 1).
 
 Examples:
   idforge backfill --store postgres://app@db/shop --table orders --column public_id --scheme uuidv7
@@ -132,7 +132,8 @@ export async function backfillCommand(
   }
   progress.end();
   io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : summary(report));
-  return 0;
+  // Rows still NULL: not done, whatever the reason; a script must not build on it.
+  return report.complete ? 0 : 1;
 }
 
 function required(values: Record<string, unknown>, name: string, what: string): string {
