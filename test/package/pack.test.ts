@@ -49,6 +49,16 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
     assert.match(out, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
+  test('idforge/public works from the installed package (its one dependency, @noble/ciphers, came along)', async () => {
+    const out = await inApp(`
+      import { generatePublicKey, PublicIds, typeid, typeIdToUuid } from 'idforge/public';
+      const ids = new PublicIds({ keys: [generatePublicKey(1)] });
+      const pid = ids.encode(42n, 'inv');
+      const t = typeid('user');
+      process.stdout.write(JSON.stringify([String(ids.decode(pid, 'inv')), t.slice(0, 5), typeIdToUuid(t).length]));`);
+    assert.deepEqual(JSON.parse(out), ['42', 'user_', 36]);
+  });
+
   test('none of the optional peer drivers was installed; better-sqlite3 was', () => {
     for (const driver of ['pg', 'mysql2', 'ioredis', 'etcd3', 'classic-level']) {
       assert.equal(existsSync(join(app, 'node_modules', driver)), false, `${driver} installed`);
