@@ -211,3 +211,28 @@ describe('backfill CLI on SQLite: refusals, Ctrl-C, a terminal, public IDs', () 
     for (const row of rows) assert.equal(ids.decode64(row.v, 'inv'), BigInt(row.id));
   });
 });
+
+test('--scheme public on a table with a negative key: exit 2 naming it, before any row is filled', async () => {
+  const path = join(dir, 'negative.db');
+  const db = new Database(path);
+  db.exec('CREATE TABLE accounts (id INTEGER PRIMARY KEY, v INTEGER)');
+  const insert = db.prepare('INSERT INTO accounts (id, v) VALUES (?, ?)');
+  for (let id = -3; id < 500; id++) insert.run(id, id);
+  db.close();
+  const keys = join(dir, 'negative.keys');
+  writeFileSync(keys, formatPublicKeys([generatePublicKey(1)]), { mode: 0o600 });
+  const r = await cli([
+    ...args(`sqlite:${path}`, 'accounts', '--key-file', keys).map((a) =>
+      a === 'uuidv7' ? 'public' : a,
+    ),
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    /the table has a negative key \(-3\); public IDs encode keys 0 to 2\^64 - 1/,
+  );
+  const check = new Database(path);
+  const filled = check.prepare('SELECT count(public_id) AS n FROM accounts').get() as { n: number };
+  check.close();
+  assert.equal(filled.n, 0, 'nothing was written');
+});

@@ -152,7 +152,15 @@ function valuesFor(scheme: string, values: Record<string, unknown>, io: CliIo): 
   const ids = new PublicIds({ keys: loadKeys(values, io) });
   const prefix = typeof values.prefix === 'string' ? values.prefix : undefined;
   if (prefix !== undefined) usage(() => ids.encode(0n, prefix));
-  return publicIdValues((id) => ids.encode(id, prefix));
+  return publicIdValues((id) => {
+    // Keys come smallest first, so a negative one stops the first batch, before any write.
+    if (typeof id === 'bigint' && id < 0n) {
+      throw new UsageError(
+        `--scheme public: the table has a negative key (${id}); public IDs encode keys 0 to 2^64 - 1: use --scheme uuidv7 or uuidv4 for this table`,
+      );
+    }
+    return ids.encode(id, prefix);
+  });
 }
 
 /** `--key-file F`, else `$IDFORGE_PUBLIC_KEYS` from io.env (as `idforge public` reads them). */
