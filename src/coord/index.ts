@@ -11,6 +11,11 @@ export {
   type LeaseKeeperSettings,
 } from './lease-keeper.js';
 export type {
+  NodeGenerator,
+  NodeGeneratorFactory,
+  NodeGeneratorInit,
+} from './node-options.js';
+export type {
   Lease,
   LeaseOwner,
   LeaseRecord,

@@ -1,5 +1,11 @@
 /** Options of a Snowflake node, validated once at construction (docs/architecture.md). */
-import { type Clock, getLayout, isLayout, type Layout } from '../core/index.js';
+import {
+  type Clock,
+  getLayout,
+  isLayout,
+  type Layout,
+  type SnowflakeStats,
+} from '../core/index.js';
 import { rangeError, typeError } from '../core/internal.js';
 import type { LeaseOwner, LeaseStore } from './ports.js';
 
@@ -9,6 +15,34 @@ export interface NodeLogger {
   warn(message: string): void;
   error(message: string): void;
 }
+
+/**
+ * What a node issues IDs with. The core `SnowflakeGenerator` is one; a generator of another
+ * kind over the same layout (idforge/hlc's HLC IDs) is another. It must call `admit` before
+ * the first ID of each new tick and issue nothing the admit refused: that is the fencing.
+ */
+export interface NodeGenerator {
+  next(): bigint;
+  batch(count: number): bigint[];
+  readonly stats: SnowflakeStats;
+  readonly nodeFields: Readonly<Record<string, number>>;
+}
+
+/** What a {@link NodeGeneratorFactory} is given each time the node (re)acquires a worker ID. */
+export interface NodeGeneratorInit {
+  readonly layout: Layout;
+  /** Every node field's value, the leased worker ID included. */
+  readonly fields: Readonly<Record<string, number>>;
+  readonly clock: Clock;
+  readonly toleranceMs: number;
+  readonly warnYears: number;
+  readonly onWarning: (message: string) => void;
+  /** Call before the first ID of each new tick (its start in unix ms); it throws to refuse. */
+  readonly admit: (tickStartMs: number) => void;
+}
+
+/** Builds the generator of a node; called once per worker-ID lease the node activates. */
+export type NodeGeneratorFactory = (init: NodeGeneratorInit) => NodeGenerator;
 
 /** Options of `createSnowflakeNode`. Times in ms. */
 export interface SnowflakeNodeOptions {
@@ -54,6 +88,8 @@ export interface SnowflakeNodeOptions {
   readonly signal?: AbortSignal;
   /** Overrides of the lease owner record (tests). */
   readonly owner?: Partial<Pick<LeaseOwner, 'instanceId' | 'host' | 'pid'>>;
+  /** Builds the generator for each leased worker ID. Default: the core SnowflakeGenerator. */
+  readonly generator?: NodeGeneratorFactory;
 }
 
 /** The validated settings. */
@@ -79,6 +115,7 @@ export interface NodeSettings {
   readonly logger: NodeLogger;
   readonly signal: AbortSignal | undefined;
   readonly owner: Partial<Pick<LeaseOwner, 'instanceId' | 'host' | 'pid'>>;
+  readonly generator: NodeGeneratorFactory | undefined;
 }
 
 const stderrLogger: NodeLogger = {
@@ -117,6 +154,15 @@ function workerFieldOf(layout: Layout, options: SnowflakeNodeOptions): string {
     );
   }
   return free[0]!;
+}
+
+function factoryOf(value: unknown): NodeGeneratorFactory | undefined {
+  if (value === undefined || typeof value === 'function') return value as NodeGeneratorFactory;
+  throw typeError(
+    'createSnowflakeNode generator',
+    'a function (NodeGeneratorInit) => generator',
+    value,
+  );
 }
 
 /** Validates and fills in defaults; throws TypeError/RangeError naming the option. */
@@ -172,5 +218,6 @@ export function resolveNodeOptions(options: SnowflakeNodeOptions): NodeSettings 
     logger: options.logger ?? stderrLogger,
     signal: options.signal,
     owner: options.owner ?? {},
+    generator: factoryOf(options.generator),
   };
 }

@@ -23,6 +23,7 @@ import { Backoff, defaultClock } from '../core/internal.js';
 import { checkSkew, measureSkew } from './fleet-check.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import {
+  type NodeGenerator,
   type NodeSettings,
   resolveNodeOptions,
   type SnowflakeNodeOptions,
@@ -89,7 +90,7 @@ export class SnowflakeNode {
   readonly #keeper: LeaseKeeper;
   readonly #layout: Layout;
   readonly #clock: Clock;
-  #gen: SnowflakeGenerator | null = null;
+  #gen: NodeGenerator | null = null;
   #floorMs = Number.NEGATIVE_INFINITY;
   #duplicate: readonly string[] | null = null;
   #lastError: IdforgeError | null = null;
@@ -194,15 +195,16 @@ export class SnowflakeNode {
     // The grant reserved nothing ahead (a node refused here must not push the mark up for the
     // next holder): reserve now, before the first ID.
     if (!(await this.#keeper.renewNow())) throw new NotReadyError('the lease was lost at start');
-    this.#gen = new SnowflakeGenerator({
+    const init = {
       layout: this.#layout,
       fields: { ...s.fields, [s.workerField]: lease.workerId },
       clock: this.#clock,
       toleranceMs: s.toleranceMs,
       warnYears: s.warnYears,
-      onWarning: (m) => s.logger.warn(m),
-      admit: (tickStartMs) => this.#admit(tickStartMs),
-    });
+      onWarning: (m: string) => s.logger.warn(m),
+      admit: (tickStartMs: number) => this.#admit(tickStartMs),
+    };
+    this.#gen = s.generator === undefined ? new SnowflakeGenerator(init) : s.generator(init);
     this.#lastError = null;
     s.logger.info(
       `idforge: worker ID ${lease.workerId} (${s.workerField} of layout "${this.#layout.name}") ` +

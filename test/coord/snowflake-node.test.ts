@@ -16,6 +16,7 @@ import {
   getLayout,
   IdforgeError,
   ManualClock,
+  SnowflakeGenerator,
 } from '../../src/core/index.js';
 import { blockingSleep } from '../../src/core/internal.js';
 import { openLeaseStore } from '../../src/stores/open.js';
@@ -345,5 +346,42 @@ describe('SnowflakeNode on SQLite', () => {
     await a.close();
     await storeA.close();
     await storeB.close();
+  });
+  test('a generator factory gets the leased worker ID and the fence; the node keeps its metrics', async () => {
+    const store = await openLeaseStore(freshUrl());
+    const inits: { fields: Readonly<Record<string, number>> }[] = [];
+    const admitted: number[] = [];
+    const node = await createSnowflakeNode({
+      store,
+      workerIds: 7,
+      ...quiet,
+      generator: (init) => {
+        inits.push(init);
+        // Another kind of generator over the same fence: it records each admitted tick.
+        return new SnowflakeGenerator({
+          ...init,
+          admit: (t) => {
+            init.admit(t);
+            admitted.push(t);
+          },
+        });
+      },
+    });
+    assert.deepEqual(
+      inits.map((i) => i.fields),
+      [{ node: 7 }],
+    );
+    const ids = node.batch(100);
+    assert.ok(ids.every((id) => workerOf(id) === 7));
+    assert.ok(admitted.length >= 1, 'the factory generator went through the node fence');
+    assert.equal(node.metrics.issued, 100);
+    await node.close();
+    // Closed: the fence refuses, whatever generator the factory made.
+    assert.throws(() => node.next(), /closed/);
+    await store.close();
+    await assert.rejects(
+      createSnowflakeNode({ store, generator: 'x' as never, ...quiet }),
+      /createSnowflakeNode generator: expected a function/,
+    );
   });
 });
