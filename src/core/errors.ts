@@ -76,6 +76,10 @@ export const ErrorCode = {
   PUBLIC_KEY_RETIRED: 'IDF_PUBLIC_KEY_RETIRED',
   /** idforge/public: a public-ID key file (or IDFORGE_PUBLIC_KEYS) cannot be used. */
   PUBLIC_KEYS_INVALID: 'IDF_PUBLIC_KEYS_INVALID',
+  /** idforge/hlc: a remote HLC timestamp is further ahead of the local clock than maxDriftMs. */
+  HLC_DRIFT: 'IDF_HLC_DRIFT',
+  /** idforge/hlc: the HLC counter is full and the physical clock did not pass l in time. */
+  HLC_COUNTER_OVERFLOW: 'IDF_HLC_COUNTER_OVERFLOW',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -54,6 +54,8 @@ export {
   writeBase62Word,
 } from './encoding/base62.js';
 export { BYTE_TO_HEX, bytesToHex, HEX_VALUE, hexInto } from './encoding/hex.js';
+// Exported to users by idforge/hlc (src/hlc/index.ts), not by the root barrel.
+export { HlcCounterOverflowError, HlcDriftError } from './errors-hlc.js';
 export { defaultPool, RandomPool } from './random.js';
 export { parseUuidBytes, unsafeFormatUuid } from './uuid/format.js';
 export {

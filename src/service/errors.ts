@@ -34,6 +34,8 @@ export const CODE_STATUS: Readonly<Record<string, number>> = {
   IDF_PUBLIC_ID_INVALID: 404,
   IDF_PUBLIC_KEY_RETIRED: 410,
   IDF_PUBLIC_KEYS_INVALID: 500,
+  IDF_HLC_DRIFT: 400,
+  IDF_HLC_COUNTER_OVERFLOW: 503,
 };
 
 /** Codes of the service itself (not IdforgeError classes): request, auth and limits. */

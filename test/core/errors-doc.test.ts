@@ -7,6 +7,7 @@ import * as errorsBase from '../../src/core/errors.js';
 import * as errorsBackfill from '../../src/core/errors-backfill.js';
 import * as errorsClient from '../../src/core/errors-client.js';
 import * as errorsCoord from '../../src/core/errors-coord.js';
+import * as errorsHlc from '../../src/core/errors-hlc.js';
 import * as errorsPublic from '../../src/core/errors-public.js';
 import * as errorsSeq from '../../src/core/errors-seq.js';
 import * as errorsStore from '../../src/core/errors-store.js';
@@ -16,6 +17,7 @@ const errors = {
   ...errorsBackfill,
   ...errorsClient,
   ...errorsCoord,
+  ...errorsHlc,
   ...errorsPublic,
   ...errorsSeq,
   ...errorsStore,
@@ -74,6 +76,8 @@ test('each error class carries the code the table gives it', () => {
     new errors.PublicIdInvalidError('forged', 'check failed', 'inv_1abc', 'inv'),
     new errors.PublicKeyRetiredError(1),
     new errors.PublicKeysInvalidError('no key', 2),
+    new errors.HlcDriftError(1_700_000_002_000, 1_700_000_000_000, 500),
+    new errors.HlcCounterOverflowError(1_700_000_000_000, 4095, 1000, 1000, 1_699_999_999_000),
   ];
   for (const e of samples) {
     const row = rows.find((r) => r[2] === `\`${e.name}\``);
