@@ -16,6 +16,7 @@ import { planCommand, planHelp } from './commands/plan.js';
 import { publicCommand, publicHelp } from './commands/public.js';
 import { seqCommand, seqHelp } from './commands/seq.js';
 import { serveCommand, serveHelp, serveOptions } from './commands/serve.js';
+import { shardCommand, shardHelp } from './commands/shard.js';
 import { leasesCommand, leasesHelp, migrateCommand, migrateHelp } from './commands/store.js';
 import { ticketCommand, ticketHelp } from './commands/ticket.js';
 import { type CliIo, UsageError } from './io.js';
@@ -42,6 +43,7 @@ Commands:
   bench db            measure what each key scheme costs on your database (--store, --rows)
   backfill            add and fill a public ID column of a live table, online (--store, --table)
   public <sub>        opaque public IDs: keygen, retire, encode <id...>, decode <pid...>
+  shard <id...>       salt bucket and composite key for range-partitioned stores (--buckets N)
   serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
 
 Options:
@@ -201,6 +203,11 @@ const COMMANDS: Record<string, Command> = {
       json: { type: 'boolean' },
     },
     run: (p, v, io) => publicCommand(p, v, io),
+  },
+  shard: {
+    help: shardHelp,
+    options: { buckets: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' } },
+    run: (p, v, io) => shardCommand(p, v, io),
   },
   serve: {
     help: serveHelp,
