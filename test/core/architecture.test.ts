@@ -217,3 +217,26 @@ test('hlc imports the core barrels and its own files only: no node:, no package,
     );
   }
 });
+
+test('shard imports the core barrels and its own files only: no node:, no package, no timer (it runs in browsers)', () => {
+  const dir = join(root, 'src/shard');
+  const found = files(dir);
+  assert.ok(found.length > 0, 'src/shard has sources');
+  for (const f of found) {
+    for (const spec of imports(f)) {
+      assert.ok(spec.startsWith('.'), `${relative(root, f)} imports "${spec}"`);
+      const target = resolve(dirname(f), spec);
+      assert.ok(
+        target.startsWith(dir) ||
+          target === join(root, 'src/core/index.js') ||
+          target === join(root, 'src/core/internal.js'),
+        `${relative(root, f)} reaches outside its layer and the core barrels: "${spec}"`,
+      );
+    }
+    assert.doesNotMatch(
+      readFileSync(f, 'utf8'),
+      /\b(setTimeout|setInterval|setImmediate|process\.|require\()/,
+      `${relative(root, f)} uses a timer, process or require`,
+    );
+  }
+});
