@@ -10,6 +10,7 @@ export {
   HybridLogicalClock,
   type HybridLogicalClockOptions,
 } from './clock.js';
+export { HLC_LAYOUT, HlcIdGenerator, type HlcIdGeneratorOptions, hlcOfId } from './ids.js';
 export {
   compareHlc,
   formatHlc,
