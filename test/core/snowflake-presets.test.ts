@@ -44,9 +44,11 @@ describe('presets', () => {
     ],
     // DefaultUidGenerator javadoc: "until to 2024-11-20 21:24:16" (China time)
     baidu: ['2016-05-19T16:00:00.000Z', '2024-11-20T13:24:16.000Z', undefined, 8192, 2 ** 22, 63],
+    // issue 13: the gene takes 6 sequence bits (64/ms) and 2 node bits (256 nodes)
+    'gene-8': ['2025-01-01T00:00:00.000Z', '2094-09-07T15:47:35.552Z', undefined, 64000, 256, 63],
   };
 
-  test('the six presets, in order, with their figures', () => {
+  test('the seven presets, in order, with their figures', () => {
     assert.deepEqual(PRESET_NAMES, Object.keys(expected));
     for (const [name, want] of Object.entries(expected)) {
       const l = getLayout(name);
@@ -90,6 +92,14 @@ describe('presets', () => {
       'sequence:8:sequence',
       'machine:16:node',
     ]);
+    assert.deepEqual(shape('gene-8'), [
+      'time:41:time',
+      'node:8:node',
+      'sequence:6:sequence',
+      'gene:8:gene',
+    ]);
+    assert.equal(getLayout('gene-8').geneField?.name, 'gene');
+    assert.equal(getLayout('default').geneField, undefined);
     assert.equal(getLayout('sonyflake').unitMs, 10);
     assert.equal(getLayout('baidu').unitMs, 1000);
     // sony/sonyflake README: "The lifetime (174 years)"

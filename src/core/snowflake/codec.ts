@@ -216,13 +216,60 @@ export function fieldOf(layout: Layout, id: bigint | string, name: string): numb
   return fieldValue(idOf(layout, id), f);
 }
 
-/** The logical shard of an ID: by default Instagram's 13-bit `shard` field. */
+/**
+ * `id` as a bigint in [0, 2^64-1], of any layout: a bigint, decimal text (as
+ * {@link parseSnowflake}) or a non-negative safe integer (a database serial). Throws
+ * {@link InvalidIdError} for bad text or a bigint out of range, `RangeError` for a number that
+ * is not a non-negative safe integer, `TypeError` for other types.
+ */
+export function anyId(name: string, id: unknown): bigint {
+  if (typeof id === 'string') return parseSnowflake(id);
+  if (typeof id === 'number') {
+    if (!Number.isSafeInteger(id) || id < 0) {
+      throw rangeError(name, 'a non-negative safe integer, a bigint or a decimal string', id);
+    }
+    return BigInt(id);
+  }
+  if (typeof id !== 'bigint') {
+    throw typeError(name, 'a bigint, a decimal string or a non-negative safe integer', id);
+  }
+  if (id < 0n || id > U64_MAX) {
+    throw new InvalidIdError('snowflake', 'range', `${id} is outside [0, 2^64-1]`, id.toString());
+  }
+  return id;
+}
+
+/**
+ * The shard of an ID, in one of two forms. Pure.
+ *
+ * - `shardOf(id, layout = instagram, field = 'shard')`: the value of a node field (by default
+ *   Instagram's 13-bit logical shard). Throws as {@link fieldOf}.
+ * - `shardOf(id, shards)` with `shards` a power of two in [1, 2^53]: `id mod shards`, the ID's
+ *   low log2(shards) bits. For an ID minted with a gene (role 'gene', the least significant
+ *   field) that is the gene's shard, so an order minted with `geneFrom: userId` has
+ *   `shardOf(orderId, n) === shardOf(userId, n)` for every power of two n up to 2^geneBits.
+ *   `id` is any 64-bit ID: a bigint or decimal text in [0, 2^64-1], or a non-negative safe
+ *   integer (a database serial). Throws `RangeError` when `shards` is not such a power of two
+ *   or a field name is given too, and as {@link anyId} for the ID.
+ */
+export function shardOf(id: bigint | string, layout?: Layout, field?: string): number;
+export function shardOf(id: bigint | string | number, shards: number): number;
 export function shardOf(
-  id: bigint | string,
-  layout: Layout = LAYOUTS.instagram!,
-  field = 'shard',
+  id: bigint | string | number,
+  layout: Layout | number = LAYOUTS.instagram!,
+  field?: string,
 ): number {
-  return fieldOf(layout, id, field);
+  if (typeof layout !== 'number') return fieldOf(layout, id as bigint | string, field ?? 'shard');
+  if (field !== undefined) {
+    throw rangeError('shardOf field', 'no field name with a shard count', field);
+  }
+  if (!Number.isInteger(layout) || layout < 1 || layout > 2 ** 53) {
+    throw rangeError('shardOf shards', 'a power of two in [1, 2^53]', layout);
+  }
+  if (2 ** Math.round(Math.log2(layout)) !== layout) {
+    throw rangeError('shardOf shards', 'a power of two in [1, 2^53]', layout);
+  }
+  return Number(anyId('shardOf id', id) & BigInt(layout - 1));
 }
 
 /** The start of the ID's tick in unix ms. Throws as {@link decompose}. */

@@ -4,6 +4,8 @@
 import { assertInteger, assertNumber, rangeError, typeError } from '../assert.js';
 import { type Clock, defaultClock } from '../clock.js';
 import { ClockRollbackError, ClockStalledError, HorizonExceededError } from '../errors.js';
+import type { RandomSource } from '../random.js';
+import { GeneSource, type SnowflakeGeneOptions } from './gene.js';
 import { isLayout, type Layout, layoutYearsLeft } from './layout.js';
 import { getLayout } from './presets.js';
 
@@ -36,6 +38,11 @@ export interface SnowflakeGeneratorOptions {
    * called for further IDs within a tick already admitted. Default: none.
    */
   readonly admit?: (tickStartMs: number) => void;
+  /**
+   * Randomness for the genes of IDs minted without one (layouts with a gene field only).
+   * Default `crypto.getRandomValues`, drawn 4 KiB at a time.
+   */
+  readonly random?: RandomSource;
 }
 
 /** Counters of a {@link SnowflakeGenerator}. */
@@ -51,7 +58,7 @@ export interface SnowflakeStats {
 }
 
 const OPTIONS = new Set(
-  'layout node fields clock toleranceMs stallTimeoutMs warnYears onWarning admit'.split(' '),
+  'layout node fields clock toleranceMs stallTimeoutMs warnYears onWarning admit random'.split(' '),
 );
 /** Largest `batch` count. */
 const MAX_BATCH = 2 ** 24;
@@ -138,6 +145,12 @@ function nodeValues(layout: Layout, options: SnowflakeGeneratorOptions): Record<
  * given explicitly and in range (never masked), and unknown options are refused. It warns
  * once through `onWarning` when the layout has fewer than `warnYears` years left.
  *
+ * A layout with a gene field (role 'gene', docs/layouts.md "Shard genes") takes a gene per
+ * ID: `next({ geneFrom: userId })` copies another ID's low bits, `next({ gene })` sets it,
+ * and without either each ID gets a random gene. The gene sits below the sequence, so IDs
+ * stay unique and strictly increasing whatever the genes. Asking a layout without a gene
+ * field for one throws `RangeError`.
+ *
  * Holds state; not for sharing between nodes: two generators must never have the same node
  * fields. Synchronous, so one instance is safe within one JavaScript thread.
  */
@@ -157,6 +170,9 @@ export class SnowflakeGenerator {
   readonly #nodeBits: bigint;
   /** 1 in the sequence field: adding it increments the sequence of the last ID. */
   readonly #step: bigint;
+  /** Whether the layout has a gene field: every ID then takes its gene on the slower path. */
+  readonly #hasGene: boolean;
+  readonly #genes: GeneSource;
   #lastTick: number;
   #sequence: number;
   #lastId: bigint;
@@ -200,6 +216,14 @@ export class SnowflakeGenerator {
       throw typeError('SnowflakeGenerator admit', 'a function', options.admit);
     }
     this.#admit = options.admit;
+    if (
+      options.random !== undefined &&
+      typeof (options.random as { fill?: unknown } | null)?.fill !== 'function'
+    ) {
+      throw typeError('SnowflakeGenerator random', 'a RandomSource', options.random);
+    }
+    this.#hasGene = layout.geneField !== undefined;
+    this.#genes = new GeneSource(layout, options.random);
     this.#epochMs = layout.epochMs;
     this.#unitMs = layout.unitMs;
     this.#maxTick = layout.maxTick;
@@ -253,10 +277,16 @@ export class SnowflakeGenerator {
   /**
    * The next ID, greater than every ID this instance issued before. Throws
    * {@link ClockRollbackError} or {@link HorizonExceededError} as described on the class.
+   * `gene` (layouts with a gene field only) sets its gene: `{ geneFrom: id }` or `{ gene }`;
+   * without it a gene layout draws a random gene. A bad `gene` throws before any ID is used
+   * up: `RangeError`/`TypeError` (as {@link SnowflakeGeneOptions} says), or
+   * `InvalidIdError` for a `geneFrom` that is not a 64-bit ID.
    */
-  next(): bigint {
+  next(gene?: SnowflakeGeneOptions): bigint {
+    if (gene !== undefined || this.#hasGene) return this.#withGene(gene);
     // REF: bench/peers (2c, throughput): the common case is one clock read, one compare and
     // one bigint add on the last ID; tick changes, exhaustion and rollback go to #slow().
+    // A layout without a gene pays one more compare for the line above, nothing else.
     const tick = Math.floor((this.#clock.now() - this.#epochMs) / this.#unitMs);
     if (tick === this.#lastTick && this.#sequence < this.#maxSequence) {
       this.#sequence++;
@@ -268,23 +298,53 @@ export class SnowflakeGenerator {
   }
 
   /** {@link next} as a decimal string. */
-  nextString(): string {
-    return this.next().toString();
+  nextString(gene?: SnowflakeGeneOptions): string {
+    return this.next(gene).toString();
+  }
+
+  /** An ID with its gene: the gene is checked (or drawn) first, then the ID is issued. */
+  #withGene(options: SnowflakeGeneOptions | undefined): bigint {
+    const gene =
+      options === undefined ? this.#genes.random() : this.#genes.of('next gene', options);
+    return this.#base() | gene;
+  }
+
+  /** The next ID with every gene bit 0: the body of {@link next} without the gene. */
+  #base(): bigint {
+    const tick = Math.floor((this.#clock.now() - this.#epochMs) / this.#unitMs);
+    if (tick === this.#lastTick && this.#sequence < this.#maxSequence) {
+      this.#sequence++;
+      this.#issued++;
+      this.#lastId += this.#step;
+      return this.#lastId;
+    }
+    return this.#slow();
   }
 
   /**
    * `count` (an integer in [0, 2^24]) IDs in increasing order. Cheaper per ID than `next()`:
    * the clock is read once per run of IDs that fits the current tick's sequence. Throws as
    * {@link next}; IDs issued before a throw are not returned but are never issued again.
+   * `gene` gives every ID of the batch that gene (as {@link next}); without it a gene layout
+   * draws a random gene per ID.
    */
-  batch(count: number): bigint[] {
+  batch(count: number, gene?: SnowflakeGeneOptions): bigint[] {
     assertInteger('batch count', count, 0, MAX_BATCH);
+    if (gene === undefined && !this.#hasGene) return this.#batch(count);
+    const fixed = gene === undefined ? undefined : this.#genes.of('batch gene', gene);
+    const out = this.#batch(count);
+    for (let i = 0; i < out.length; i++) out[i]! |= fixed ?? this.#genes.random();
+    return out;
+  }
+
+  /** `count` IDs with every gene bit 0. */
+  #batch(count: number): bigint[] {
     const out: bigint[] = [];
     const step = this.#step;
     // REF: bench/peers (2c): one clock read per run instead of per ID; the rest of the run
     // stays in the tick just read, which is always safe (same tick, higher sequence).
     while (out.length < count) {
-      out.push(this.next());
+      out.push(this.#base());
       const run = Math.min(this.#maxSequence - this.#sequence, count - out.length);
       let id = this.#lastId;
       for (let i = 0; i < run; i++) {

@@ -11,8 +11,12 @@
 import { assertBoolean, assertString, typeError } from '../assert.js';
 import { InvalidLayoutError } from '../errors.js';
 
-/** What a field holds: the time tick, the per-tick sequence, or a fixed node identity. */
-export type FieldRole = 'time' | 'sequence' | 'node';
+/**
+ * What a field holds: the time tick, the per-tick sequence, a fixed node identity, or a shard
+ * gene: a per-ID value (docs/layouts.md, "Shard genes") that must be the least significant
+ * field, so that `id mod n` is the gene mod n for every power of two n up to 2^bits.
+ */
+export type FieldRole = 'time' | 'sequence' | 'node' | 'gene';
 
 /** One field of a {@link LayoutSpec}. */
 export interface FieldSpec {
@@ -20,7 +24,10 @@ export interface FieldSpec {
   readonly name: string;
   /** Width in bits, an integer in [1, 53] (values are exact JavaScript numbers). */
   readonly bits: number;
-  /** Default by name: 'time' → time, 'sequence' → sequence, any other name → node. */
+  /**
+   * Default by name: 'time' → time, 'sequence' → sequence, any other name → node. A gene is
+   * never implied by a name: give `role: 'gene'`.
+   */
   readonly role?: FieldRole;
 }
 
@@ -72,6 +79,8 @@ export interface Layout {
   readonly sequenceField: LayoutField;
   /** Fields fixed per generator (role 'node'), most significant first. */
   readonly nodeFields: readonly LayoutField[];
+  /** The shard gene (role 'gene'), always the least significant field; undefined if none. */
+  readonly geneField: LayoutField | undefined;
   readonly maxSequence: number;
   readonly maxTick: number;
   /** First unix ms the time field cannot hold: epochMs + 2^timeBits × unitMs. */
@@ -95,7 +104,7 @@ const ISO =
 /** The last instant a JavaScript Date holds. */
 const MAX_DATE_MS = 8.64e15;
 const DEFAULT_ROLE: Readonly<Record<string, FieldRole>> = { time: 'time', sequence: 'sequence' };
-const ROLES: readonly FieldRole[] = ['time', 'sequence', 'node'];
+const ROLES: readonly FieldRole[] = ['time', 'sequence', 'node', 'gene'];
 const created = new WeakSet<object>();
 
 /** Whether `value` is a layout made by {@link defineLayout}. */
@@ -164,7 +173,8 @@ function checkField(layout: string, f: unknown, i: number, seen: Set<string>): F
   if (role !== undefined && !ROLES.includes(role)) {
     throw new InvalidLayoutError(
       layout,
-      `field "${name}" has role ${JSON.stringify(role)}: expected "time", "sequence" or "node"`,
+      `field "${name}" has role ${JSON.stringify(role)}: expected "time", "sequence", "node" ` +
+        'or "gene"',
       name,
     );
   }
@@ -186,13 +196,36 @@ function roleField(layout: string, fields: readonly LayoutField[], role: FieldRo
   return found[0]!;
 }
 
+/** The gene field: at most one, and the least significant (so the ID's low bits are the gene). */
+function geneOf(layout: string, fields: readonly LayoutField[]): LayoutField | undefined {
+  const genes = fields.filter((f) => f.role === 'gene');
+  if (genes.length > 1) {
+    throw new InvalidLayoutError(
+      layout,
+      `two gene fields ("${genes[0]!.name}" and "${genes[1]!.name}"): expected at most one`,
+      genes[1]!.name,
+    );
+  }
+  const gene = genes[0];
+  if (gene !== undefined && gene.shift !== 0) {
+    throw new InvalidLayoutError(
+      layout,
+      `the gene field "${gene.name}" is not the least significant field: it must be the last, ` +
+        'so that the ID modulo a power of two is the gene modulo it (shardOf(id, n))',
+      gene.name,
+    );
+  }
+  return gene;
+}
+
 /**
  * Validates `spec` and returns a frozen {@link Layout} with every figure precomputed.
  *
  * Throws {@link InvalidLayoutError} (with `field` naming the culprit: a field name, 'epoch',
  * 'unitMs' or 'bits') when: the fields plus the reserved sign bit exceed 64 bits; a width is
  * not an integer in [1, 53]; a name is empty, malformed or repeated; there is not exactly one
- * time and one sequence field, or the sequence sits above the time; the epoch is not a valid
+ * time and one sequence field, or the sequence sits above the time; there are two gene fields
+ * or the gene is not the least significant field; the epoch is not a valid
  * time; unitMs is not a positive integer; or the horizon lies beyond the last instant a Date
  * holds. Throws `TypeError` when the spec or a part of it has the wrong type. Pure.
  */
@@ -254,6 +287,7 @@ export function defineLayout(spec: LayoutSpec): Layout {
     );
   }
   const nodeFields = Object.freeze(fields.filter((f) => f.role === 'node'));
+  const geneField = geneOf(name, fields);
   const layout: Layout = Object.freeze({
     name,
     epochMs,
@@ -265,6 +299,7 @@ export function defineLayout(spec: LayoutSpec): Layout {
     timeField,
     sequenceField,
     nodeFields,
+    geneField,
     maxSequence: sequenceField.mask,
     maxTick: timeField.mask,
     horizonMs,

@@ -149,6 +149,32 @@ const baidu = defineLayout({
   description: 'Baidu UidGenerator default: delta seconds, 22-bit worker, 8,192 IDs per second',
 });
 
+/**
+ * `gene-8`: idforge's layout for shard genes: `default`'s epoch and 41 time bits, with the low
+ * 8 bits a per-ID gene (docs/layouts.md, "Shard genes"). The gene's 8 bits come from the
+ * sequence (12 → 6 bits: 64 IDs per ms per node) and the node (10 → 8 bits: 256 nodes).
+ * ```
+ *  63  62                 22 21    14 13         8 7      0
+ * +---+---------------------+--------+------------+--------+
+ * | 0 |       time 41       | node 8 | sequence 6 | gene 8 |
+ * +---+---------------------+--------+------------+--------+
+ * ```
+ */
+const gene8 = defineLayout({
+  name: 'gene-8',
+  epoch: '2025-01-01T00:00:00Z',
+  fields: [
+    { name: 'time', bits: 41 },
+    { name: 'node', bits: 8 },
+    { name: 'sequence', bits: 6 },
+    { name: 'gene', bits: 8, role: 'gene' },
+  ],
+  source:
+    'idforge (issue 13; the gene method: an ID carries the low bits of its parent ID so both route to one shard)',
+  description:
+    'idforge with shard genes: 256 shards by the low 8 bits, 256 nodes, 64 IDs per ms per node, until 2094',
+});
+
 /** Every preset by name. Frozen; presets never change once released. */
 export const LAYOUTS: Readonly<Record<string, Layout>> = Object.freeze({
   default: defaultLayout,
@@ -157,6 +183,7 @@ export const LAYOUTS: Readonly<Record<string, Layout>> = Object.freeze({
   instagram,
   sonyflake,
   baidu,
+  'gene-8': gene8,
 });
 
 /** The preset names, in the order of {@link LAYOUTS}. */
