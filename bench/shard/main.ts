@@ -50,7 +50,7 @@ function report(r: PartitionDemoResult): string {
     lines.push(`p${String(k).padEnd(8)}  ${u.padStart(10)}  ${s.padStart(10)}`);
   }
   lines.push(
-    `max/mean   ${r.unsalted.maxOverMean.toFixed(2).padStart(10)}  ${r.salted.maxOverMean.toFixed(2).padStart(10)}`,
+    `max/mean   ${r.unsalted.maxOverMean.toFixed(3).padStart(10)}  ${r.salted.maxOverMean.toFixed(3).padStart(10)}`,
     '',
     `one time range (IDs ${r.readFrom} to ${r.readTo}), EXPLAIN (ANALYZE, BUFFERS)`,
     `table      rows     index scans  partitions  shared hit  shared read  ms`,
