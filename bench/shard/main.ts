@@ -93,6 +93,10 @@ try {
   writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(`${base}.svg`, partitionChartSvg(result));
   process.stdout.write(`\nwrote ${base}.json and ${base}.svg\n`);
+} catch (e) {
+  if (!stop) throw e;
+  process.stderr.write('bench:shard: interrupted; nothing written\n');
+  process.exitCode = 130;
 } finally {
   if (!values.keep) await dropDemo(client, SCHEMA);
   await client.end();
