@@ -79,6 +79,8 @@ const COMMANDS: Record<string, Command> = {
       layout: { type: 'string' },
       node: { type: 'string' },
       field: { type: 'string', multiple: true },
+      'gene-from': { type: 'string' },
+      gene: { type: 'string' },
       method: { type: 'string' },
       monotonic: { type: 'boolean' },
       prefix: { type: 'string' },

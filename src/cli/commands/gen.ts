@@ -2,8 +2,11 @@
 import { createSnowflakeNode, type NodeLogger } from '../../coord/index.js';
 import {
   getLayout,
+  InvalidIdError,
   KsuidGenerator,
+  LAYOUTS,
   type Layout,
+  parseSnowflake,
   SnowflakeGenerator,
   UlidGenerator,
   UuidV7Generator,
@@ -34,6 +37,10 @@ Options:
   --node ID              Snowflake: the node field of layouts that have one ("default")
   --field NAME=VALUE     Snowflake: set a node field by name; repeat for each
                          (twitter-2010: --field datacenter=1 --field worker=3)
+  --gene-from ID         Snowflake, a layout with a gene field (gene-8): take the gene from
+                         this 64-bit ID's low bits, so every ID routes to that ID's shard
+                         (shardOf(id, n) for n up to 2^geneBits); without it, random genes
+  --gene N               Snowflake: the gene itself, 0 to 2^geneBits - 1
   --method M             uuidv7: counter (default), fraction or random (RFC 9562 §6.2)
   --monotonic            ulid: increment the randomness within a millisecond
   --prefix P             typeid: the type prefix, at most 63 of a-z and _, first and last
@@ -52,6 +59,8 @@ export interface GenValues {
   layout?: string;
   node?: string;
   field?: string[];
+  'gene-from'?: string;
+  gene?: string;
   method?: string;
   monotonic?: boolean;
   prefix?: string;
@@ -93,8 +102,36 @@ function nodeFields(values: GenValues, layout: Layout): Record<string, number> {
   return fields;
 }
 
+/** The gene of `--gene-from` or `--gene`, or undefined when neither is given. */
+function geneOption(values: GenValues, layout: Layout): { gene: number } | undefined {
+  const from = values['gene-from'];
+  if (from === undefined && values.gene === undefined) return undefined;
+  if (from !== undefined && values.gene !== undefined) {
+    throw new UsageError('--gene-from and --gene: give one');
+  }
+  const flag = from === undefined ? '--gene' : '--gene-from';
+  const field = layout.geneField;
+  if (field === undefined) {
+    const genes = Object.values(LAYOUTS).filter((l) => l.geneField !== undefined);
+    throw new UsageError(
+      `${flag}: layout "${layout.name}" has no gene field; the layouts with one: ` +
+        `${genes.map((l) => `${l.name} (${l.geneField!.bits} bits)`).join(', ')} (--layout NAME)`,
+    );
+  }
+  if (from === undefined) return { gene: integer('--gene', values.gene!, 0, field.mask) };
+  try {
+    return { gene: Number(parseSnowflake(from) & field.maskBig) };
+  } catch (e) {
+    if (!(e instanceof InvalidIdError)) throw e;
+    throw new UsageError(
+      `--gene-from: expected a 64-bit ID in decimal (0 to 18446744073709551615): ${e.message}`,
+    );
+  }
+}
+
 function snowflakeSource(values: GenValues): Source {
   const layout = getLayout(values.layout ?? 'default');
+  const gene = geneOption(values, layout);
   const fields = nodeFields(values, layout);
   const names = layout.nodeFields.map((f) => f.name);
   if (Object.keys(fields).length === 0 && names.length > 0) {
@@ -115,7 +152,7 @@ function snowflakeSource(values: GenValues): Source {
     );
   }
   const gen = new SnowflakeGenerator({ layout, fields });
-  const next = () => gen.next();
+  const next = () => gen.next(gene);
   return { text: next, bytes: next };
 }
 
@@ -177,17 +214,28 @@ export function genCommand(
   if (values.prefix !== undefined && scheme !== 'typeid') {
     throw new UsageError('--prefix applies to typeid only');
   }
+  const gene = values['gene-from'] !== undefined || values.gene !== undefined;
   if (
-    (values.node !== undefined || values.field !== undefined || values.layout !== undefined) &&
+    (values.node !== undefined ||
+      values.field !== undefined ||
+      values.layout !== undefined ||
+      gene) &&
     scheme !== 'snowflake'
   ) {
-    throw new UsageError('--layout, --node and --field apply to snowflake only');
+    throw new UsageError(
+      '--layout, --node, --field, --gene-from and --gene apply to snowflake only',
+    );
   }
   const coordinated = [values.store, values.workers, values.ttl, values.wait].some(
     (v) => v !== undefined,
   );
   if (coordinated) {
     if (scheme !== 'snowflake') throw new UsageError('--store applies to snowflake only');
+    if (gene) {
+      throw new UsageError(
+        '--gene-from and --gene need --node or --field: they do not work with --store yet',
+      );
+    }
     return genFromStore(values, count, out, io);
   }
   const src = source(scheme, values);
