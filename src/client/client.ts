@@ -44,8 +44,8 @@ export class IdforgeClient {
   }
 
   /**
-   * One ID of `scheme` (`uuidv4`, `uuidv7`, `ulid`, `ksuid`, `snowflake`) as the service
-   * formats it (a Snowflake in decimal). Rejects with `TypeError`/`RangeError` for another
+   * One ID of `scheme` (`uuidv4`, `uuidv7`, `ulid`, `ksuid`, `snowflake`, `hlc`) as the service
+   * formats it (a Snowflake or HLC ID in decimal). Rejects with `TypeError`/`RangeError` for another
    * scheme; `ServiceUnavailableError` when no server served it; `ServiceAuthError` (401/403);
    * `ServiceRejectedError` (other 4xx); `ServiceResponseError` (a body that breaks the
    * contract); `ClientClosedError` after `close()`.
@@ -101,6 +101,30 @@ export class IdforgeClient {
     if (this.#closed) seq.close();
     this.#sequences.set(tag, seq);
     return seq;
+  }
+
+  /**
+   * The latest hybrid logical clock timestamp (`formatHlc` text) this client saw in a
+   * service's `IdForge-HLC` answer header, or null. It is sent with every request, so `hlc`
+   * IDs from any node sort after every ID this client saw minted before (docs/hlc.md).
+   */
+  get hlc(): string | null {
+    return this.#pool.hlc;
+  }
+
+  /**
+   * Merges a timestamp learned elsewhere (a message from another process: its `formatHlc`
+   * text) into what the client forwards; the later one is kept. Throws `RangeError` for text
+   * that is not an HLC timestamp.
+   */
+  observeHlc(timestamp: string): void {
+    if (!this.#pool.observeHlc(timestamp)) {
+      throw rangeError(
+        'observeHlc timestamp',
+        'an HLC timestamp like 0193e0c1a2b4-0000',
+        timestamp,
+      );
+    }
   }
 
   /** The servers' state and counters. */

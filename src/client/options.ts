@@ -6,7 +6,7 @@
  */
 
 /** The schemes the service issues (`GET /v1/ids/{scheme}`). */
-export const ID_SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake'] as const;
+export const ID_SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake', 'hlc'] as const;
 export type IdScheme = (typeof ID_SCHEMES)[number];
 
 /** Options of `createClient`. Times in milliseconds. */

@@ -29,6 +29,14 @@ import {
 import type { ResolvedOptions } from './options.js';
 import { errorBody, networkReason, retryAfter, snippet } from './wire.js';
 
+/**
+ * The header that carries a hybrid logical clock both ways (docs/hlc.md): the client sends the
+ * latest it saw, every node answers with its own, so HLC IDs from any node sort after what the
+ * client observed before asking.
+ */
+export const HLC_HEADER = 'idforge-hlc';
+const HLC_TEXT = /^[0-9a-f]{12}-[0-9a-f]{4}$/;
+
 /** One request, the same for every server. */
 export interface ServiceRequest<T> {
   readonly method: 'GET' | 'POST';
@@ -85,6 +93,8 @@ export class ServerPool {
   readonly #inFlight = new Set<AbortController>();
   #closed = false;
   #cursor = 0;
+  /** The latest hybrid logical clock seen (formatHlc text: fixed width, so text order is time order). */
+  #hlc: string | null = null;
 
   constructor(options: ResolvedOptions) {
     this.#servers = options.urls.map((url) => ({
@@ -110,6 +120,21 @@ export class ServerPool {
     this.#closed = true;
     for (const c of this.#inFlight) c.abort();
     this.#inFlight.clear();
+  }
+
+  /** The latest HLC timestamp this client observed, or null before any. */
+  get hlc(): string | null {
+    return this.#hlc;
+  }
+
+  /**
+   * Merges an HLC timestamp (`formatHlc` text) into what this client forwards: the later of
+   * the two is kept. Returns false, changing nothing, for text that is not one.
+   */
+  observeHlc(text: string | null): boolean {
+    if (text === null || !HLC_TEXT.test(text)) return false;
+    if (this.#hlc === null || text > this.#hlc) this.#hlc = text;
+    return true;
   }
 
   stats(): ServerStats[] {
@@ -181,7 +206,7 @@ export class ServerPool {
     try {
       res = await this.#fetch(s.url + req.path, {
         method: req.method,
-        headers: this.#headers,
+        headers: this.#hlc === null ? this.#headers : { ...this.#headers, [HLC_HEADER]: this.#hlc },
         redirect: 'manual',
         signal: ctrl.signal,
       });
@@ -201,6 +226,10 @@ export class ServerPool {
     const fail = (reason: string): never => {
       throw new ServiceResponseError(s.url, req.operation, status, reason);
     };
+    const hlc = res.headers.get(HLC_HEADER);
+    if (hlc !== null && !this.observeHlc(hlc)) {
+      fail(`its ${HLC_HEADER} header ${snippet(hlc)} is not an HLC timestamp (0123456789ab-0000)`);
+    }
     if (status >= 200 && status < 300) {
       let body: unknown;
       try {

@@ -25,6 +25,8 @@ const VALID: Readonly<Record<IdScheme, (id: string) => boolean>> = {
   ulid: (id) => isUlid(id),
   ksuid: (id) => isKsuid(id),
   snowflake: (id) => isSnowflake(id),
+  // HLC IDs (idforge/hlc) are 63-bit integers in decimal, like Snowflakes.
+  hlc: (id) => isSnowflake(id),
 };
 
 const DECIMAL = /^(0|[1-9][0-9]{0,18})$/;

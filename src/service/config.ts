@@ -48,6 +48,13 @@ export interface ServiceConfig {
    * (twitter-2010: { datacenter: 1 }; discord: { process: 0 }); each layout takes those it has.
    */
   readonly fields: Readonly<Record<string, number>>;
+  /**
+   * Serve HLC IDs (idforge/hlc, GET /v1/ids/hlc) from a worker ID of layout `hlc`, and take
+   * and answer the `IdForge-HLC` header (docs/hlc.md).
+   */
+  readonly hlc: boolean;
+  /** A caller's `IdForge-HLC` further ahead of this node's clock is refused (400). */
+  readonly hlcMaxDriftMs: number;
   /** Worker IDs this node may lease, [min, max]; null for the layout's whole field. */
   readonly workers: readonly [number, number] | null;
   readonly ttlMs: number;
@@ -99,6 +106,16 @@ export const CONFIG_KEYS = {
     default: {},
     parse: fieldValues,
     help: 'fixed values of other node fields, NAME=V,NAME=V',
+  },
+  hlc: {
+    default: false,
+    parse: bool,
+    help: 'serve HLC IDs (/v1/ids/hlc) and the IdForge-HLC header',
+  },
+  hlcMaxDriftMs: {
+    default: 1000,
+    parse: int(1, 60_000),
+    help: 'refuse an IdForge-HLC this far ahead of the clock, ms',
   },
   workers: { default: null, parse: workerRange, help: 'worker IDs to lease from, N or MIN-MAX' },
   ttlMs: { default: 10_000, parse: int(100, 3_600_000), help: 'lease TTL in ms' },
@@ -225,5 +242,24 @@ function finish(c: ServiceConfig): ServiceConfig {
       );
     seen.add(t.token);
   }
-  return { ...c, sequences, marks, layouts: c.layouts.filter((l) => l !== c.layout) };
+  const layouts = c.layouts.filter((l) => l !== c.layout);
+  const leases = 1 + layouts.length + (c.hlc ? 1 : 0);
+  if (c.workers !== null && c.workers[1] - c.workers[0] + 1 < leases) {
+    // Worker IDs are one namespace per store: each layout's node, and the HLC node, leases
+    // its own, so a range narrower than that can never start.
+    throw new ConfigError(
+      'workers',
+      `workers ${c.workers[0]}-${c.workers[1]} holds ${c.workers[1] - c.workers[0] + 1} worker ` +
+        `ID(s), but this node leases ${leases} (one per layout${c.hlc ? ' and one for HLC IDs' : ''}): widen the range`,
+    );
+  }
+  if (c.hlc && c.hlcMaxDriftMs * 3 > c.ttlMs) {
+    // An HLC runs up to the drift ahead of the clock, and each tick it issues must lie inside
+    // the mark reservation the lease renewal keeps ahead of the clock (at least 2/3 of ttlMs).
+    throw new ConfigError(
+      'hlcMaxDriftMs',
+      `hlcMaxDriftMs ${c.hlcMaxDriftMs} must be at most a third of ttlMs (${c.ttlMs}): lower it or raise ttlMs`,
+    );
+  }
+  return { ...c, sequences, marks, layouts };
 }

@@ -8,6 +8,7 @@ import type { LeaseStore, SnowflakeNode } from '../coord/index.js';
 import type { Principal } from './auth.js';
 import type { ServiceConfig } from './config.js';
 import type { EventLog } from './events.js';
+import type { ServiceHlc } from './hlc.js';
 import type { ServiceMetrics } from './metrics.js';
 import type { SequenceRegistry } from './sequences.js';
 
@@ -28,6 +29,11 @@ export interface ServiceDeps {
   readonly config: ServiceConfig;
   /** Snowflake nodes by layout name; the first is the node's own layout. */
   readonly nodes: ReadonlyMap<string, SnowflakeNode>;
+  /**
+   * With `config.hlc`: the HLC whose factory built the node `nodes.get('hlc')`, and which
+   * takes and answers the IdForge-HLC header. Default none (HLC IDs not served).
+   */
+  readonly hlc?: ServiceHlc;
   readonly leaseStore: LeaseStore;
   readonly sequences: SequenceRegistry;
   readonly events: EventLog;

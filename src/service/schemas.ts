@@ -3,7 +3,7 @@
  * document. 64-bit IDs and sequence numbers are decimal strings, never JSON numbers.
  */
 
-export const SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake'] as const;
+export const SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake', 'hlc'] as const;
 export type Scheme = (typeof SCHEMES)[number];
 
 export const errorSchema = {
@@ -42,7 +42,7 @@ export function idsSchema(maxCount: number, layouts: readonly string[]) {
   return {
     summary: 'Issue IDs of a scheme',
     description:
-      'count IDs in one answer: {"ids":[...]}, or one per line with Accept: text/plain. Snowflake IDs are decimal strings.',
+      'count IDs in one answer: {"ids":[...]}, or one per line with Accept: text/plain. Snowflake and HLC IDs are decimal strings. With hlc on, the IdForge-HLC request header (the latest HLC the caller saw) is merged first, and the answer carries this node\'s.',
     tags: ['ids'],
     params: {
       type: 'object',

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { createSnowflakeNode, type LeaseStore, type SnowflakeNode } from '../coord/index.js';
 import { type Clock, getLayout } from '../core/index.js';
+import { HLC_LAYOUT } from '../hlc/index.js';
 import {
   openCounterStore,
   openLeaseStore,
@@ -23,6 +24,7 @@ import { buildApp, PRESSURE_SAMPLE_MS } from './app.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceDeps, ServiceIdentity } from './deps.js';
 import { EventLog } from './events.js';
+import { ServiceHlc } from './hlc.js';
 import { ServiceMetrics } from './metrics.js';
 import {
   counterSource,
@@ -88,6 +90,7 @@ export async function openService(
   const nodes = new Map<string, SnowflakeNode>();
   let sequences: SequenceRegistry | null = null;
   let leaseStore: LeaseStore | null = null;
+  let hlc: ServiceHlc | undefined;
   const closeAll = async () => {
     await Promise.all([...nodes.values()].map((n) => n.close().catch(() => undefined)));
     await sequences?.close().catch(() => undefined);
@@ -132,6 +135,23 @@ export async function openService(
       await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
       events.record('info', 'lease', `layout ${layout}: worker ID ${node.workerId} leased; ready`);
     }
+    if (config.hlc) {
+      hlc = new ServiceHlc(config.hlcMaxDriftMs);
+      const node = await createSnowflakeNode({
+        store: leaseStore,
+        layout: HLC_LAYOUT,
+        ttlMs: config.ttlMs,
+        acquireTimeoutMs: config.acquireTimeoutMs,
+        logger: events.nodeLogger(),
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+        ...(config.workers === null ? {} : { workerIds: config.workers }),
+        owner: { instanceId: randomUUID() },
+        generator: hlc.factory,
+      });
+      nodes.set('hlc', node);
+      await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
+      events.record('info', 'lease', `HLC IDs: worker ID ${node.workerId} leased; ready`);
+    }
     let source: SequenceSource | null = null;
     if (config.sequences !== null) {
       source = await openSequenceSource(config, onCreate);
@@ -161,6 +181,7 @@ export async function openService(
     metrics,
     identity,
     logger,
+    ...(hlc === undefined ? {} : { hlc }),
   };
   return { deps, close: closeAll };
 }

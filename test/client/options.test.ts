@@ -116,7 +116,7 @@ test('method arguments are checked before any request', async () => {
   await assert.rejects(client.next('uuidv9' as never), {
     name: 'RangeError',
     message:
-      /^scheme: expected one of uuidv4, uuidv7, ulid, ksuid, snowflake, got string "uuidv9"$/,
+      /^scheme: expected one of uuidv4, uuidv7, ulid, ksuid, snowflake, hlc, got string "uuidv9"$/,
   });
   await assert.rejects(client.next(7 as never), { name: 'TypeError', message: /^scheme: / });
   await assert.rejects(client.batch('ulid', -1), {

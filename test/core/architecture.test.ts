@@ -143,9 +143,11 @@ test('stores reach the core through its barrels only (index.js, internal.js)', (
   }
 });
 
-test('service imports the public barrels of core, coord and sequences; stores only from its composition root', () => {
+test('service imports the public barrels of core, coord, sequences and hlc; stores only from its composition root', () => {
   const dir = join(root, 'src/service');
-  const barrels = ['core', 'coord', 'sequences'].map((l) => join(root, 'src', l, 'index.js'));
+  const barrels = ['core', 'coord', 'sequences', 'hlc'].map((l) =>
+    join(root, 'src', l, 'index.js'),
+  );
   // server.ts opens the stores; the settings (config.ts, config-values.ts) check that a URL
   // names a store able to hold what it is for.
   const roots = ['server.ts', 'config.ts', 'config-values.ts'].map((n) => join(dir, n));

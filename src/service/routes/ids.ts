@@ -12,6 +12,7 @@ import {
 import { allowScheme } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
+import { HLC_HEADER } from '../hlc.js';
 import { idsSchema, type Scheme } from '../schemas.js';
 
 /** How long a Snowflake request waits for a node that is briefly not ready (a lease renewal). */
@@ -88,7 +89,8 @@ export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
   const { config, nodes, metrics, issued } = deps;
   const own = nodes.get(config.layout);
   const clock = new BatchClock(new MonotonicClock());
-  const generators: Record<Exclude<Scheme, 'snowflake'>, { next(): string }> = {
+  const hlc = deps.hlc;
+  const generators: Record<Exclude<Scheme, 'snowflake' | 'hlc'>, { next(): string }> = {
     uuidv4: new UuidV4Generator(),
     uuidv7: new UuidV7Generator({ clock }),
     // Monotonic: the ULIDs of one answer sort in the order they are given, like the UUIDv7s.
@@ -103,7 +105,20 @@ export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
       const { count, layout } = req.query;
       allowScheme(req.principal, scheme);
       let ids: string[];
-      if (scheme === 'snowflake') {
+      if (hlc !== undefined) {
+        // The caller's clock first: every ID minted below sorts after what it saw.
+        const seen = req.headers[HLC_HEADER];
+        if (typeof seen === 'string') hlc.receive(seen);
+        else if (seen !== undefined) throw badRequest(`send one ${HLC_HEADER} header, not several`);
+      }
+      if (scheme === 'hlc') {
+        const node = nodes.get('hlc');
+        if (hlc === undefined || node === undefined) {
+          throw badRequest('this node does not serve HLC IDs; start it with --hlc');
+        }
+        if (layout !== undefined) throw badRequest('layout applies to snowflake only');
+        ids = await snowflakes(node, count);
+      } else if (scheme === 'snowflake') {
         const node = layout === undefined ? own : nodes.get(layout);
         if (node === undefined)
           throw badRequest(
@@ -119,6 +134,8 @@ export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
       }
       issued[scheme] = (issued[scheme] ?? 0) + count;
       metrics.issued(scheme, count);
+      const stamp = hlc?.header();
+      if (stamp != null) reply.header(HLC_HEADER, stamp);
       return sendIds(req, reply, ids);
     },
   );
