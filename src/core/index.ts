@@ -108,6 +108,7 @@ export {
   snowflakeTimestamp,
   validateSnowflake,
 } from './snowflake/codec.js';
+export type { SnowflakeGeneOptions } from './snowflake/gene.js';
 export {
   SnowflakeGenerator,
   type SnowflakeGeneratorOptions,
