@@ -42,7 +42,7 @@ import {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const coreUrl = pathToFileURL(join(root, 'src/core/index.ts')).href;
 const assertUrl = pathToFileURL(join(root, 'test/helpers/readme-assert.ts')).href;
-const DOCS = ['README.md', 'docs/api.md', 'docs/cli.md'];
+const DOCS = ['README.md', 'docs/api.md', 'docs/cli.md', 'docs/hlc.md', 'docs/sharding.md'];
 const temp = mkdtempSync(join(tmpdir(), 'idforge-readme-'));
 const cwd = join(temp, 'cwd');
 mkdirSync(cwd);
@@ -139,6 +139,8 @@ test('docs/api.md names every runtime export of every entry point', async () => 
     'idforge/client': await import('../../src/client/index.js'),
     'idforge/bench': await import('../../src/bench/index.js'),
     'idforge/public': await import('../../src/public/index.js'),
+    'idforge/hlc': await import('../../src/hlc/index.js'),
+    'idforge/shard': await import('../../src/shard/index.js'),
   };
   for (const [entry, mod] of Object.entries(entries)) {
     for (const name of Object.keys(mod)) {
@@ -161,6 +163,8 @@ test('the README is a front page: under ~150 lines, one table per entry point', 
     'idforge/client',
     'idforge/bench',
     'idforge/public',
+    'idforge/hlc',
+    'idforge/shard',
   ]) {
     assert.ok(readme.includes(`### \`${entry}\`\n`), `README lacks a table for ${entry}`);
   }

@@ -201,6 +201,8 @@ const SUBPATHS = {
   stores: 'stores/index.ts',
   public: 'public/index.ts',
   bench: 'bench/index.ts',
+  hlc: 'hlc/index.ts',
+  shard: 'shard/index.ts',
 } as const;
 
 /**
@@ -221,7 +223,7 @@ export function exampleModule(
     const code = text
       .replace(/from\s+(['"])idforge\1/g, `from ${JSON.stringify(coreUrl)}`)
       .replace(
-        /from\s+(['"])idforge\/(coord|sequences|stores|public|bench)\1/g,
+        /from\s+(['"])idforge\/(coord|sequences|stores|public|bench|hlc|shard)\1/g,
         (_m, _q, sub: string) => {
           const file = SUBPATHS[sub as keyof typeof SUBPATHS];
           return `from ${JSON.stringify(coreUrl.replace(/core\/index\.ts$/, file))}`;
