@@ -13,5 +13,5 @@ let n = 0;
 markRestartSuite('file', {
   url: () => `file:${join(dir, `restart-${n++}.json`)}`,
   ttlMs: 600,
-  cycles: 20,
+  cycles: 9,
 });

@@ -14,6 +14,6 @@ markRestartSuite('postgres', {
     return urls.at(-1)!;
   },
   ttlMs: 600,
-  cycles: 20,
+  cycles: 12,
   skip,
 });

@@ -12,5 +12,5 @@ let n = 0;
 markRestartSuite('sqlite', {
   url: () => `sqlite:${join(dir, `restart-${n++}.db`)}`,
   ttlMs: 600,
-  cycles: 20,
+  cycles: 9,
 });
