@@ -11,7 +11,7 @@ import {
 import type { CliIo } from '../io.js';
 
 const FLAGLESS: readonly string[] = ['tokens'];
-const BOOLEAN: readonly string[] = ['protectOps', 'migrate'];
+const BOOLEAN: readonly string[] = ['protectOps', 'migrate', 'hlc'];
 
 /** A default as the help shows it: none for empty values, strings quoted. */
 function shown(value: unknown): string {
