@@ -164,24 +164,43 @@ test('service imports the public barrels of core, coord, sequences and hlc; stor
   }
 });
 
-test('public imports the core barrels, its own files and @noble/ciphers only: no node:, no driver (it runs in browsers)', () => {
-  const dir = join(root, 'src/public');
-  for (const f of files(dir)) {
-    for (const spec of imports(f)) {
-      if (!spec.startsWith('.')) {
-        assert.match(spec, /^@noble\/ciphers\//, `${relative(root, f)} imports "${spec}"`);
-        continue;
+/**
+ * The browser-safe layers: relative imports stay in the layer or reach the core's barrels;
+ * packages only as listed; no timer, `process` or `require`.
+ */
+const BROWSER_LAYERS = [
+  { layer: 'public', packages: /^@noble\/ciphers\// },
+  { layer: 'hlc', packages: null },
+  { layer: 'shard', packages: null },
+] as const;
+
+for (const { layer, packages } of BROWSER_LAYERS) {
+  test(`${layer} imports the core barrels and its own files${packages === null ? '' : ' and @noble/ciphers'} only: no node:, no driver (it runs in browsers)`, () => {
+    const dir = join(root, 'src', layer);
+    const found = files(dir);
+    assert.ok(found.length > 0, `src/${layer} has sources`);
+    for (const f of found) {
+      for (const spec of imports(f)) {
+        if (!spec.startsWith('.')) {
+          assert.ok(packages?.test(spec), `${relative(root, f)} imports "${spec}"`);
+          continue;
+        }
+        const target = resolve(dirname(f), spec);
+        assert.ok(
+          target.startsWith(dir) ||
+            target === join(root, 'src/core/index.js') ||
+            target === join(root, 'src/core/internal.js'),
+          `${relative(root, f)} reaches outside its layer and the core barrels: "${spec}"`,
+        );
       }
-      const target = resolve(dirname(f), spec);
-      assert.ok(
-        target.startsWith(dir) ||
-          target === join(root, 'src/core/index.js') ||
-          target === join(root, 'src/core/internal.js'),
-        `${relative(root, f)} reaches outside its layer and the core barrels: "${spec}"`,
+      assert.doesNotMatch(
+        readFileSync(f, 'utf8'),
+        /\b(setTimeout|setInterval|setImmediate|process\.[a-z]|require\()/,
+        `${relative(root, f)} uses a timer, process or require`,
       );
     }
-  }
-});
+  });
+}
 
 test('client imports the core barrel and its own files only: no node:, no package (it runs in browsers)', () => {
   const dir = join(root, 'src/client');
@@ -194,51 +213,5 @@ test('client imports the core barrel and its own files only: no node:, no packag
         `${relative(root, f)} reaches outside the client and the core barrel: "${spec}"`,
       );
     }
-  }
-});
-
-test('hlc imports the core barrels and its own files only: no node:, no package, no timer (it runs in browsers)', () => {
-  const dir = join(root, 'src/hlc');
-  const found = files(dir);
-  assert.ok(found.length > 0, 'src/hlc has sources');
-  for (const f of found) {
-    for (const spec of imports(f)) {
-      assert.ok(spec.startsWith('.'), `${relative(root, f)} imports "${spec}"`);
-      const target = resolve(dirname(f), spec);
-      assert.ok(
-        target.startsWith(dir) ||
-          target === join(root, 'src/core/index.js') ||
-          target === join(root, 'src/core/internal.js'),
-        `${relative(root, f)} reaches outside its layer and the core barrels: "${spec}"`,
-      );
-    }
-    assert.doesNotMatch(
-      readFileSync(f, 'utf8'),
-      /\b(setTimeout|setInterval|setImmediate|process\.|require\()/,
-      `${relative(root, f)} uses a timer, process or require`,
-    );
-  }
-});
-
-test('shard imports the core barrels and its own files only: no node:, no package, no timer (it runs in browsers)', () => {
-  const dir = join(root, 'src/shard');
-  const found = files(dir);
-  assert.ok(found.length > 0, 'src/shard has sources');
-  for (const f of found) {
-    for (const spec of imports(f)) {
-      assert.ok(spec.startsWith('.'), `${relative(root, f)} imports "${spec}"`);
-      const target = resolve(dirname(f), spec);
-      assert.ok(
-        target.startsWith(dir) ||
-          target === join(root, 'src/core/index.js') ||
-          target === join(root, 'src/core/internal.js'),
-        `${relative(root, f)} reaches outside its layer and the core barrels: "${spec}"`,
-      );
-    }
-    assert.doesNotMatch(
-      readFileSync(f, 'utf8'),
-      /\b(setTimeout|setInterval|setImmediate|process\.|require\()/,
-      `${relative(root, f)} uses a timer, process or require`,
-    );
   }
 });
