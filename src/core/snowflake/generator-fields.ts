@@ -1,9 +1,8 @@
 /**
- * The checks of {@link SnowflakeGenerator}'s construction that read the layout: which layout,
+ * The checks of SnowflakeGenerator's construction that read the layout: which layout,
  * and the node field values. Internal to the snowflake folder.
  */
 import { assertInteger, rangeError, typeError } from '../assert.js';
-import type { SnowflakeGeneratorOptions } from './generator.js';
 import { isLayout, type Layout } from './layout.js';
 import { getLayout } from './presets.js';
 
@@ -14,11 +13,14 @@ export function layoutOf(value: unknown): Layout {
   throw typeError('SnowflakeGenerator layout', 'a Layout or a preset name', value);
 }
 
+/** The options {@link nodeValues} reads (SnowflakeGeneratorOptions' node and fields). */
+interface NodeOptions {
+  readonly node?: number;
+  readonly fields?: Readonly<Record<string, number>>;
+}
+
 /** The node field values, every one given and in range; never masked. */
-export function nodeValues(
-  layout: Layout,
-  options: SnowflakeGeneratorOptions,
-): Record<string, number> {
+export function nodeValues(layout: Layout, options: NodeOptions): Record<string, number> {
   const given: Record<string, unknown> = {};
   if (options.fields !== undefined) {
     if (typeof options.fields !== 'object' || options.fields === null) {
