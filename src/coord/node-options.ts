@@ -4,6 +4,7 @@ import {
   getLayout,
   isLayout,
   type Layout,
+  type SnowflakeGeneOptions,
   type SnowflakeStats,
 } from '../core/index.js';
 import { rangeError, typeError } from '../core/internal.js';
@@ -22,8 +23,9 @@ export interface NodeLogger {
  * the first ID of each new tick and issue nothing the admit refused: that is the fencing.
  */
 export interface NodeGenerator {
-  next(): bigint;
-  batch(count: number): bigint[];
+  /** `gene`: for a layout with a gene field (SnowflakeGenerator's); others refuse one. */
+  next(gene?: SnowflakeGeneOptions): bigint;
+  batch(count: number, gene?: SnowflakeGeneOptions): bigint[];
   readonly stats: SnowflakeStats;
   readonly nodeFields: Readonly<Record<string, number>>;
 }

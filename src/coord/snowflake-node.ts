@@ -16,6 +16,7 @@ import {
   type Layout,
   LeaseLostError,
   NotReadyError,
+  type SnowflakeGeneOptions,
   SnowflakeGenerator,
   StoreUnavailableError,
 } from '../core/index.js';
@@ -345,31 +346,39 @@ export class SnowflakeNode {
     };
   }
 
-  /** The next ID. Throws `NotReadyError`, `LeaseLostError`, `DuplicateWorkerError`, or as the generator. */
-  next(): bigint {
+  /**
+   * The next ID. Throws `NotReadyError`, `LeaseLostError`, `DuplicateWorkerError`, or as the
+   * generator. `gene`: on a layout with a gene field, as `SnowflakeGenerator.next(gene)`
+   * (`{ geneFrom: userId }` shards the ID with its user; none draws a random gene).
+   */
+  next(gene?: SnowflakeGeneOptions): bigint {
     const g = this.#gen;
     if (g === null) throw this.#notReady();
-    return g.next();
+    return g.next(gene);
   }
 
   /** {@link next} as a decimal string. */
-  nextString(): string {
-    return this.next().toString();
+  nextString(gene?: SnowflakeGeneOptions): string {
+    return this.next(gene).toString();
   }
 
-  /** `count` IDs in increasing order; throws as {@link next}. */
-  batch(count: number): bigint[] {
+  /** `count` IDs in increasing order (all with `gene`); throws as {@link next}. */
+  batch(count: number, gene?: SnowflakeGeneOptions): bigint[] {
     const g = this.#gen;
     if (g === null) throw this.#notReady();
-    return g.batch(count);
+    return g.batch(count, gene);
   }
 
   /** {@link batch}, waiting up to `waitMs` (default readyTimeoutMs) for readiness first. */
-  async batchAsync(count: number, waitMs = this.#s.readyTimeoutMs): Promise<bigint[]> {
+  async batchAsync(
+    count: number,
+    waitMs = this.#s.readyTimeoutMs,
+    gene?: SnowflakeGeneOptions,
+  ): Promise<bigint[]> {
     const until = this.#clock.now() + waitMs;
     for (;;) {
       try {
-        return this.batch(count);
+        return this.batch(count, gene);
       } catch (error) {
         const left = until - this.#clock.now();
         if (!isTransient(error) || left <= 0) throw error;

@@ -11,6 +11,10 @@ import { formatHlc, HlcIdGenerator, parseHlc } from '../hlc/index.js';
 /** The header both ways, as HTTP spells it; node's http lowercases names. */
 export const HLC_HEADER = 'idforge-hlc';
 
+function noGene(gene: unknown): void {
+  if (gene !== undefined) throw new RangeError('HLC IDs: expected no gene (layout hlc has none)');
+}
+
 /** One HLC ID generator as a node's generator (the node fences it through `admit`). */
 class HlcNodeGenerator implements NodeGenerator {
   readonly gen: HlcIdGenerator;
@@ -22,13 +26,15 @@ class HlcNodeGenerator implements NodeGenerator {
     this.nodeFields = fields;
   }
 
-  next(): bigint {
+  next(gene?: unknown): bigint {
+    noGene(gene);
     const id = this.gen.next();
     this.#lastId = id;
     return id;
   }
 
-  batch(count: number): bigint[] {
+  batch(count: number, gene?: unknown): bigint[] {
+    noGene(gene);
     const ids = this.gen.batch(count);
     if (ids.length > 0) this.#lastId = ids[ids.length - 1]!;
     return ids;

@@ -1,6 +1,9 @@
 // `idforge gen snowflake --gene-from ID | --gene N` (issue 13): IDs that route to the parent's
 // shard, and usage errors (exit 2) for every way the options can be wrong.
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { decompose, getLayout, shardOf } from '../../src/core/index.js';
 import { cli } from '../helpers/cli.js';
@@ -29,6 +32,25 @@ describe('idforge gen snowflake --gene-from / --gene', () => {
       for (const n of [1, 2, 16, 256]) assert.equal(shardOf(ids[i]!, n), shardOf(user, n));
       assert.equal(decompose(gene8, ids[i]!).fields.node, 4);
       if (i > 0) assert.ok(ids[i]! > ids[i - 1]!);
+    }
+  });
+
+  test('--store: a leased worker ID, and the gene from the parent on every ID', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idforge-gene-'));
+    try {
+      const store = `sqlite:${join(dir, 'leases.db')}`;
+      const argv = ['gen', 'snowflake', '--layout', 'gene-8', '--store', store, '-n', '50'];
+      const r = await cli([...argv, '--gene-from', '1234']);
+      assert.equal(r.code, 0, r.stderr);
+      const ids = r.lines.map(BigInt);
+      assert.equal(ids.length, 50);
+      for (const id of ids) assert.equal(shardOf(id, 256), 1234 % 256);
+      // Without a parent: a random gene per ID, not one per batch.
+      const random = await cli(argv);
+      assert.equal(random.code, 0, random.stderr);
+      assert.ok(new Set(random.lines.map((l) => shardOf(l, 256))).size > 10);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -82,8 +104,8 @@ describe('idforge gen snowflake --gene-from / --gene', () => {
         /needs an explicit node identity/,
       ],
       [
-        ['gen', 'snowflake', '--layout', 'gene-8', '--store', 'sqlite::memory:', '--gene', '1'],
-        /do not work with --store/,
+        ['gen', 'snowflake', '--store', 'sqlite::memory:', '--gene', '1'],
+        /--gene: layout "default" has no gene field; the layouts with one: gene-8 \(8 bits\)/,
       ],
     ];
     for (const [argv, message] of cases) {

@@ -231,11 +231,6 @@ export function genCommand(
   );
   if (coordinated) {
     if (scheme !== 'snowflake') throw new UsageError('--store applies to snowflake only');
-    if (gene) {
-      throw new UsageError(
-        '--gene-from and --gene need --node or --field: they do not work with --store yet',
-      );
-    }
     return genFromStore(values, count, out, io);
   }
   const src = source(scheme, values);
@@ -259,6 +254,7 @@ async function genFromStore(
     throw new UsageError('--node and --store exclude each other: the store assigns the node');
   }
   const layout = getLayout(values.layout ?? 'default');
+  const gene = geneOption(values, layout);
   const fields = parseFields(values.field, layout);
   const free = layout.nodeFields.filter((f) => !(f.name in fields));
   if (free.length !== 1) {
@@ -293,7 +289,8 @@ async function genFromStore(
     });
     try {
       for (let done = 0; done < count; ) {
-        const ids = await node.batchAsync(Math.min(CHUNK, count - done));
+        // The given gene on every ID; none on a gene layout: a random gene per ID.
+        const ids = await node.batchAsync(Math.min(CHUNK, count - done), undefined, gene);
         done += ids.length;
         for (const id of ids) out.add(id);
       }
