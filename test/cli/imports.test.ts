@@ -36,8 +36,10 @@ const ENTRY_POINTS = [
   'service/index.ts',
   'bench/index.ts',
   'public/index.ts',
+  'hlc/index.ts',
+  'shard/index.ts',
 ];
-const CLI_OWN = ['cli/io.ts', 'cli/args.ts', 'cli/formats.ts', 'cli/prompt.ts'];
+const CLI_OWN = ['cli/io.ts', 'cli/args.ts', 'cli/formats.ts', 'cli/prompt.ts', 'cli/keys.ts'];
 
 test('src/cli imports only the public entry points, io/args/formats and node: modules', () => {
   const all = files(cliDir);

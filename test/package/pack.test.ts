@@ -59,6 +59,20 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
     assert.deepEqual(JSON.parse(out), ['42', 'user_', 36]);
   });
 
+  test('idforge/hlc and idforge/shard work from the installed package', async () => {
+    const out = await inApp(`
+      import { formatHlc, HlcIdGenerator, hlcOfId } from 'idforge/hlc';
+      import { shardKey } from 'idforge/shard';
+      const a = new HlcIdGenerator({ node: 1 });
+      const b = new HlcIdGenerator({ node: 2 });
+      const id = a.next();
+      b.receive(a.last);
+      process.stdout.write(JSON.stringify([
+        b.next() > id, formatHlc(hlcOfId(id)).length, shardKey(42n, { buckets: 16 }) < 16,
+      ]));`);
+    assert.deepEqual(JSON.parse(out), [true, 17, true]);
+  });
+
   test('none of the optional peer drivers was installed; better-sqlite3 was', () => {
     for (const driver of ['pg', 'mysql2', 'ioredis', 'etcd3', 'classic-level']) {
       assert.equal(existsSync(join(app, 'node_modules', driver)), false, `${driver} installed`);

@@ -4,7 +4,6 @@
  * standard error (a bar on a terminal, a line per tenth otherwise); Ctrl-C stops between two
  * batches (exit 130) and the same command resumes.
  */
-import { readFileSync, statSync } from 'node:fs';
 import {
   type BackfillProgress,
   type BackfillReport,
@@ -12,7 +11,6 @@ import {
   MAX_BACKFILL_BATCH,
   PublicIds,
   type PublicKey,
-  parsePublicKeys,
   publicIdValues,
   runBackfill,
   uuidv4Values,
@@ -21,6 +19,7 @@ import {
 import { openBackfillTarget, storeScheme } from '../../stores/index.js';
 import { integer } from '../args.js';
 import { type CliIo, UsageError } from '../io.js';
+import { loadPublicKeys } from '../keys.js';
 
 export const backfillHelp = `Usage: idforge backfill --store URL --table T --column C --scheme uuidv7|uuidv4|public
                         [--key-column id] [--batch 1000] [--key-file F] [--prefix P] [--json]
@@ -166,30 +165,12 @@ function valuesFor(scheme: string, values: Record<string, unknown>, io: CliIo): 
 /** `--key-file F`, else `$IDFORGE_PUBLIC_KEYS` from io.env (as `idforge public` reads them). */
 function loadKeys(values: Record<string, unknown>, io: CliIo): PublicKey[] {
   const file = values['key-file'];
-  if (typeof file !== 'string') {
-    const env = io.env?.IDFORGE_PUBLIC_KEYS;
-    if (env === undefined || env.trim() === '') {
-      throw new UsageError(
-        '--scheme public: expected --key-file F or $IDFORGE_PUBLIC_KEYS (idforge public keygen writes a key file)',
-      );
-    }
-    return parsePublicKeys(env);
-  }
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-    const mode = statSync(file).mode & 0o777;
-    if ((mode & 0o077) !== 0) {
-      io.stderr.write(
-        `idforge backfill: warning: ${file} is readable by others (mode 0${mode.toString(8)}); chmod 600 ${file}\n`,
-      );
-    }
-  } catch (e) {
-    throw new UsageError(
-      `--key-file: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? e})`,
-    );
-  }
-  return parsePublicKeys(text);
+  return loadPublicKeys(
+    typeof file === 'string' ? file : undefined,
+    io,
+    'idforge backfill',
+    '--scheme public: expected --key-file F or $IDFORGE_PUBLIC_KEYS (idforge public keygen writes a key file)',
+  );
 }
 
 /** `fn()`, its RangeError or TypeError (a malformed name, a URL) as a UsageError. */

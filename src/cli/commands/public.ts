@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 import {
   formatUlid,
   formatUuid,
@@ -13,10 +13,10 @@ import {
   PUBLIC_KEY_MAX_VERSION,
   PublicIds,
   type PublicKey,
-  parsePublicKeys,
 } from '../../public/index.js';
 import { integer } from '../args.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
+import { loadPublicKeys } from '../keys.js';
 
 export const publicHelp = `Usage: idforge public <keygen|retire|encode|decode> [options]
 
@@ -98,7 +98,7 @@ function keygen(rest: string[], values: PublicValues, io: CliIo): number {
   if (file !== undefined) {
     if (values.out !== undefined)
       throw new UsageError('public keygen: --out and --key-file exclude each other');
-    const keys = readKeyFile(file, io);
+    const keys = loadPublicKeys(file, io, 'idforge public', '');
     const top = Math.max(...keys.map((k) => k.version));
     const version = versionArg(values.version, top + 1);
     if (keys.some((k) => k.version === version))
@@ -135,7 +135,7 @@ function retire(rest: string[], values: PublicValues, io: CliIo): number {
   const file = values['key-file'];
   if (file === undefined) throw new UsageError('public retire: expected --key-file F');
   const version = integer('version', rest[0]!, 0, PUBLIC_KEY_MAX_VERSION);
-  const keys = readKeyFile(file, io);
+  const keys = loadPublicKeys(file, io, 'idforge public', '');
   if (!keys.some((k) => k.version === version))
     throw new UsageError(`public retire: ${file} has no key version ${version}`);
   const next = keys.map((k) => (k.version === version ? { ...k, retired: true } : k));
@@ -228,33 +228,12 @@ function versionArg(text: string | undefined, fallback: number): number {
 
 /** `--key-file F`, else `$IDFORGE_PUBLIC_KEYS` from io.env. */
 function loadKeys(values: PublicValues, io: CliIo): PublicKey[] {
-  const file = values['key-file'];
-  if (file !== undefined) return readKeyFile(file, io);
-  const env = io.env?.IDFORGE_PUBLIC_KEYS;
-  if (env === undefined || env.trim() === '') {
-    throw new UsageError(
-      'expected --key-file F or $IDFORGE_PUBLIC_KEYS (idforge public keygen --out F writes a key file)',
-    );
-  }
-  return parsePublicKeys(env);
-}
-
-function readKeyFile(file: string, io: CliIo): PublicKey[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-    const mode = statSync(file).mode & 0o777;
-    if ((mode & 0o077) !== 0) {
-      io.stderr.write(
-        `idforge public: warning: ${file} is readable by others (mode 0${mode.toString(8)}); chmod 600 ${file}\n`,
-      );
-    }
-  } catch (e) {
-    throw new UsageError(
-      `--key-file: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? e})`,
-    );
-  }
-  return parsePublicKeys(text);
+  return loadPublicKeys(
+    values['key-file'],
+    io,
+    'idforge public',
+    'expected --key-file F or $IDFORGE_PUBLIC_KEYS (idforge public keygen --out F writes a key file)',
+  );
 }
 
 /**
