@@ -1,11 +1,12 @@
 // The floor of the deployed stack: Fastify with the parts `idforge serve` runs on every
 // request (a bearer token hashed and compared in constant time, a querystring schema,
-// @fastify/rate-limit, @fastify/under-pressure, a prom-client counter and latency histogram),
-// answering a constant with no idforge code at all. `--bare` leaves all of them out.
+// @fastify/rate-limit, an event-loop lag check on a 100 ms timer, a prom-client counter and
+// latency histogram), answering a constant with no idforge code at all. `--bare` leaves all of
+// them out.
 // Started by bench/service/main.ts; prints its URL.
 import { hash, timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import rateLimit from '@fastify/rate-limit';
-import underPressure from '@fastify/under-pressure';
 import Fastify from 'fastify';
 import client from 'prom-client';
 
@@ -29,7 +30,18 @@ if (!bare) {
     timeWindow: 60_000,
     keyGenerator: (req) => req.who,
   });
-  await app.register(underPressure, { maxEventLoopDelay: 1000, sampleInterval: 100 });
+  // What src/service/lag.ts does: how late a 100 ms timer fires, read on every request.
+  let last = performance.now();
+  let lag = 0;
+  setInterval(() => {
+    const now = performance.now();
+    lag = Math.max(0, now - last - 100);
+    last = now;
+  }, 100).unref();
+  app.addHook('onRequest', (_req, reply, done) => {
+    if (Math.max(lag, performance.now() - last - 100) > 1000) return reply.code(503).send('{}');
+    done();
+  });
   const registry = new client.Registry();
   const requests = new client.Counter({
     name: 'requests',

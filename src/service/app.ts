@@ -6,7 +6,6 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import underPressure from '@fastify/under-pressure';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -16,6 +15,7 @@ import Fastify, {
 import { allowAdmin, TokenAuth } from './auth.js';
 import type { Access, IssuedCounts, ServiceDeps } from './deps.js';
 import { describeFailure, HttpError, ServiceCode } from './errors.js';
+import { LoopLag } from './lag.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { idRoutes } from './routes/ids.js';
@@ -25,8 +25,15 @@ import { sequenceRoutes } from './routes/sequences.js';
 import { statusRoutes } from './routes/status.js';
 import { errorSchema } from './schemas.js';
 
-/** How often the event-loop guard samples the lag. */
-export const PRESSURE_SAMPLE_MS = 100;
+/** Routes the event-loop guard never refuses: liveness and scraping matter most under load. */
+const UNGUARDED = new Set(['/healthz', '/metrics']);
+
+const guards = new WeakMap<FastifyInstance, LoopLag>();
+
+/** The app's event-loop guard, if maxEventLoopDelayMs is on. */
+export function loopLagOf(app: FastifyInstance): LoopLag | undefined {
+  return guards.get(app);
+}
 
 type Hook = (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
 
@@ -53,6 +60,24 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   });
   const auth = new TokenAuth(config.tokens);
   const issued: IssuedCounts = {};
+  const guard = config.maxEventLoopDelayMs > 0 ? new LoopLag(config.maxEventLoopDelayMs) : null;
+  if (guard !== null) {
+    guards.set(app, guard);
+    guard.start();
+    app.addHook('onClose', (_app, done) => {
+      guard.stop();
+      done();
+    });
+  }
+  // Answered here, not thrown: a shed request is not an error to log, and under load there
+  // are many.
+  const shed: Hook = (_req, reply, done) => {
+    if (guard === null || !guard.overloaded) return done();
+    const lag = Math.round(guard.lagMs);
+    const message = `the node is overloaded (event loop ${lag} ms behind, limit ${guard.limitMs} ms); retry on another node`;
+    reply.code(503).header('retry-after', '1').type('application/json; charset=utf-8');
+    reply.send(JSON.stringify({ error: { code: ServiceCode.OVERLOADED, message } }));
+  };
   app.decorateRequest('principal', null);
   app.decorateRequest('access', 'ids');
   app.addSchema(errorSchema);
@@ -78,7 +103,8 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       metrics.request(url, req.method, reply.statusCode, reply.elapsedTime / 1000);
       done();
     };
-    route.onRequest = [authorize, ...hooks(route.onRequest)];
+    const guarded = guard !== null && !UNGUARDED.has(url);
+    route.onRequest = [...(guarded ? [shed] : []), authorize, ...hooks(route.onRequest)];
     route.onResponse = [...hooks(route.onResponse), count];
   });
   app.setErrorHandler((error, req, reply) => {
@@ -104,25 +130,6 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     });
   });
 
-  if (config.maxEventLoopDelayMs > 0) {
-    await app.register(underPressure, {
-      maxEventLoopDelay: config.maxEventLoopDelayMs,
-      // Sampled every 100 ms (the plugin's default is 1 s): a stalled node sheds load sooner.
-      sampleInterval: PRESSURE_SAMPLE_MS,
-      exposeStatusRoute: false,
-      pressureHandler: (_req, reply, type, value) => {
-        reply.code(503).header('retry-after', '1').type('application/json; charset=utf-8');
-        reply.send(
-          JSON.stringify({
-            error: {
-              code: ServiceCode.OVERLOADED,
-              message: `the node is overloaded (${type} ${value}); retry on another node`,
-            },
-          }),
-        );
-      },
-    });
-  }
   if (config.rateLimit > 0) {
     await app.register(rateLimit, {
       global: true,

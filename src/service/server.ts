@@ -20,7 +20,7 @@ import {
   redactUrl,
   storeScheme,
 } from '../stores/index.js';
-import { buildApp, PRESSURE_SAMPLE_MS } from './app.js';
+import { buildApp, loopLagOf } from './app.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceDeps, ServiceIdentity } from './deps.js';
 import { EventLog } from './events.js';
@@ -241,13 +241,11 @@ const SETTLE_MS = 5000;
  * overloaded. Polls the guard's own flag; bounded by SETTLE_MS.
  */
 async function settle(app: FastifyInstance): Promise<void> {
-  const underPressure = (app as { isUnderPressure?: () => boolean }).isUnderPressure;
-  if (underPressure === undefined) return;
+  const guard = loopLagOf(app);
+  if (guard === undefined) return;
   await app.ready();
-  // The guard's next samples measure the lag of the work just done: let two of them pass.
-  await new Promise((r) => setTimeout(r, 2 * PRESSURE_SAMPLE_MS));
   const until = Date.now() + SETTLE_MS;
-  while (underPressure.call(app) && Date.now() < until) {
+  while (guard.overloaded && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -390,12 +390,38 @@ test('an event loop lagging past maxEventLoopDelayMs answers 503 IDF_OVERLOADED,
     }
     assert.ok(overloaded !== null, 'a 503 while the loop lags');
     assert.equal((overloaded.json() as { error: { code: string } }).error.code, 'IDF_OVERLOADED');
+    assert.match(
+      (overloaded.json() as { error: { message: string } }).error.message,
+      /limit 50 ms/,
+    );
+    assert.equal(overloaded.headers['retry-after'], '1');
+    // Liveness and scraping are never refused: a lagging node is alive, and its metrics
+    // matter most then.
+    const busyUntil = Date.now() + 300;
+    while (Date.now() < busyUntil) {}
+    assert.equal((await s.app.inject('/v1/ids/uuidv7')).statusCode, 503);
+    assert.equal((await s.app.inject('/healthz')).statusCode, 200);
+    assert.equal((await s.app.inject('/metrics')).statusCode, 200);
     let ok = false;
     while (!ok && Date.now() < deadline + 10_000) {
       await new Promise((r) => setTimeout(r, 20));
       ok = (await s.app.inject('/v1/ids/uuidv7')).statusCode === 200;
     }
     assert.ok(ok, 'serves again once the loop is idle');
+  } finally {
+    await s.close();
+  }
+});
+
+test('a stall shorter than maxEventLoopDelayMs is served: a lag is measured, not assumed', async () => {
+  const s = await openTestService({ maxEventLoopDelayMs: 5000 });
+  try {
+    for (let i = 0; i < 3; i++) {
+      const busyUntil = Date.now() + 400;
+      while (Date.now() < busyUntil) {}
+      await new Promise((r) => setImmediate(r));
+      assert.equal((await s.app.inject('/v1/ids/uuidv7')).statusCode, 200);
+    }
   } finally {
     await s.close();
   }
