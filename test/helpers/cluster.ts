@@ -119,6 +119,27 @@ export async function leases(url: string): Promise<LeaseRow[]> {
   return ((await r.json()) as { leases: LeaseRow[] }).leases;
 }
 
+/**
+ * Waits until the store (read through `url`) lists `pid` as the live holder of `workerId`.
+ * Polled, not read once: only live leases are listed, and on a starved machine a holder's
+ * short lease can lapse between two renewals before it takes the ID again.
+ */
+export async function waitHolder(url: string, workerId: number, pid: number, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  let seen: LeaseRow | undefined;
+  for (;;) {
+    seen = (await leases(url)).find((l) => l.workerId === workerId);
+    if (seen?.pid === pid) return;
+    if (Date.now() > deadline) {
+      const holder = seen === undefined ? 'no live lease' : `pid ${seen.pid}`;
+      throw new Error(
+        `after ${ms} ms the store lists ${holder} for worker ID ${workerId}, not pid ${pid}`,
+      );
+    }
+    await sleep(50);
+  }
+}
+
 /** Waits until node `p` serves and its logged worker ID is known; returns that ID. */
 export async function workerOfNode(p: ServiceProc): Promise<number> {
   await p.ready;

@@ -10,12 +10,12 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import {
   Cluster,
-  leases,
   loggedWorker,
   Namespaces,
   PAIRINGS,
   pairingSkip,
   prepareStores,
+  waitHolder,
   waitReadyz,
   workerOfNode,
 } from '../helpers/cluster.js';
@@ -116,8 +116,7 @@ for (const pairing of PAIRINGS) {
         const fourth = cluster.start(flags({ workers: w, acquireTimeoutMs: 6 * ttlMs }));
         assert.equal(await workerOfNode(fourth), w, 'the 4th node took the paused node’s ID');
         t.diagnostic(`the 4th node served ${Date.now() - pausedAt} ms after the pause`);
-        const held = (await leases(nodes[0]!.url)).find((l) => l.workerId === w);
-        assert.equal(held?.pid, fourth.child.pid, 'the store lists the 4th node as holder');
+        await waitHolder(nodes[0]!.url, w, fourth.child.pid!);
         loads.add(fourth, 'fourth');
         await waitFor(() => h.count('snowflake', 'fourth') >= ENOUGH, 'the 4th node to serve');
         const beforeThaw = h.count('snowflake', 'node1');
