@@ -1,11 +1,16 @@
 // The published package as a user installs it (issue 9 §5): `npm pack`, then
 // `npm install <tarball>` into an empty folder. The core works with no driver installed,
 // none of the optional peer drivers (pg, mysql2, ioredis, etcd3) comes along, and a URL whose
-// driver is missing fails with DriverMissingError naming the package. One install: the
-// better-sqlite3 dependency may compile from source there.
+// driver is missing fails with DriverMissingError naming the package. One install.
+//
+// better-sqlite3 is native. Where its prebuilt binary can be downloaded (GitHub releases),
+// a user's install fetches it; here only the npm registry is reachable, so the install would
+// compile SQLite from source (minutes on 2 cores). The test hands prebuild-install the binary
+// this checkout already built, as a local prebuild under the name it would download; if the
+// installed version differs from ours, that name does not match and it compiles as before.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -25,6 +30,23 @@ async function inApp(source: string): Promise<string> {
   return stdout.trim();
 }
 
+/**
+ * Packs this checkout's compiled better-sqlite3 binary as prebuild-install names a download
+ * (`better-sqlite3-v<version>-node-v<abi>-<platform>-<arch>.tar.gz`, holding
+ * build/Release/better_sqlite3.node) into a folder; resolves the folder.
+ */
+async function localPrebuild(): Promise<string> {
+  const pkg = join(root, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const folder = join(dir, 'prebuilds');
+  mkdirSync(folder);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  await run('tar', ['-czf', join(folder, name), '-C', pkg, 'build/Release/better_sqlite3.node']);
+  return folder;
+}
+
 describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () => {
   before(async () => {
     const packed = await run('npm', ['pack', '--silent', '--pack-destination', dir], {
@@ -32,6 +54,7 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
       maxBuffer: 16 << 20,
     });
     const tarball = join(dir, packed.stdout.trim().split('\n').at(-1)!);
+    const prebuilds = await localPrebuild();
     await run('mkdir', [app]);
     writeFileSync(
       join(app, 'package.json'),
@@ -40,6 +63,7 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
       cwd: app,
       maxBuffer: 16 << 20,
+      env: { ...process.env, npm_config_better_sqlite3_local_prebuilds: prebuilds },
     });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
