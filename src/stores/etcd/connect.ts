@@ -89,8 +89,11 @@ export function clientOptions(
 ): IOptions {
   type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
   const signal = new AbortController().signal;
+  // Async, like etcd3's own policies: its stream error handler calls
+  // `faultHandling.execute(() => { throw error }).catch(...)`, and a synchronous throw there
+  // escaped as an uncaught exception when a keep-alive stream's connection dropped.
   const passThrough = {
-    execute: <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T) => fn({ signal }),
+    execute: async <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T) => fn({ signal }),
   } as unknown as Policy;
   const eachHost = {
     async execute<T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> {
