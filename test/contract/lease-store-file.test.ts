@@ -22,6 +22,7 @@ import { StoreUnavailableError } from '../../src/core/index.js';
 import { parseFileUrl } from '../../src/stores/file/connect.js';
 import { FileLeaseStore, openFileLeaseStore } from '../../src/stores/file/lease-store.js';
 import { StateFile } from '../../src/stores/file/state-file.js';
+import { tsEntry } from '../helpers/bundle.js';
 import { leaseStoreContract, owner, report, request } from './lease-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-file-'));
@@ -190,7 +191,7 @@ describe('file lease store', () => {
     const fixture = fileURLToPath(new URL('./fixtures/file-lease-proc.ts', import.meta.url));
     const config = JSON.stringify({ url: `file:${path}`, witness, grants: 50, min: 0, max: 1 });
     const procs = [0, 1, 2, 3].map(() => {
-      const child = spawn(process.execPath, ['--import', 'tsx', fixture, config], {
+      const child = spawn(process.execPath, [...tsEntry(fixture), config], {
         stdio: ['pipe', 'pipe', 'inherit'],
       });
       let text = '';
@@ -259,7 +260,7 @@ test('negative control: 4 processes on one file without its lock hold one worker
   );
   const config = JSON.stringify({ path, witness, min: 0, max: 1 });
   const procs = [0, 1, 2, 3].map(() => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, config], {
+    const child = spawn(process.execPath, [...tsEntry(fixture), config], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const p = { child, text: '', exited: new Promise((res) => child.on('close', res)) };

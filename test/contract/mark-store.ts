@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { StoreNotMigratedError } from '../../src/core/index.js';
 import type { DurableMarkStore } from '../../src/sequences/ports.js';
+import { tsEntry } from '../helpers/bundle.js';
 import { raceInProcesses } from './fixtures/race.js';
 
 const MAX = (1n << 63n) - 1n;
@@ -53,7 +54,7 @@ async function withStores(
 function killedAfterRaise(url: string, key: string, value: bigint): Promise<string> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', fixture, JSON.stringify({ url, key, value: String(value) })],
+    [...tsEntry(fixture), JSON.stringify({ url, key, value: String(value) })],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';

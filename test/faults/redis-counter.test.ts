@@ -22,6 +22,7 @@ import {
   type RedisCounterStore,
 } from '../../src/stores/redis/counter-store.js';
 import { openMarks } from '../contract/mark-store.js';
+import { tsEntry } from '../helpers/bundle.js';
 import { duplicates } from '../helpers/procs.js';
 import { ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
@@ -293,7 +294,7 @@ interface Drawer {
 }
 
 function spawnDrawer(config: Record<string, unknown>): Drawer {
-  const child = spawn(process.execPath, ['--import', 'tsx', drawer, JSON.stringify(config)], {
+  const child = spawn(process.execPath, [...tsEntry(drawer), JSON.stringify(config)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const d: Drawer = {

@@ -13,6 +13,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Segment } from '../../src/sequences/ports.js';
 import { assertContiguous } from '../contract/segment-store.js';
+import { tsEntry } from '../helpers/bundle.js';
 import { openTestSegmentStore } from '../helpers/segment-stores.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -38,7 +39,7 @@ interface Proc {
 }
 
 function start(config: Record<string, unknown>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, JSON.stringify(config)], {
+  const child = spawn(process.execPath, [...tsEntry(fixture), JSON.stringify(config)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const proc: Proc = {

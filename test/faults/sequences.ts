@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openSegmentStore } from '../../src/stores/open.js';
+import { tsEntry } from '../helpers/bundle.js';
 import { duplicates } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -25,7 +26,7 @@ export function startSeqProc(config: Record<string, unknown>): {
   child: ChildProcess;
   done: Promise<SeqRun>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, JSON.stringify(config)], {
+  const child = spawn(process.execPath, [...tsEntry(fixture), JSON.stringify(config)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const run: SeqRun = { ids: [], code: null, fatal: null, waiting: false };

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openLeaseStore } from '../../src/stores/open.js';
+import { tsEntry } from './bundle.js';
 
 const fixture = fileURLToPath(new URL('../faults/fixtures/node-proc.ts', import.meta.url));
 
@@ -19,7 +20,7 @@ export interface NodeProc {
 }
 
 export function startNode(config: Record<string, unknown>): NodeProc {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, JSON.stringify(config)], {
+  const child = spawn(process.execPath, [...tsEntry(fixture), JSON.stringify(config)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let buf = '';

@@ -21,6 +21,7 @@ import {
   openSegmentStore,
   openSequence,
 } from '../../src/stores/open.js';
+import { tsEntry } from '../helpers/bundle.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
@@ -45,7 +46,7 @@ function sqliteLock(path: string): Outage {
   return {
     down: () =>
       new Promise((resolve, reject) => {
-        child = spawn(process.execPath, ['--import', 'tsx', lockFixture, path], {
+        child = spawn(process.execPath, [...tsEntry(lockFixture), path], {
           stdio: ['pipe', 'pipe', 'inherit'],
         });
         child.once('error', reject);
