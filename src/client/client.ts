@@ -7,7 +7,9 @@ import { ClientClosedError } from '../core/index.js';
 import {
   type ClientOptions,
   ID_SCHEMES,
+  type IdRequestOptions,
   type IdScheme,
+  idQuery,
   integer,
   type ResolvedOptions,
   rangeError,
@@ -48,29 +50,32 @@ export class IdforgeClient {
    * formats it (a Snowflake or HLC ID in decimal). Rejects with `TypeError`/`RangeError` for another
    * scheme; `ServiceUnavailableError` when no server served it; `ServiceAuthError` (401/403);
    * `ServiceRejectedError` (other 4xx); `ServiceResponseError` (a body that breaks the
-   * contract); `ClientClosedError` after `close()`.
+   * contract); `ClientClosedError` after `close()`. `options` (snowflake only): a `layout`
+   * the node serves, and on a layout with a gene field a `gene` or `geneFrom` (docs/client.md).
    */
-  async next(scheme: IdScheme): Promise<string> {
-    const ids = await this.batch(scheme, 1);
+  async next(scheme: IdScheme, options?: IdRequestOptions): Promise<string> {
+    const ids = await this.batch(scheme, 1, options);
     return ids[0]!;
   }
 
   /**
    * `count` IDs of `scheme` (an integer in [0, 1,000,000]; 0 sends no request) in one request,
    * checked: each of the scheme, none repeated. The service refuses a count above its limit
-   * (default 10000) with `ServiceRejectedError`. Rejects like {@link next}.
+   * (default 10000) with `ServiceRejectedError`. Rejects like {@link next}; `options` as
+   * there, for every ID of the batch.
    */
-  async batch(scheme: IdScheme, count: number): Promise<string[]> {
+  async batch(scheme: IdScheme, count: number, options?: IdRequestOptions): Promise<string[]> {
     if (!(ID_SCHEMES as readonly unknown[]).includes(scheme)) {
       const expected = `one of ${ID_SCHEMES.join(', ')}`;
       throw (typeof scheme === 'string' ? rangeError : typeError)('scheme', expected, scheme);
     }
     integer('count', count, 0, MAX_COUNT);
+    const query = idQuery(scheme, options);
     if (this.#closed) throw new ClientClosedError(`GET /v1/ids/${scheme}`);
     if (count === 0) return [];
     return this.#pool.request({
       method: 'GET',
-      path: `/v1/ids/${scheme}?count=${count}`,
+      path: `/v1/ids/${scheme}?count=${count}${query}`,
       operation: `GET /v1/ids/${scheme}`,
       parse: idsParser(scheme, count),
     });

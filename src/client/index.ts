@@ -6,6 +6,11 @@
  * `ServiceRejectedError`, `ServiceResponseError`, `ClientClosedError`.
  */
 export { type ClientStats, createClient, type IdforgeClient } from './client.js';
-export { type ClientOptions, ID_SCHEMES, type IdScheme } from './options.js';
+export {
+  type ClientOptions,
+  ID_SCHEMES,
+  type IdRequestOptions,
+  type IdScheme,
+} from './options.js';
 export type { ClientSequence, SequenceStats } from './sequence.js';
 export type { ServerStats } from './servers.js';

@@ -85,6 +85,59 @@ export function integer(name: string, value: unknown, min: number, max: number):
   return value;
 }
 
+/** What `batch` and `next` may ask besides the scheme: Snowflake only. */
+export interface IdRequestOptions {
+  /** One of the node's configured layouts (its own by default). */
+  readonly layout?: string;
+  /** On a layout with a gene field: the gene of every ID, an integer >= 0. */
+  readonly gene?: number;
+  /**
+   * On a layout with a gene field: take the gene from this 64-bit ID (a bigint, or its
+   * decimal string), e.g. the ID of an order's user, so the order routes to the user's shard.
+   */
+  readonly geneFrom?: bigint | string;
+}
+
+const MAX_U64 = (1n << 64n) - 1n;
+
+/**
+ * The query string (after `count`) that `options` ask for: `&layout=...&gene=...`. Throws
+ * `TypeError`/`RangeError` for a malformed option or one given for a scheme other than
+ * snowflake.
+ */
+export function idQuery(scheme: IdScheme, options: IdRequestOptions | undefined): string {
+  if (options === undefined) return '';
+  if (typeof options !== 'object' || options === null) {
+    throw typeError('options', 'an object { layout?, gene?, geneFrom? }', options);
+  }
+  const { layout, gene, geneFrom } = options;
+  if (layout === undefined && gene === undefined && geneFrom === undefined) return '';
+  if (scheme !== 'snowflake') {
+    throw rangeError('options', 'layout, gene and geneFrom for snowflake only', scheme);
+  }
+  let q = '';
+  if (layout !== undefined) {
+    if (typeof layout !== 'string' || layout.length === 0) {
+      throw typeError('options.layout', 'a layout name', layout);
+    }
+    q += `&layout=${encodeURIComponent(layout)}`;
+  }
+  if (gene !== undefined && geneFrom !== undefined) {
+    throw typeError('options', 'gene or geneFrom, not both', options);
+  }
+  if (gene !== undefined) q += `&gene=${integer('options.gene', gene, 0, Number.MAX_SAFE_INTEGER)}`;
+  if (geneFrom !== undefined) {
+    const expected = 'a 64-bit ID: a bigint or decimal string in [0, 2^64-1]';
+    let id: bigint;
+    if (typeof geneFrom === 'bigint') id = geneFrom;
+    else if (typeof geneFrom === 'string' && /^[0-9]{1,20}$/.test(geneFrom)) id = BigInt(geneFrom);
+    else throw typeError('options.geneFrom', expected, geneFrom);
+    if (id < 0n || id > MAX_U64) throw rangeError('options.geneFrom', expected, geneFrom);
+    q += `&geneFrom=${id}`;
+  }
+  return q;
+}
+
 /** Validates `options` and fills in the defaults. See {@link ClientOptions}. */
 export function resolveOptions(options: unknown): ResolvedOptions {
   const name = (key: string) => `createClient options.${key}`;

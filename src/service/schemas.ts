@@ -42,7 +42,7 @@ export function idsSchema(maxCount: number, layouts: readonly string[]) {
   return {
     summary: 'Issue IDs of a scheme',
     description:
-      'count IDs in one answer: {"ids":[...]}, or one per line with Accept: text/plain. Snowflake and HLC IDs are decimal strings. With hlc on, the IdForge-HLC request header (the latest HLC the caller saw) is merged first, and the answer carries this node\'s.',
+      'count IDs in one answer: {"ids":[...]}, or one per line with Accept: text/plain. Snowflake and HLC IDs are decimal strings. On a layout with a gene field (gene-8), gene or geneFrom gives every Snowflake ID of the answer that gene; without, each ID gets a random one. With hlc on, the IdForge-HLC request header (the latest HLC the caller saw) is merged first, and the answer carries this node\'s.',
     tags: ['ids'],
     params: {
       type: 'object',
@@ -51,7 +51,22 @@ export function idsSchema(maxCount: number, layouts: readonly string[]) {
     },
     querystring: {
       type: 'object',
-      properties: { count: count(maxCount), layout: { type: 'string', enum: layouts } },
+      properties: {
+        count: count(maxCount),
+        layout: { type: 'string', enum: layouts },
+        gene: {
+          type: 'integer',
+          minimum: 0,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: 'snowflake on a layout with a gene field: the gene of every ID',
+        },
+        geneFrom: {
+          type: 'string',
+          pattern: '^[0-9]{1,20}$',
+          description:
+            'snowflake on a layout with a gene field: take the gene from this 64-bit ID (decimal), e.g. the user of an order',
+        },
+      },
       additionalProperties: false,
     },
     response: { 200: idList, ...errors(400, 401, 403, 429, 503) },

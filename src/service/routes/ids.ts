@@ -5,13 +5,14 @@ import {
   type Clock,
   KsuidGenerator,
   MonotonicClock,
+  type SnowflakeGeneOptions,
   UlidGenerator,
   UuidV4Generator,
   UuidV7Generator,
 } from '../../core/index.js';
 import { allowScheme } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
-import { badRequest } from '../errors.js';
+import { badRequest, HttpError } from '../errors.js';
 import { HLC_HEADER } from '../hlc.js';
 import { idsSchema, type Scheme } from '../schemas.js';
 
@@ -37,13 +38,20 @@ function wantsText(req: FastifyRequest): boolean {
   return a?.startsWith('text/plain') === true;
 }
 
-/** `count` Snowflake IDs as decimal strings; waits up to READY_WAIT_MS for a node not ready. */
-export async function snowflakes(node: SnowflakeNode, count: number): Promise<string[]> {
+/**
+ * `count` Snowflake IDs as decimal strings, all with `gene` when given; waits up to
+ * READY_WAIT_MS for a node not ready.
+ */
+export async function snowflakes(
+  node: SnowflakeNode,
+  count: number,
+  gene?: SnowflakeGeneOptions,
+): Promise<string[]> {
   let ids: bigint[];
   try {
-    ids = node.batch(count);
+    ids = node.batch(count, gene);
   } catch {
-    ids = await node.batchAsync(count, READY_WAIT_MS);
+    ids = await node.batchAsync(count, READY_WAIT_MS, gene);
   }
   const out = new Array<string>(ids.length);
   for (let i = 0; i < ids.length; i++) out[i] = (ids[i] as bigint).toString();
@@ -85,6 +93,34 @@ export class BatchClock implements Clock {
   }
 }
 
+const MAX_U64 = (1n << 64n) - 1n;
+
+interface IdsQuery {
+  readonly count: number;
+  readonly layout?: string;
+  readonly gene?: number;
+  readonly geneFrom?: string;
+}
+
+/** The gene a request asks for (snowflake only; at most one of gene and geneFrom). */
+function geneOf(scheme: Scheme, q: IdsQuery): SnowflakeGeneOptions | undefined {
+  if (q.gene === undefined && q.geneFrom === undefined) return undefined;
+  if (scheme !== 'snowflake') throw badRequest('gene and geneFrom apply to snowflake only');
+  if (q.gene !== undefined && q.geneFrom !== undefined) {
+    throw badRequest('give gene or geneFrom, not both');
+  }
+  if (q.gene !== undefined) return { gene: q.gene };
+  const geneFrom = BigInt(q.geneFrom!); // the schema admits 1 to 20 decimal digits
+  if (geneFrom > MAX_U64) {
+    throw new HttpError(
+      400,
+      'IDF_INVALID_ID',
+      `geneFrom ${q.geneFrom} is above 2^64-1: not a 64-bit ID`,
+    );
+  }
+  return { geneFrom };
+}
+
 export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const { config, nodes, metrics, issued } = deps;
   const own = nodes.get(config.layout);
@@ -97,13 +133,14 @@ export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
     ulid: new UlidGenerator({ clock, monotonic: true }),
     ksuid: new KsuidGenerator({ clock }),
   };
-  app.get<{ Params: { scheme: Scheme }; Querystring: { count: number; layout?: string } }>(
+  app.get<{ Params: { scheme: Scheme }; Querystring: IdsQuery }>(
     '/v1/ids/:scheme',
     { schema: idsSchema(config.maxCount, [config.layout, ...config.layouts]) },
     async (req, reply) => {
       const { scheme } = req.params;
       const { count, layout } = req.query;
       allowScheme(req.principal, scheme);
+      const gene = geneOf(scheme, req.query);
       let ids: string[];
       if (hlc !== undefined) {
         // The caller's clock first: every ID minted below sorts after what it saw.
@@ -124,7 +161,12 @@ export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
           throw badRequest(
             `layout "${layout}" is not served by this node; configure it in layouts`,
           );
-        ids = await snowflakes(node, count);
+        if (gene !== undefined && node.layout.geneField === undefined) {
+          throw badRequest(
+            `layout "${node.layout.name}" has no gene field; ask for a layout with one (e.g. gene-8, configured in layouts)`,
+          );
+        }
+        ids = await snowflakes(node, count, gene);
       } else {
         if (layout !== undefined) throw badRequest('layout applies to snowflake only');
         const g = generators[scheme];
