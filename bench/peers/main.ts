@@ -2,7 +2,8 @@
  * idforge against its npm peers, in one process: `npm run bench` (`-- --quick` or
  * `BENCH_QUICK=1` for a smoke test). What each section measures, and why: docs/benchmarks.md.
  *
- * 1  speed per scheme (mitata), then a summary with the speed goals;
+ * 1  speed per scheme (mitata), then a summary with the speed goals; the HLC and shard-key
+ *    groups (hlc-group.ts, shard-group.ts) check their peers' results before timing;
  * 2a Snowflake duplicates from one generator in a tight loop;
  * 2b Snowflake IDs reissued after the wall clock steps back;
  * 2c idforge's Snowflake throughput against its layout's cap.
@@ -12,19 +13,30 @@
  */
 import { duplicateContenders, rollbackCases } from './contenders.js';
 import { loadAverage, machineLines, progress, readOptions } from './env.js';
+import { hlcComparisons, hlcGroups } from './hlc-group.js';
 import { heading, roundsTable, summaryTable, table, verdict } from './report.js';
 import { duplicateSection, rollbackSection, throughputSection } from './safety-report.js';
-import { speedPlan } from './schemes.js';
+import { type SpeedPlan, speedPlan } from './schemes.js';
+import { shardComparisons, shardGroups } from './shard-group.js';
 import { measureSpeed, medians } from './speed.js';
 
 const THROUGHPUT_GOAL = 0.95;
+
+/** The schemes' plan and the groups of idforge/hlc and idforge/shard after them. */
+function fullPlan(): SpeedPlan {
+  const schemes = speedPlan();
+  return {
+    groups: [...schemes.groups, ...hlcGroups(), ...shardGroups()],
+    comparisons: [...schemes.comparisons, ...hlcComparisons, ...shardComparisons],
+  };
+}
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2), process.env);
   console.log('## idforge peer benchmark\n');
   console.log(machineLines(options).join('\n'));
 
-  const plan = speedPlan();
+  const plan = fullPlan();
   const speed = await measureSpeed(plan.groups, options);
   const summary = summaryTable(plan.comparisons, medians(speed));
   const rounds = options.speedRounds === 1 ? '1 round' : `median of ${options.speedRounds} rounds`;
