@@ -26,7 +26,7 @@
  */
 import { InvalidIdError, inspect } from '../core/index.js';
 import { assertInteger, bytesToHex, HEX_VALUE, rangeError, typeError } from '../core/internal.js';
-import { type SipKey, sipHashWords, unsafeSipKey } from './siphash.js';
+import { type SipKey, sipHash64Words, sipHashWords, unsafeSipKey } from './siphash.js';
 
 /** The most buckets a shard key may have (they fit the 2-byte prefix of a salted key). */
 export const MAX_SHARD_BUCKETS = 65536;
@@ -179,6 +179,11 @@ const hash = new Uint32Array(2);
 /** The bucket of `bytes` (trusted inner path). */
 function bucketOf(key: SipKey, bytes: Uint8Array, buckets: number): number {
   sipHashWords(key, bytes, hash);
+  return reduce(buckets);
+}
+
+/** The bucket of the hash just computed into `hash`. */
+function reduce(buckets: number): number {
   // floor(h × B / 2^64) from h = hi·2^32 + lo: both products are below 2^48, exact in doubles.
   return Math.floor((hash[0]! * buckets + Math.floor((hash[1]! * buckets) / TWO32)) / TWO32);
 }
@@ -195,6 +200,11 @@ function bucketOf(key: SipKey, bytes: Uint8Array, buckets: number): number {
 export function shardKey(id: ShardId, options: ShardKeyOptions): number {
   const buckets = bucketsOf('shardKey', options);
   const key = keyOf('shardKey', options.key);
+  if (typeof id === 'bigint' && id >= 0n && id <= MAX64) {
+    // The common case, a 64-bit ID, hashed from its two halves without making its bytes.
+    sipHash64Words(key, Number(id >> 32n), Number(id & 0xffffffffn), hash);
+    return reduce(buckets);
+  }
   return bucketOf(key, idOf('shardKey', id).bytes, buckets);
 }
 

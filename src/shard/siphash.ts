@@ -101,11 +101,8 @@ function compress(mh: number, ml: number): void {
   v[1]! ^= ml;
 }
 
-/**
- * SipHash-2-4 of `msg` under `key`, written to `out[0]` (high 32 bits) and `out[1]` (low 32
- * bits). Trusted inner path: no checks.
- */
-export function sipHashWords(key: SipKey, msg: Uint8Array, out: Uint32Array): void {
+/** Sets the state from the key. */
+function init(key: SipKey): void {
   const k0h = key[0]!;
   const k0l = key[1]!;
   const k1h = key[2]!;
@@ -119,6 +116,38 @@ export function sipHashWords(key: SipKey, msg: Uint8Array, out: Uint32Array): vo
   v[5] = k0l ^ 0x6e657261;
   v[6] = k1h ^ 0x74656462;
   v[7] = k1l ^ 0x79746573;
+}
+
+/** Finalization: v2 ^= 0xff; four rounds; the XOR of the state into `out` (hi, lo). */
+function finish(out: Uint32Array): void {
+  v[5]! ^= 0xff;
+  rounds(4);
+  out[0] = (v[0]! ^ v[2]! ^ v[4]! ^ v[6]!) >>> 0;
+  out[1] = (v[1]! ^ v[3]! ^ v[5]! ^ v[7]!) >>> 0;
+}
+
+function bswap32(x: number): number {
+  return ((x >>> 24) | ((x >>> 8) & 0xff00) | ((x & 0xff00) << 8) | (x << 24)) >>> 0;
+}
+
+/**
+ * {@link sipHashWords} of the 8 big-endian bytes of the 64-bit integer `hi`·2^32 + `lo` (each
+ * an unsigned 32-bit half), without making the bytes: the hash of a 64-bit ID.
+ */
+export function sipHash64Words(key: SipKey, hi: number, lo: number, out: Uint32Array): void {
+  init(key);
+  // Bytes hi3 hi2 hi1 hi0 lo3 lo2 lo1 lo0 read little-endian: the word bswap(lo):bswap(hi).
+  compress(bswap32(lo), bswap32(hi));
+  compress(0x08000000, 0);
+  finish(out);
+}
+
+/**
+ * SipHash-2-4 of `msg` under `key`, written to `out[0]` (high 32 bits) and `out[1]` (low 32
+ * bits). Trusted inner path: no checks.
+ */
+export function sipHashWords(key: SipKey, msg: Uint8Array, out: Uint32Array): void {
+  init(key);
   const len = msg.length;
   const end = len - (len % 8);
   for (let i = 0; i < end; i += 8) compress(le32(msg, i + 4), le32(msg, i));
@@ -131,13 +160,14 @@ export function sipHashWords(key: SipKey, msg: Uint8Array, out: Uint32Array): vo
     else hi |= msg[j]! << (shift - 32);
   }
   compress(hi >>> 0, lo >>> 0);
-  v[5]! ^= 0xff;
-  rounds(4);
-  out[0] = (v[0]! ^ v[2]! ^ v[4]! ^ v[6]!) >>> 0;
-  out[1] = (v[1]! ^ v[3]! ^ v[5]! ^ v[7]!) >>> 0;
+  finish(out);
 }
 
 const word = new Uint32Array(2);
+// The result's 8 bytes, read as one big-endian bigint: one allocation, not five.
+const result = new DataView(new ArrayBuffer(8));
+// The key's words, filled on each call (no allocation).
+const keyWords: SipKey = new Uint32Array(4);
 
 /**
  * SipHash-2-4 of `message` under a 16-byte `key`, as an unsigned 64-bit `bigint` (the
@@ -149,6 +179,12 @@ export function siphash24(key: Uint8Array, message: Uint8Array): bigint {
   assertBytes('siphash24 key', key, 16);
   if (!(message instanceof Uint8Array))
     throw typeError('siphash24 message', 'a Uint8Array', message);
-  sipHashWords(unsafeSipKey(key), message, word);
-  return (BigInt(word[0]!) << 32n) | BigInt(word[1]!);
+  keyWords[0] = le32(key, 4);
+  keyWords[1] = le32(key, 0);
+  keyWords[2] = le32(key, 12);
+  keyWords[3] = le32(key, 8);
+  sipHashWords(keyWords, message, word);
+  result.setUint32(0, word[0]!);
+  result.setUint32(4, word[1]!);
+  return result.getBigUint64(0);
 }
