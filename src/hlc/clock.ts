@@ -5,7 +5,7 @@
 import type { Clock } from '../core/index.js';
 import { HlcDriftError, rangeError, typeError } from '../core/internal.js';
 import { advanceHlc, type HlcSettings, hlcSettings } from './step.js';
-import { assertHlc, type HlcTimestamp } from './timestamp.js';
+import { assertHlc, HLC_MAX_L, type HlcTimestamp } from './timestamp.js';
 
 /** Options of {@link HybridLogicalClock}. Validated at construction, never after. */
 export interface HybridLogicalClockOptions {
@@ -105,6 +105,26 @@ export class HybridLogicalClock {
    * the state is then unchanged.
    */
   now(): HlcTimestamp {
+    // The send step (hlcSendStep) inline for the two cases that need no wait: the physical
+    // clock ahead of l (a fresh (pt, 0)), or a counter with room. Everything else (a full
+    // counter, the 2^48 horizon) goes through advanceHlc.
+    // REF: npm run bench (HLC send event): one object per call instead of two.
+    const pt = this.#s.clock.now();
+    if (pt > this.#l) {
+      if (pt <= HLC_MAX_L) {
+        this.#l = pt;
+        this.#c = 0;
+        this.#issued++;
+        return { l: pt, c: 0 };
+      }
+    } else if (this.#c < this.#s.maxCounter) {
+      this.#issued++;
+      return { l: this.#l, c: ++this.#c };
+    }
+    return this.#advance();
+  }
+
+  #advance(): HlcTimestamp {
     const next = advanceHlc({ l: this.#l, c: this.#c }, undefined, this.#s, this.#onWait);
     this.#l = next.l;
     this.#c = next.c;
