@@ -19,9 +19,18 @@ function le32(b: Uint8Array, i: number): number {
   return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
 }
 
+/** Writes the four 32-bit words of a 16-byte key into `out` (trusted: length checked). */
+function sipKeyInto(key: Uint8Array, out: SipKey): SipKey {
+  out[0] = le32(key, 4);
+  out[1] = le32(key, 0);
+  out[2] = le32(key, 12);
+  out[3] = le32(key, 8);
+  return out;
+}
+
 /** The four 32-bit words of a 16-byte key (trusted: the caller checked the length). */
 export function unsafeSipKey(key: Uint8Array): SipKey {
-  return Uint32Array.of(le32(key, 4), le32(key, 0), le32(key, 12), le32(key, 8));
+  return sipKeyInto(key, new Uint32Array(4));
 }
 
 // The state: v0..v3 as (hi, lo) pairs. One module-level array, reused: the hash is
@@ -179,11 +188,7 @@ export function siphash24(key: Uint8Array, message: Uint8Array): bigint {
   assertBytes('siphash24 key', key, 16);
   if (!(message instanceof Uint8Array))
     throw typeError('siphash24 message', 'a Uint8Array', message);
-  keyWords[0] = le32(key, 4);
-  keyWords[1] = le32(key, 0);
-  keyWords[2] = le32(key, 12);
-  keyWords[3] = le32(key, 8);
-  sipHashWords(keyWords, message, word);
+  sipHashWords(sipKeyInto(key, keyWords), message, word);
   result.setUint32(0, word[0]!);
   result.setUint32(4, word[1]!);
   return result.getBigUint64(0);
