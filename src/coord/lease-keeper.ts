@@ -269,8 +269,12 @@ export class LeaseKeeper {
     return Math.max(1, Math.min(byPeriod, byReservation));
   }
 
-  /** Stops the loop and releases the lease (setting the exact final mark). Idempotent. */
-  async close(finalMarkMs: number | null): Promise<void> {
+  /**
+   * Stops the loop and releases the lease, setting the mark to `finalMark` (the exact mark;
+   * null leaves it as it is), or to `finalMark(lease)`, computed once no renewal is in flight.
+   * Idempotent. Rejects as the store's release.
+   */
+  async close(finalMark: number | null | ((lease: Lease) => number | null)): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
     while (this.#busy !== null) await this.#busy;
@@ -278,7 +282,11 @@ export class LeaseKeeper {
     this.#lease = null;
     this.#deadlineMs = Number.NEGATIVE_INFINITY;
     this.#reservedMs = Number.NEGATIVE_INFINITY;
-    if (lease !== null) await this.#s.store.release(lease, finalMarkMs);
+    if (lease === null) return;
+    await this.#s.store.release(
+      lease,
+      typeof finalMark === 'function' ? finalMark(lease) : finalMark,
+    );
   }
 
   /** Re-opens the loop after a loss so that {@link acquire} and {@link start} work again. */

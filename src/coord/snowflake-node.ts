@@ -163,7 +163,8 @@ export class SnowflakeNode {
     try {
       await this.#activate(lease);
     } catch (error) {
-      await this.#keeper.close(null).catch(() => undefined);
+      this.#retire();
+      await this.#keeper.close((l) => this.#finalMark(l)).catch(() => undefined);
       throw error;
     }
   }
@@ -300,7 +301,8 @@ export class SnowflakeNode {
           return;
         } catch (error) {
           this.#lastError = error as IdforgeError;
-          await this.#keeper.close(null).catch(() => undefined);
+          this.#retire();
+          await this.#keeper.close((l) => this.#finalMark(l)).catch(() => undefined);
           await backgroundSleep(backoff.next());
         }
       }
@@ -434,13 +436,31 @@ export class SnowflakeNode {
     };
   }
 
-  /** Stops issuing, releases the lease and records the exact final mark. Idempotent. */
+  /**
+   * The exact mark to leave at a graceful release of `lease`: the end of the last tick this
+   * process issued under its worker ID, or, when it issued nothing, the mark it found at the
+   * grant. Never the reservation written ahead of the clock: that one only protects against a
+   * crash, and left behind at a clean stop it made the next start wait for it, or fail with
+   * BehindMarkError past markToleranceMs (issue 19). Call after {@link #retire}.
+   */
+  #finalMark(lease: Lease): number {
+    const own = this.#ownMarks.get(lease.workerId) ?? Number.NEGATIVE_INFINITY;
+    const found = lease.previousMarkMs ?? Number.NEGATIVE_INFINITY;
+    const mark = Math.max(own, found);
+    // Nothing was ever issued under this worker ID: 0 (the epoch of unix time) bounds nothing.
+    return mark === Number.NEGATIVE_INFINITY ? 0 : mark;
+  }
+
+  /**
+   * Stops issuing, releases the lease and records the exact final mark (see {@link #finalMark}).
+   * Idempotent. Rejects as the store's release does (`StoreUnavailableError`): the lease then
+   * expires by itself after ttlMs, and the reservation stays in the store.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const last = this.#lastIssuedMs();
     this.#retire();
-    await this.#keeper.close(last === null ? null : markAfterTick(this.#layout, last));
+    await this.#keeper.close((lease) => this.#finalMark(lease));
   }
 }
 
