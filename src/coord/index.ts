@@ -3,7 +3,13 @@
  * opened with `openLeaseStore` from idforge/stores; this layer never imports a driver. This
  * file re-exports only, by name (see docs/architecture.md).
  */
-export { checkSkew, measureSkew, type PeerSkew, type SkewOptions } from './fleet-check.js';
+export {
+  checkSkew,
+  type FleetClock,
+  measureSkew,
+  type PeerSkew,
+  type SkewOptions,
+} from './fleet-check.js';
 export {
   type LeaseCounters,
   type LeaseEvents,

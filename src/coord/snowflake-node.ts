@@ -146,11 +146,12 @@ export class SnowflakeNode {
       const backoff = new Backoff({ initialMs: s.retryMs, maxMs: s.retryMs * 8 });
       for (;;) {
         try {
-          const skews = await measureSkew(s.store, this.#clock, {
+          const fleet = await measureSkew(s.store, this.#clock, {
             selfInstanceId: '',
             observeMs: s.renewEveryMs + 500,
           });
-          checkSkew(skews, s.maxSkewMs);
+          // Peers off the store's clock are reported; only this node's own offset refuses it.
+          for (const warning of checkSkew(fleet, s.maxSkewMs)) s.logger.warn(`idforge: ${warning}`);
           break;
         } catch (error) {
           const left = until - this.#clock.now();

@@ -166,24 +166,51 @@ export class BehindMarkError extends IdforgeError {
   }
 }
 
-/** The node's clock differs from a live peer's by more than the configured bound. */
+/**
+ * At start, the node's clock differs by more than the configured bound from the store's clock
+ * (`reference: 'store'`, where the store has one) or, on a store without a clock, from a live
+ * peer's (`reference: 'peer'`).
+ */
 export class ClockSkewError extends IdforgeError {
-  /** This node's clock minus the peer's, in ms (positive: this node is ahead). */
+  /** This node's clock minus the reference's, in ms (positive: this node is ahead). */
   readonly skewMs: number;
   readonly boundMs: number;
-  /** The peer compared with: its worker ID and instance ID. */
-  readonly peer: string;
+  /** What the clock was compared with: the store's clock, or a live peer's. */
+  readonly reference: 'store' | 'peer';
+  /** That clock as the message names it (the store, or the peer's worker, instance and host). */
+  readonly against: string;
+  /** The peer compared with (its worker ID and instance ID); null when it was the store. */
+  readonly peer: string | null;
 
-  constructor(skewMs: number, boundMs: number, peer: string) {
+  /**
+   * `against` names the clock compared with; for `reference: 'peer'`, `store` names the store
+   * that has no clock (for the message).
+   */
+  constructor(
+    skewMs: number,
+    boundMs: number,
+    against: string,
+    reference: 'store' | 'peer' = 'peer',
+    store = 'the store',
+  ) {
+    const off = `this node's clock is ${Math.abs(Math.round(skewMs))} ms ${skewMs > 0 ? 'ahead of' : 'behind'}`;
     super(
       ErrorCode.CLOCK_SKEW,
-      `this node's clock is ${Math.abs(Math.round(skewMs))} ms ${skewMs > 0 ? 'ahead of' : 'behind'} ` +
-        `live node ${peer}, more than the bound of ${boundMs} ms; refusing to start. Fix time ` +
-        'synchronisation (NTP) on the host that is off, or raise maxSkewMs.',
+      reference === 'store'
+        ? `${off} ${against}, more than the bound of ${boundMs} ms; refusing to start. The ` +
+            "store's clock is the fleet's reference: fix time synchronisation (NTP) on this " +
+            "host (or on the store's host, if that is the one that is off), or raise maxSkewMs."
+        : `${off} live node ${against}, more than the bound of ${boundMs} ms; refusing to ` +
+            `start. The ${store} has no clock to read, so this node was compared with its live ` +
+            'peers (watching their renewals) and the first node to start is the reference: fix ' +
+            'time synchronisation (NTP) on the host that is off (if it is the peer, restart it ' +
+            'after the fix), or raise maxSkewMs.',
     );
     this.skewMs = skewMs;
     this.boundMs = boundMs;
-    this.peer = peer;
+    this.reference = reference;
+    this.against = against;
+    this.peer = reference === 'peer' ? against : null;
   }
 }
 

@@ -1,5 +1,5 @@
-// The fleet clock check on every server backend: through the store's clock (PostgreSQL,
-// Redis) or, on etcd, which has no clock to read, by watching a peer's next renewal.
+// The fleet clock check on every server backend: judged by the store's clock (PostgreSQL,
+// Redis) or, on etcd, which has no clock to read, against peers by watching their renewals.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { createSnowflakeNode } from '../../src/coord/index.js';
@@ -27,7 +27,53 @@ for (const server of ['postgres', 'redis', 'etcd'] as ServerName[]) {
   after(() => (skip ? undefined : dropNamespaces(server, [url])));
 
   describe(`fleet clock check on ${server}`, { skip }, () => {
-    test('a node 3 s behind a live peer is refused with the measured skew; 200 ms passes', async () => {
+    const hasClock = server !== 'etcd';
+    test('by the store clock: 3 s ahead is refused, 200 ms passes, a correct node beside a skewed peer starts', {
+      skip: !hasClock && 'etcd has no clock to read',
+    }, async () => {
+      const storeA = await openLeaseStore(url, { autoMigrate: false });
+      await storeA.migrate();
+      const storeB = await openLeaseStore(url);
+      await assert.rejects(
+        createSnowflakeNode({ store: storeB, clock: ahead(3000), ttlMs: 3000, logger: quiet }),
+        (e: unknown) =>
+          e instanceof ClockSkewError &&
+          e.reference === 'store' &&
+          e.peer === null &&
+          e.skewMs > 2500 &&
+          e.skewMs < 3500,
+      );
+      const a = await createSnowflakeNode({
+        store: storeA,
+        clock: ahead(3000),
+        ttlMs: 3000,
+        maxSkewMs: Number.POSITIVE_INFINITY,
+        logger: quiet,
+      });
+      try {
+        const warnings: string[] = [];
+        const logger = { ...quiet, warn: (m: string) => void warnings.push(m) };
+        const b = await createSnowflakeNode({ store: storeB, ttlMs: 3000, logger });
+        await b.close();
+        assert.equal(warnings.length, 1, warnings.join('\n'));
+        assert.match(warnings[0]!, /worker 0 .* \d+ ms ahead of the clock of the/);
+        const c = await createSnowflakeNode({
+          store: storeB,
+          clock: ahead(200),
+          ttlMs: 3000,
+          logger: quiet,
+        });
+        await c.close();
+      } finally {
+        await a.close();
+        await storeA.close();
+        await storeB.close();
+      }
+    });
+
+    test('without a store clock: a node 3 s behind a live peer is refused with the measured skew; 200 ms passes', {
+      skip: hasClock && 'judged by the store clock',
+    }, async () => {
       const storeA = await openLeaseStore(url, { autoMigrate: false });
       await storeA.migrate();
       const storeB = await openLeaseStore(url);
@@ -46,7 +92,10 @@ for (const server of ['postgres', 'redis', 'etcd'] as ServerName[]) {
             e instanceof ClockSkewError &&
             e.skewMs < -2500 &&
             e.skewMs > -3500 &&
-            /\d+ ms behind live node worker 0/.test(e.message),
+            e.reference === 'peer' &&
+            /\d+ ms behind live node worker 0 .* etcd store .* has no clock to read/.test(
+              e.message,
+            ),
         );
         const c = await createSnowflakeNode({
           store: storeB,
