@@ -2,9 +2,49 @@
  * Prometheus metrics (prom-client, one registry per service, names prefixed `idforge_`, plus
  * the default process metrics). Per-request series are counted in the hot path through cached
  * label children; node and buffer state is read when /metrics is scraped (no timers).
+ *
+ * Cardinality is bounded: a `tag` label is given only to a tag known to exist (a block was
+ * taken for it, or its buffer is open), and only to the first {@link MAX_TRACKED_TAGS} such
+ * tags of the process (kept for its life, so a counter never vanishes); later tags share
+ * `tag="_other"`. A caller's error (an unknown tag: 404) adds no series and no store error.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { NodeMetrics, NodeReadiness } from '../coord/index.js';
+import { ErrorCode, IdforgeError } from '../core/index.js';
+import { HttpError } from './errors.js';
+
+/**
+ * The most tags with series of their own per process (each costs about 20 series: the fetch
+ * histogram's 15, two fill ratios, remaining, two counters): 256 tags, about 5,000 lines.
+ * With Redis counters, where any tag is a counter, it also bounds the buffers a node keeps
+ * (src/service/sequences.ts).
+ */
+export const MAX_TRACKED_TAGS = 256;
+
+/** The `tag` label of every tag past {@link MAX_TRACKED_TAGS}. */
+export const OTHER_TAG = '_other';
+
+const STORE_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.STORE_UNAVAILABLE,
+  ErrorCode.STORE_NOT_MIGRATED,
+  ErrorCode.STORE_AUTH,
+  ErrorCode.STORE_PATH,
+  ErrorCode.DRIVER_MISSING,
+  ErrorCode.COUNTER_REGRESSED,
+]);
+
+/**
+ * Whether `error` is a store's failure, what `idforge_store_errors_total` counts: a store
+ * unreachable, not migrated, refusing credentials, a driver missing, a counter that moved
+ * backwards, or an unexpected error from a store call. Not: the caller's errors (an unknown
+ * tag, a bad size: `HttpError`, `RangeError`, `TypeError`) nor a sequence at its end
+ * (`IDF_SEQUENCE_EXHAUSTED`), which the store reported correctly.
+ */
+export function isStoreFailure(error: unknown): boolean {
+  if (error === undefined) return false;
+  if (error instanceof IdforgeError) return STORE_CODES.has(error.code);
+  return !(error instanceof HttpError || error instanceof RangeError || error instanceof TypeError);
+}
 
 /** What a scrape reads from the running service. */
 export interface MetricsSources {
@@ -33,6 +73,9 @@ export class ServiceMetrics {
   readonly #refused: Counter;
   readonly #children = new Map<string, { inc(n?: number): void }>();
   readonly #latencyChildren = new Map<string, { observe(v: number): void }>();
+  readonly #fetchChildren = new Map<string, { observe(v: number): void }>();
+  // The tags with series of their own (at most MAX_TRACKED_TAGS), never removed.
+  readonly #tracked = new Set<string>();
 
   constructor(sources: MetricsSources) {
     const r = this.registry;
@@ -86,8 +129,28 @@ export class ServiceMetrics {
       help: 'Requests refused because the clock stepped back beyond the tolerance',
       registers: [r],
     });
+    const tracked = this.#tracked;
+    new Gauge({
+      name: 'idforge_metric_tags',
+      help: `Tags with series of their own (at most ${MAX_TRACKED_TAGS}; later ones are tag="${OTHER_TAG}")`,
+      registers: [r],
+      collect() {
+        this.set(tracked.size);
+      },
+    });
     this.#nodeSeries(sources);
     this.#bufferSeries(sources);
+  }
+
+  /**
+   * The `tag` label of a tag known to exist: its own name while fewer than MAX_TRACKED_TAGS
+   * tags have one (then for the life of the process), else `_other`.
+   */
+  tagLabel(tag: string): string {
+    if (this.#tracked.has(tag)) return tag;
+    if (this.#tracked.size >= MAX_TRACKED_TAGS) return OTHER_TAG;
+    this.#tracked.add(tag);
+    return tag;
   }
 
   /** Counters that mirror the nodes' own counters, read at scrape time. */
@@ -164,7 +227,18 @@ export class ServiceMetrics {
     });
   }
 
+  /** Buffer gauges; `_other` holds the lowest value of the untracked tags (what alerts need). */
   #bufferSeries(s: MetricsSources): void {
+    const label = (tag: string) => this.tagLabel(tag);
+    const lowest = (pick: (b: ReturnType<MetricsSources['buffers']>[number]) => number) => {
+      const byLabel = new Map<string, number>();
+      for (const b of s.buffers()) {
+        const l = label(b.tag);
+        const v = pick(b);
+        byLabel.set(l, Math.min(v, byLabel.get(l) ?? v));
+      }
+      return byLabel;
+    };
     new Gauge({
       name: 'idforge_segment_buffer_fill_ratio',
       help: 'Share of each segment buffer not yet served (current, next), by tag',
@@ -172,10 +246,9 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const b of s.buffers()) {
-          this.set({ tag: b.tag, buffer: 'current' }, b.current ?? 0);
-          this.set({ tag: b.tag, buffer: 'next' }, b.next ?? 0);
-        }
+        for (const [tag, v] of lowest((b) => b.current ?? 0))
+          this.set({ tag, buffer: 'current' }, v);
+        for (const [tag, v] of lowest((b) => b.next ?? 0)) this.set({ tag, buffer: 'next' }, v);
       },
     });
     new Gauge({
@@ -185,7 +258,7 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const b of s.buffers()) this.set({ tag: b.tag }, b.remaining);
+        for (const [tag, v] of lowest((b) => b.remaining)) this.set({ tag }, v);
       },
     });
   }
@@ -203,12 +276,16 @@ export class ServiceMetrics {
     this.#child(`ids ${scheme}`, () => this.#ids.labels(scheme)).inc(n);
   }
 
+  /** Numbers of `tag` served one by one (after they were: the tag exists). */
   served(tag: string, n: number): void {
-    this.#child(`seq ${tag}`, () => this.#numbers.labels(tag)).inc(n);
+    const l = this.tagLabel(tag);
+    this.#child(`seq ${l}`, () => this.#numbers.labels(l)).inc(n);
   }
 
+  /** Numbers of `tag` handed out in a segment (after it was: the tag exists). */
   handedOut(tag: string, n: number): void {
-    this.#child(`seg ${tag}`, () => this.#segments.labels(tag)).inc(n);
+    const l = this.tagLabel(tag);
+    this.#child(`seg ${l}`, () => this.#segments.labels(l)).inc(n);
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
@@ -223,9 +300,25 @@ export class ServiceMetrics {
     h.observe(seconds);
   }
 
-  segmentFetch(tag: string, seconds: number, failed: boolean, store: string): void {
-    this.#fetch.labels(tag).observe(seconds);
-    if (failed) this.storeError(store, 'take-segment');
+  /**
+   * A store call for a block of `tag` settled after `seconds`, failing with `error` (undefined:
+   * it succeeded). A success is observed under the tag's label; a store failure under the
+   * tag's label if it has one (else `_other`) and counted in `idforge_store_errors_total`; any
+   * other error (an unknown tag, an exhausted sequence) touches no metric.
+   */
+  segmentFetch(tag: string, seconds: number, error: unknown, store: string): void {
+    let l: string;
+    if (error === undefined) l = this.tagLabel(tag);
+    else if (isStoreFailure(error)) {
+      this.storeError(store, 'take-segment');
+      l = this.#tracked.has(tag) ? tag : OTHER_TAG;
+    } else return;
+    let h = this.#fetchChildren.get(l);
+    if (h === undefined) {
+      h = this.#fetch.labels(l);
+      this.#fetchChildren.set(l, h);
+    }
+    h.observe(seconds);
   }
 
   storeError(store: string, operation: string): void {

@@ -7,7 +7,10 @@
  * - Redis counters (redis://) under durable marks: any tag is a counter (INCRBY), each block
  *   checked against its mark before it is served, so a Redis that lost its data is refused
  *   or re-seeded above the mark, never served from twice. Counters have no stored step:
- *   admin routes that create tags or change steps answer 400.
+ *   admin routes that create tags or change steps answer 400. Since any caller can name a
+ *   new counter, a node keeps buffers (and guarded sources) for at most MAX_TRACKED_TAGS of
+ *   them; a tag past the bound is served from a block of its own per request, each block
+ *   still checked against the durable mark.
  */
 import { UnknownTagError } from '../core/index.js';
 import {
@@ -21,11 +24,27 @@ import {
   type SegmentBufferSnapshot,
   type SegmentStore,
   type SegmentTag,
+  type Sequence,
 } from '../sequences/index.js';
 import { badRequest, HttpError, ServiceCode } from './errors.js';
+import { MAX_TRACKED_TAGS } from './metrics.js';
 
-/** Told after every store call for a block (metrics and events). */
+/**
+ * Told after every store call for a block (metrics and events): `error` undefined when it
+ * succeeded, else a store failure or the sequence's end (`IDF_SEQUENCE_EXHAUSTED`). A caller's
+ * error (see {@link isCallerError}) is never told: it is the caller's, not the store's.
+ */
 export type FetchObserver = (tag: string, seconds: number, error: unknown) => void;
+
+/** An unknown tag, or a request the service refused itself: nothing a store did. */
+export function isCallerError(error: unknown): boolean {
+  return (
+    error instanceof UnknownTagError ||
+    error instanceof HttpError ||
+    error instanceof RangeError ||
+    error instanceof TypeError
+  );
+}
 
 /** A tag with the state of its buffers in this node (null when not opened here). */
 export interface TagState {
@@ -95,14 +114,22 @@ export function segmentSource(store: SegmentStore): SequenceSource {
 /** The block a counter hands out when no size is asked for. */
 export const COUNTER_BLOCK = 1000;
 
-/** Numbers from Redis counters under durable marks (one guarded source per tag). */
-export function counterSource(counter: CounterStore, marks: DurableMarkStore): SequenceSource {
+/**
+ * Numbers from Redis counters under durable marks: one guarded source per tag, kept for at
+ * most `maxTags` tags; past them a fresh one per call (each call reads the durable mark
+ * anyway: only the process's own floor is not kept for those tags).
+ */
+export function counterSource(
+  counter: CounterStore,
+  marks: DurableMarkStore,
+  maxTags: number = MAX_TRACKED_TAGS,
+): SequenceSource {
   const sources = new Map<string, CounterBlockSource>();
   const of = (tag: string) => {
     let s = sources.get(tag);
     if (s === undefined) {
       s = counterBlockSource(counter, marks, tag);
-      sources.set(tag, s);
+      if (sources.size < maxTags) sources.set(tag, s);
     }
     return s;
   };
@@ -135,16 +162,27 @@ export function counterSource(counter: CounterStore, marks: DurableMarkStore): S
   };
 }
 
-/** Holds the open buffers; one per service. */
+/**
+ * Holds the open buffers; one per service. A segment store's tags each get a buffer (tags are
+ * rows an admin creates); Redis counters get at most `maxBuffers` (any caller can name a new
+ * counter), and a tag past them a {@link Sequence} that takes a block per call, keeping
+ * nothing.
+ */
 export class SequenceRegistry {
   readonly #source: SequenceSource | null;
   readonly #observe: FetchObserver;
+  readonly #maxBuffers: number;
   readonly #opening = new Map<string, Promise<SegmentBuffer>>();
   readonly #open = new Map<string, SegmentBuffer>();
 
-  constructor(source: SequenceSource | null, observe: FetchObserver) {
+  constructor(
+    source: SequenceSource | null,
+    observe: FetchObserver,
+    maxBuffers: number = MAX_TRACKED_TAGS,
+  ) {
     this.#source = source;
     this.#observe = observe;
+    this.#maxBuffers = maxBuffers;
   }
 
   /** The source, or null when this node serves no sequences. */
@@ -178,16 +216,26 @@ export class SequenceRegistry {
     return this.#open.get(tag);
   }
 
-  /** The buffer of `tag`, opened once (concurrent callers share the opening). */
-  buffer(tag: string): Promise<SegmentBuffer> {
+  /**
+   * The buffer of `tag`, opened once (concurrent callers share the opening); for a counter
+   * past `maxBuffers`, a sequence that takes a block per call and keeps nothing.
+   */
+  buffer(tag: string): Promise<Sequence> {
     const open = this.#open.get(tag);
     if (open !== undefined) return Promise.resolve(open);
     const source = this.#need();
     assertTag(tag);
     let p = this.#opening.get(tag);
+    if (
+      p === undefined &&
+      source.segments === null &&
+      this.#open.size + this.#opening.size >= this.#maxBuffers
+    ) {
+      return Promise.resolve(this.#unbuffered(tag));
+    }
     if (p === undefined) {
       p = source
-        .open(tag, (ms, error) => this.#observe(tag, ms / 1000, error))
+        .open(tag, (ms, error) => this.#report(tag, ms / 1000, error))
         .then(
           (b) => {
             this.#open.set(tag, b);
@@ -204,6 +252,22 @@ export class SequenceRegistry {
     return p;
   }
 
+  /** Numbers of `tag` from a block of their own per call (exactly the numbers asked for). */
+  #unbuffered(tag: string): Sequence {
+    const batch = async (count: number): Promise<bigint[]> => {
+      if (count === 0) return [];
+      const b = await this.take(tag, count);
+      return Array.from({ length: count }, (_, i) => b.first + BigInt(i));
+    };
+    return {
+      tag,
+      tryNext: () => undefined,
+      next: async () => (await batch(1))[0] as bigint,
+      nextBatch: batch,
+      close: () => undefined,
+    };
+  }
+
   /** A whole block of at least `size` numbers (the stored step when larger), for a client. */
   async take(tag: string, size: number | undefined): Promise<Block> {
     const source = this.#need();
@@ -211,12 +275,16 @@ export class SequenceRegistry {
     const started = performance.now();
     try {
       const block = await source.take(tag, size);
-      this.#observe(tag, (performance.now() - started) / 1000, undefined);
+      this.#report(tag, (performance.now() - started) / 1000, undefined);
       return block;
     } catch (error) {
-      this.#observe(tag, (performance.now() - started) / 1000, error);
+      this.#report(tag, (performance.now() - started) / 1000, error);
       throw error;
     }
+  }
+
+  #report(tag: string, seconds: number, error: unknown): void {
+    if (!isCallerError(error)) this.#observe(tag, seconds, error);
   }
 
   async create(

@@ -163,7 +163,7 @@ export async function openService(
     }
     const store = source?.backend ?? 'none';
     sequences = new SequenceRegistry(source, (tag, seconds, error) => {
-      metrics.segmentFetch(tag, seconds, error !== undefined, store);
+      metrics.segmentFetch(tag, seconds, error, store);
       if (error !== undefined) {
         events.record('warn', 'store', `block of "${tag}" not taken: ${(error as Error).message}`);
       }
