@@ -72,6 +72,8 @@ export interface ServiceConfig {
   /** Answer 503 when the event loop lags more than this. 0 turns it off. */
   readonly maxEventLoopDelayMs: number;
   readonly shutdownTimeoutMs: number;
+  /** Warn (readyz, log) while the wall clock is this far from the nodes' monotonic clock. */
+  readonly wallDivergenceWarnMs: number;
   /** Create idforge's tables in server stores at start (idempotent; SQLite always does). */
   readonly migrate: boolean;
   readonly logLevel: LogLevel;
@@ -148,6 +150,11 @@ export const CONFIG_KEYS = {
     default: 10_000,
     parse: int(1, 600_000),
     help: 'longest graceful shutdown, ms',
+  },
+  wallDivergenceWarnMs: {
+    default: 20,
+    parse: int(1, 86_400_000),
+    help: "warn while the wall clock is this far from the nodes' clock, ms",
   },
   migrate: {
     default: false,

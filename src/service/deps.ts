@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LeaseStore, SnowflakeNode } from '../coord/index.js';
 import type { Principal } from './auth.js';
+import type { ClockWatch } from './clock-watch.js';
 import type { ServiceConfig } from './config.js';
 import type { EventLog } from './events.js';
 import type { ServiceHlc } from './hlc.js';
@@ -43,6 +44,8 @@ export interface ServiceDeps {
   readonly logger?: FastifyBaseLogger;
   /** Unix ms. Default Date.now. */
   readonly now?: () => number;
+  /** The wall clock against the nodes' clock (/readyz, /metrics, /v1/status). Default none. */
+  readonly clockWatch?: ClockWatch;
 }
 
 /** Who may call a route: `ids` (a scoped token when tokens exist), `ops` (open unless protectOps), `admin`. */

@@ -56,6 +56,8 @@ export interface MetricsSources {
     remaining: number;
   }[];
   now(): number;
+  /** The wall clock minus the nodes' clock, ms (src/service/clock-watch.ts); absent: no gauge. */
+  wallDivergenceMs?(): number;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -140,6 +142,17 @@ export class ServiceMetrics {
     });
     this.#nodeSeries(sources);
     this.#bufferSeries(sources);
+    const divergence = sources.wallDivergenceMs;
+    if (divergence !== undefined) {
+      new Gauge({
+        name: 'idforge_clock_wall_divergence_seconds',
+        help: "The wall clock minus the nodes' monotonic clock (negative: the wall clock is behind)",
+        registers: [r],
+        collect() {
+          this.set(divergence() / 1000);
+        },
+      });
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { createSnowflakeNode, type LeaseStore, type SnowflakeNode } from '../coord/index.js';
 import { type Clock, getLayout } from '../core/index.js';
+import { defaultClock } from '../core/internal.js';
 import { HLC_LAYOUT } from '../hlc/index.js';
 import {
   openCounterStore,
@@ -21,6 +22,7 @@ import {
   storeScheme,
 } from '../stores/index.js';
 import { buildApp, loopLagOf } from './app.js';
+import { ClockWatch } from './clock-watch.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceDeps, ServiceIdentity } from './deps.js';
 import { EventLog } from './events.js';
@@ -43,6 +45,8 @@ export interface StartOptions {
   readonly signal?: AbortSignal;
   /** The nodes' clock (tests inject a ManualClock). Default the wall-anchored monotonic clock. */
   readonly clock?: Clock;
+  /** The wall clock the nodes' clock is watched against (tests step it). Default Date.now. */
+  readonly wall?: () => number;
 }
 
 /** Opened dependencies and what closes them. */
@@ -91,7 +95,14 @@ export async function openService(
   let sequences: SequenceRegistry | null = null;
   let leaseStore: LeaseStore | null = null;
   let hlc: ServiceHlc | undefined;
+  const clockWatch = new ClockWatch({
+    clock: options.clock ?? defaultClock(),
+    warnMs: config.wallDivergenceWarnMs,
+    log: (level, message) => events.record(level, 'clock', message),
+    ...(options.wall === undefined ? {} : { wall: options.wall }),
+  });
   const closeAll = async () => {
+    clockWatch.stop();
     await Promise.all([...nodes.values()].map((n) => n.close().catch(() => undefined)));
     await sequences?.close().catch(() => undefined);
     await leaseStore?.close().catch(() => undefined);
@@ -107,6 +118,7 @@ export async function openService(
         remaining: remaining(b),
       })),
     now: Date.now,
+    wallDivergenceMs: () => clockWatch.check().divergenceMs,
   });
   try {
     const onCreate = (path: string) =>
@@ -181,8 +193,10 @@ export async function openService(
     metrics,
     identity,
     logger,
+    clockWatch,
     ...(hlc === undefined ? {} : { hlc }),
   };
+  clockWatch.start();
   return { deps, close: closeAll };
 }
 

@@ -159,7 +159,7 @@ describe('service API (open: no tokens)', () => {
     const checks = (ready.json() as { checks: { name: string; ok: boolean }[] }).checks;
     assert.deepEqual(
       checks.map((c) => c.name),
-      ['lease:default', 'clock:default', 'sequences'],
+      ['lease:default', 'clock:default', 'wall-clock', 'sequences'],
     );
     const metrics = await s.app.inject('/metrics');
     assert.match(String(metrics.headers['content-type']), /^text\/plain/);

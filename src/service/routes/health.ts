@@ -1,4 +1,8 @@
-/** /healthz (alive), /readyz (can serve: each failing check named) and /metrics. */
+/**
+ * /healthz (alive), /readyz (can serve: each failing check named, each warning listed) and
+ * /metrics. A warning check holds (`ok: true`, readiness unchanged) but has `warn: true` and
+ * its reason, and is listed in `warnings` as `name: reason`, as a failing one is in `failing`.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../deps.js';
 
@@ -8,6 +12,8 @@ const ops = { access: 'ops' as const };
 export interface Check {
   readonly name: string;
   readonly ok: boolean;
+  /** It holds, but something an operator should see is wrong (the reason says what). */
+  readonly warn: boolean;
   readonly reason: string;
 }
 
@@ -56,12 +62,23 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     const out: Check[] = [];
     for (const [layout, node] of nodes) {
       const r = node.readiness;
-      out.push({ name: `lease:${layout}`, ok: r.leaseHeld, reason: r.leaseHeld ? '' : r.reason });
+      out.push({
+        name: `lease:${layout}`,
+        ok: r.leaseHeld,
+        warn: false,
+        reason: r.leaseHeld ? '' : r.reason,
+      });
       out.push({
         name: `clock:${layout}`,
         ok: r.ready || (r.leaseHeld && r.pastMark),
+        warn: false,
         reason: r.ready ? '' : r.reason,
       });
+    }
+    if (deps.clockWatch !== undefined) {
+      // Never a failure: the nodes issue on their monotonic clock whatever the wall clock does.
+      const w = deps.clockWatch.check();
+      out.push({ name: 'wall-clock', ok: true, warn: w.warn, reason: w.reason });
     }
     if (sequences.source !== null) {
       const buffers = sequences.snapshots();
@@ -71,6 +88,7 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       out.push({
         name: 'sequences',
         ok: p.ok || full,
+        warn: !p.ok && full,
         reason: p.ok
           ? ''
           : full
@@ -92,7 +110,10 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/readyz',
     {
       config: ops,
-      schema: { summary: 'Readiness: every check, failing ones named', tags: ['health'] },
+      schema: {
+        summary: 'Readiness: every check, failing ones and warnings named',
+        tags: ['health'],
+      },
     },
     async (_req, reply) => {
       const list = await checks();
@@ -101,6 +122,7 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       return {
         ready: failing.length === 0,
         failing: failing.map((c) => `${c.name}: ${c.reason}`),
+        warnings: list.filter((c) => c.ok && c.warn).map((c) => `${c.name}: ${c.reason}`),
         checks: list,
       };
     },

@@ -27,10 +27,14 @@ function load(name: string): string | null {
 /** The JSON of /v1/status (a snapshot; no I/O). */
 export function status(deps: RouteDeps): Record<string, unknown> {
   const now = (deps.now ?? Date.now)();
+  const clocks = deps.clockWatch?.check();
   const { config, identity } = deps;
   return {
     service: identity,
-    nowMs: now,
+    // nowMs: the nodes' clock, which deadlineMs, reservedMs and markMs are on; wallMs: the wall
+    // clock. A wall-clock step leaves them apart (src/service/clock-watch.ts).
+    nowMs: Math.floor(clocks?.nodeMs ?? now),
+    wallMs: clocks?.wallMs ?? now,
     nodes: [...deps.nodes].map(([layout, node]) => {
       const r = node.readiness;
       return {
