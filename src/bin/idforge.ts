@@ -1,5 +1,20 @@
 #!/usr/bin/env node
-import { run } from '../cli/main.js';
+// The only file with process-wide side effects: streams, signals, the exit code.
+//
+// `serve` takes SIGTERM and SIGINT from its first line: a signal that arrives while the
+// modules still load is held and handed to the command as soon as it subscribes, so that a
+// stop sent at any moment of start-up ends the process cleanly instead of being lost (issue
+// 19). Other commands keep the default action (Ctrl-C ends them at once).
+const serving = process.argv[2] === 'serve';
+const held: string[] = [];
+const listeners = new Set<(signal: string) => void>();
+const early = (signal: NodeJS.Signals) => {
+  if (listeners.size === 0) held.push(signal);
+  for (const listener of listeners) listener(signal);
+};
+if (serving) process.on('SIGTERM', early).on('SIGINT', early);
+
+const { run } = await import('../cli/main.js');
 
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
@@ -11,8 +26,22 @@ process.exitCode = await run(process.argv.slice(2), {
   stdin: process.stdin,
   env: process.env,
   onSignal: (listener) => {
-    const handler = (signal: NodeJS.Signals) => listener(signal);
-    process.on('SIGTERM', handler).on('SIGINT', handler);
-    return () => process.off('SIGTERM', handler).off('SIGINT', handler);
+    if (!serving) {
+      const handler = (signal: NodeJS.Signals) => listener(signal);
+      process.on('SIGTERM', handler).on('SIGINT', handler);
+      return () => process.off('SIGTERM', handler).off('SIGINT', handler);
+    }
+    listeners.add(listener);
+    for (const signal of held.splice(0)) listener(signal);
+    return () => listeners.delete(listener);
   },
 });
+if (serving) {
+  process.off('SIGTERM', early).off('SIGINT', early);
+  // The service has stopped and closed what it opened; should a driver still hold a socket
+  // open, the process ends anyway rather than linger after its stop.
+  setTimeout(() => {
+    process.stderr.write('idforge serve: handles still open 2 s after the stop; exiting\n');
+    process.exit();
+  }, 2000).unref();
+}

@@ -27,8 +27,11 @@ export interface LeaseCounters {
 
 /** What the keeper tells its node. */
 export interface LeaseEvents {
-  /** The lease was lost: taken by another instance, with `duplicate` when ours had not expired. */
-  onLost(lease: Lease, duplicate: readonly string[] | null): void;
+  /**
+   * The lease was lost: `holders` are the other live claimants (none: it simply expired), and
+   * `duplicate` is set when it was taken while ours had not expired.
+   */
+  onLost(lease: Lease, duplicate: readonly string[] | null, holders: readonly string[]): void;
   /** A renewal saw more than one live claimant on our worker ID (or saw it resolved: null). */
   onDuplicate(claimants: readonly string[] | null): void;
   /** Tick start of the last ID issued, for the lease record. */
@@ -51,8 +54,24 @@ export interface LeaseKeeperSettings {
   readonly retryMs: number;
 }
 
-// Awaited by a caller: not unref'd (only the background loop's timers are).
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+// Awaited by a caller: not unref'd (only the background loop's timers are). Ends early when
+// `signal` aborts.
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((r) => {
+    if (signal?.aborted) return r();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      r();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** The abort signal's reason, or an AbortError. */
+function aborted(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('acquiring a worker ID was aborted', 'AbortError');
+}
 
 export class LeaseKeeper {
   readonly counters: LeaseCounters = {
@@ -114,13 +133,15 @@ export class LeaseKeeper {
    * `waitMs`. A store that fails (`StoreUnavailableError`) is retried the same way within
    * `waitMs`. Rejects with {@link NoFreeWorkerError} when the wait runs out on a full range,
    * or with the store's `StoreUnavailableError` when it runs out on a store that is down
-   * (at once when `waitMs` is 0).
+   * (at once when `waitMs` is 0). When `signal` aborts, rejects with its reason as soon as the
+   * store call in flight returns, releasing a lease that call granted.
    */
-  async acquire(waitMs: number): Promise<Lease> {
+  async acquire(waitMs: number, signal?: AbortSignal): Promise<Lease> {
     const s = this.#s;
     const started = s.clock.now();
     const backoff = new Backoff({ initialMs: s.retryMs, maxMs: s.retryMs * 8 });
     for (;;) {
+      if (signal?.aborted) throw aborted(signal);
       const sent = s.clock.now();
       let lease: Lease | null;
       try {
@@ -138,8 +159,14 @@ export class LeaseKeeper {
         // A store that is down is waited for like a full range, within the same bound.
         const waited = s.clock.now() - started;
         if (!(error instanceof StoreUnavailableError) || waited >= waitMs) throw error;
-        await sleep(Math.min(backoff.next(), waitMs - waited));
+        await sleep(Math.min(backoff.next(), waitMs - waited), signal);
         continue;
+      }
+      if (lease !== null && signal?.aborted) {
+        // Granted while the caller gave up: nothing was reserved at the grant, so the mark
+        // stays as it was.
+        await s.store.release(lease, null).catch(() => undefined);
+        throw aborted(signal);
       }
       if (lease !== null) {
         this.counters.acquired++;
@@ -154,7 +181,7 @@ export class LeaseKeeper {
       this.counters.refusals++;
       const waited = s.clock.now() - started;
       if (waited >= waitMs) throw new NoFreeWorkerError(s.store.backend, s.min, s.max, waited);
-      await sleep(Math.min(backoff.next(), waitMs - waited));
+      await sleep(Math.min(backoff.next(), waitMs - waited), signal);
     }
   }
 
@@ -221,7 +248,7 @@ export class LeaseKeeper {
       this.#lease = null;
       this.#deadlineMs = Number.NEGATIVE_INFINITY;
       this.#reservedMs = Number.NEGATIVE_INFINITY;
-      this.#events.onLost(lease, duplicate);
+      this.#events.onLost(lease, duplicate, others);
       return false;
     }
     this.counters.renewals++;

@@ -64,8 +64,19 @@ export interface NodeMetrics {
   readonly rollbackWaits: number;
 }
 
-// Awaited by a caller: not unref'd (only the background loop's timers are).
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+// Awaited by a caller: not unref'd (only the background loop's timers are). Ends early when
+// `signal` aborts (the caller then looks at the signal).
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((r) => {
+    if (signal?.aborted) return r();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      r();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 const backgroundSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
 /**
@@ -127,7 +138,7 @@ export class SnowflakeNode {
         retryMs: settings.retryMs,
       },
       {
-        onLost: (lease, duplicate) => this.#onLost(lease, duplicate),
+        onLost: (lease, duplicate, holders) => this.#onLost(lease, duplicate, holders),
         onDuplicate: (claimants) => this.#onDuplicate(claimants),
         lastIssuedMs: () => this.#lastIssuedMs(),
         log: (level, message) => settings.logger[level](`idforge: ${message}`),
@@ -139,6 +150,7 @@ export class SnowflakeNode {
   /** @internal */
   async _start(): Promise<void> {
     const s = this.#s;
+    this.#stopIfAborted();
     // acquireTimeoutMs bounds the whole start: a full range and a store that is down alike.
     const until = this.#clock.now() + s.acquireTimeoutMs;
     // The fleet check runs before acquiring, so a refused node leaves no trace in the store.
@@ -160,9 +172,12 @@ export class SnowflakeNode {
         }
       }
     }
-    const lease = await this.#keeper.acquire(Math.max(0, until - this.#clock.now()));
+    this.#stopIfAborted();
+    const lease = await this.#keeper.acquire(Math.max(0, until - this.#clock.now()), s.signal);
     try {
+      this.#stopIfAborted();
       await this.#activate(lease);
+      this.#stopIfAborted();
     } catch (error) {
       this.#retire();
       await this.#keeper.close((l) => this.#finalMark(l)).catch(() => undefined);
@@ -193,7 +208,8 @@ export class SnowflakeNode {
         `idforge: worker ID ${lease.workerId}: the clock is ${wait} ms behind its high-water ` +
           'mark; waiting before issuing',
       );
-      await sleep(wait);
+      await sleep(wait, s.signal);
+      this.#stopIfAborted();
     }
     // The grant reserved nothing ahead (a node refused here must not push the mark up for the
     // next holder): reserve now, before the first ID.
@@ -213,6 +229,16 @@ export class SnowflakeNode {
       `idforge: worker ID ${lease.workerId} (${s.workerField} of layout "${this.#layout.name}") ` +
         `leased from ${where} as instance ${lease.instanceId}, range ${s.min}..${s.max}`,
     );
+  }
+
+  /**
+   * Throws when the start must end: the abort signal fired (its reason, an AbortError by
+   * default) or close() was called meanwhile. The caller releases what was leased.
+   */
+  #stopIfAborted(): void {
+    const signal = this.#s.signal;
+    if (signal?.aborted) throw signal.reason ?? new NotReadyError('start aborted');
+    if (this.#closed) throw new NotReadyError('the node was closed during its start');
   }
 
   #admit(tickStartMs: number): void {
@@ -261,13 +287,14 @@ export class SnowflakeNode {
     this.#gen = null;
   }
 
-  #onLost(lease: Lease, duplicate: readonly string[] | null): void {
+  #onLost(lease: Lease, duplicate: readonly string[] | null, holders: readonly string[]): void {
     this.#retire();
     if (duplicate !== null) {
       this.#lastError = new DuplicateWorkerError(lease.workerId, duplicate);
       this.#s.logger.error(`idforge: DUPLICATE WORKER ID: ${this.#lastError.message}`);
     } else {
-      this.#lastError = new LeaseLostError(lease.workerId, this.#s.store.backend, 'taken');
+      const why = holders.length > 0 ? 'taken' : 'expired';
+      this.#lastError = new LeaseLostError(lease.workerId, this.#s.store.backend, why);
       this.#s.logger.error(`idforge: ${this.#lastError.message}`);
     }
     void this.#reacquire();

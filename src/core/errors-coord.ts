@@ -94,20 +94,26 @@ export class NoFreeWorkerError extends IdforgeError {
 /**
  * The node stopped issuing because it can no longer prove it holds its worker ID: its local
  * lease deadline passed without a successful renewal (the store is slow or down, or the
- * process was paused), or the store says another instance holds the ID now. It resumes by
- * itself once it holds a valid lease again (possibly under another worker ID).
+ * process was paused), the lease expired in the store before a renewal reached it (nobody
+ * holds it now), or the store says another instance holds the ID now. It resumes by itself
+ * once it holds a valid lease again (possibly under another worker ID).
  */
 export class LeaseLostError extends IdforgeError {
   readonly workerId: number;
   readonly backend: string;
-  /** 'deadline' (no renewal in time) or 'taken' (the store has another holder). */
-  readonly reason: 'deadline' | 'taken';
+  /**
+   * 'deadline' (no renewal in time), 'expired' (the store let the lease expire; no other
+   * holder) or 'taken' (the store has another holder).
+   */
+  readonly reason: 'deadline' | 'expired' | 'taken';
 
-  constructor(workerId: number, backend: string, reason: 'deadline' | 'taken') {
+  constructor(workerId: number, backend: string, reason: 'deadline' | 'expired' | 'taken') {
     const what =
       reason === 'deadline'
         ? 'its lease deadline passed without a successful renewal'
-        : 'the store reports that another instance holds it now';
+        : reason === 'expired'
+          ? 'its lease expired in the store before a renewal reached it (no other instance holds it)'
+          : 'the store reports that another instance holds it now';
     super(
       ErrorCode.LEASE_LOST,
       `worker ID ${workerId} is fenced: ${what} (${backend} store). No ID is issued until the ` +

@@ -14,6 +14,7 @@ import Fastify, {
 } from 'fastify';
 import { allowAdmin, TokenAuth } from './auth.js';
 import type { Access, IssuedCounts, ServiceDeps } from './deps.js';
+import { installDrain } from './drain.js';
 import { describeFailure, HttpError, ServiceCode } from './errors.js';
 import { LoopLag } from './lag.js';
 import { adminRoutes } from './routes/admin.js';
@@ -54,8 +55,10 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     // No child logger per request (a pino child costs an allocation and its bindings on every
     // call): requests are not logged one by one, and an error's line names its route and code.
     childLoggerFactory: (logger) => logger,
-    return503OnClosing: true,
-    forceCloseConnections: 'idle',
+    // Shutdown is drain.ts's: its 503 is in the documented shape with Retry-After, and it
+    // closes idle keep-alive connections only after a grace (Fastify's own 503 had neither).
+    return503OnClosing: false,
+    forceCloseConnections: false,
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
   });
   const auth = new TokenAuth(config.tokens);
@@ -78,6 +81,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     reply.code(503).header('retry-after', '1').type('application/json; charset=utf-8');
     reply.send(JSON.stringify({ error: { code: ServiceCode.OVERLOADED, message } }));
   };
+  installDrain(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('access', 'ids');
   app.addSchema(errorSchema);

@@ -58,6 +58,11 @@ export interface ServiceConfig {
   /** Worker IDs this node may lease, [min, max]; null for the layout's whole field. */
   readonly workers: readonly [number, number] | null;
   readonly ttlMs: number;
+  /**
+   * A clock behind its worker ID's stored mark by up to this is waited out at start; more
+   * fails with IDF_BEHIND_MARK (a clock stepped back across the restart).
+   */
+  readonly markToleranceMs: number;
   /** How long start waits for a free worker ID or a store that is down. */
   readonly acquireTimeoutMs: number;
   readonly maxCount: number;
@@ -72,6 +77,11 @@ export interface ServiceConfig {
   /** Answer 503 when the event loop lags more than this. 0 turns it off. */
   readonly maxEventLoopDelayMs: number;
   readonly shutdownTimeoutMs: number;
+  /**
+   * At shutdown, how long the listener stays open answering 503 (Retry-After, Connection:
+   * close) before it closes, unless every connection has ended sooner. 0 closes it at once.
+   */
+  readonly drainGraceMs: number;
   /** Warn (readyz, log) while the wall clock is this far from the nodes' monotonic clock. */
   readonly wallDivergenceWarnMs: number;
   /** Create idforge's tables in server stores at start (idempotent; SQLite always does). */
@@ -121,6 +131,11 @@ export const CONFIG_KEYS = {
   },
   workers: { default: null, parse: workerRange, help: 'worker IDs to lease from, N or MIN-MAX' },
   ttlMs: { default: 10_000, parse: int(100, 3_600_000), help: 'lease TTL in ms' },
+  markToleranceMs: {
+    default: 5000,
+    parse: int(0, 3_600_000),
+    help: "wait out a clock behind the worker ID's mark by up to this, ms",
+  },
   acquireTimeoutMs: {
     default: 10_000,
     parse: int(0, 3_600_000),
@@ -150,6 +165,11 @@ export const CONFIG_KEYS = {
     default: 10_000,
     parse: int(1, 600_000),
     help: 'longest graceful shutdown, ms',
+  },
+  drainGraceMs: {
+    default: 1000,
+    parse: int(0, 600_000),
+    help: 'at shutdown, keep answering 503 this long before closing the listener, ms',
   },
   wallDivergenceWarnMs: {
     default: 20,

@@ -25,5 +25,6 @@ export {
   openService,
   type RunningService,
   type StartOptions,
+  type StopReport,
   startService,
 } from './server.js';

@@ -25,6 +25,7 @@ import { buildApp, loopLagOf } from './app.js';
 import { ClockWatch } from './clock-watch.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceDeps, ServiceIdentity } from './deps.js';
+import { drainOf } from './drain.js';
 import { EventLog } from './events.js';
 import { ServiceHlc } from './hlc.js';
 import { ServiceMetrics } from './metrics.js';
@@ -52,8 +53,16 @@ export interface StartOptions {
 /** Opened dependencies and what closes them. */
 export interface OpenedService {
   readonly deps: ServiceDeps;
-  /** Records the marks, releases the leases, closes the stores. Never rejects. */
-  close(): Promise<void>;
+  /**
+   * Records the marks, releases the leases, closes the stores; logs each lease it could not
+   * release. Never rejects: resolves whether every lease was released with its mark.
+   */
+  close(): Promise<boolean>;
+}
+
+/** The abort signal's reason, or an AbortError. */
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('the service start was aborted', 'AbortError');
 }
 
 /** JSON lines, tokens redacted should a request ever be logged. */
@@ -74,7 +83,9 @@ function packageVersion(): string {
 /**
  * Opens everything the routes need. Rejects as the stores and `createSnowflakeNode` do
  * (`StoreUnavailableError`, `NoFreeWorkerError`, `BehindMarkError`, ...), after closing
- * whatever it had opened.
+ * whatever it had opened. When `options.signal` aborts during the opening (a SIGTERM at
+ * start), the wait in progress ends (a worker ID, a mark, the readiness), what was leased is
+ * released with its mark as it was, and it rejects with the signal's reason.
  */
 export async function openService(
   config: ServiceConfig,
@@ -101,11 +112,38 @@ export async function openService(
     log: (level, message) => events.record(level, 'clock', message),
     ...(options.wall === undefined ? {} : { wall: options.wall }),
   });
-  const closeAll = async () => {
+  const closeAll = async (): Promise<boolean> => {
     clockWatch.stop();
-    await Promise.all([...nodes.values()].map((n) => n.close().catch(() => undefined)));
+    const released = await Promise.all(
+      [...nodes].map(async ([layout, n]) => {
+        const workerId = n.readiness.workerId;
+        try {
+          await n.close();
+          return true;
+        } catch (error) {
+          events.record(
+            'error',
+            'lease',
+            `layout ${layout}: the lease of worker ID ${workerId} was not released and its ` +
+              `mark not recorded: ${(error as Error).message}. The lease expires by itself ` +
+              `within ${config.ttlMs} ms; a restart on this worker ID waits for the reservation`,
+          );
+          return false;
+        }
+      }),
+    );
     await sequences?.close().catch(() => undefined);
     await leaseStore?.close().catch(() => undefined);
+    return released.every(Boolean);
+  };
+  // Aborts the waits of start only: once open, the nodes keep issuing until close(), so that
+  // requests in flight at a shutdown still get their IDs.
+  const starting = new AbortController();
+  const stopStart = () => starting.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', stopStart, { once: true });
+  if (options.signal?.aborted) stopStart();
+  const check = () => {
+    if (starting.signal.aborted) throw abortReason(starting.signal);
   };
   const metrics = new ServiceMetrics({
     nodes: () =>
@@ -123,7 +161,9 @@ export async function openService(
   try {
     const onCreate = (path: string) =>
       events.record('info', 'store', `created a new store at ${path}`);
+    check();
     leaseStore = await openLeaseStore(config.store, { onCreate });
+    check();
     if (config.migrate) await leaseStore.migrate();
     events.record(
       'info',
@@ -135,8 +175,10 @@ export async function openService(
         store: leaseStore,
         layout,
         ttlMs: config.ttlMs,
+        markToleranceMs: config.markToleranceMs,
         acquireTimeoutMs: config.acquireTimeoutMs,
         logger: events.nodeLogger(),
+        signal: starting.signal,
         ...(options.clock === undefined ? {} : { clock: options.clock }),
         ...(config.workers === null ? {} : { workerIds: config.workers }),
         fields: fieldsOf(layout, config.fields),
@@ -145,6 +187,7 @@ export async function openService(
       });
       nodes.set(layout, node);
       await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
+      check();
       events.record('info', 'lease', `layout ${layout}: worker ID ${node.workerId} leased; ready`);
     }
     if (config.hlc) {
@@ -153,8 +196,10 @@ export async function openService(
         store: leaseStore,
         layout: HLC_LAYOUT,
         ttlMs: config.ttlMs,
+        markToleranceMs: config.markToleranceMs,
         acquireTimeoutMs: config.acquireTimeoutMs,
         logger: events.nodeLogger(),
+        signal: starting.signal,
         ...(options.clock === undefined ? {} : { clock: options.clock }),
         ...(config.workers === null ? {} : { workerIds: config.workers }),
         owner: { instanceId: randomUUID() },
@@ -162,11 +207,14 @@ export async function openService(
       });
       nodes.set('hlc', node);
       await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
+      check();
       events.record('info', 'lease', `HLC IDs: worker ID ${node.workerId} leased; ready`);
     }
     let source: SequenceSource | null = null;
     if (config.sequences !== null) {
       source = await openSequenceSource(config, onCreate);
+      if (starting.signal.aborted) await source.close().catch(() => undefined);
+      check();
       events.record(
         'info',
         'store',
@@ -182,7 +230,11 @@ export async function openService(
     });
   } catch (error) {
     await closeAll();
-    throw error;
+    // A wait ended by the abort rejects with its own reason (NotReadyError "closed"): the
+    // abort is the cause.
+    throw starting.signal.aborted ? abortReason(starting.signal) : error;
+  } finally {
+    options.signal?.removeEventListener('abort', stopStart);
   }
   const deps: ServiceDeps = {
     config,
@@ -252,16 +304,22 @@ const SETTLE_MS = 5000;
 /**
  * Waits until the event-loop guard no longer reports the lag of start itself (loading and
  * compiling modules blocks the loop for a while), so the first requests are not refused as
- * overloaded. Polls the guard's own flag; bounded by SETTLE_MS.
+ * overloaded. Polls the guard's own flag; bounded by SETTLE_MS, ended by `signal`.
  */
-async function settle(app: FastifyInstance): Promise<void> {
+async function settle(app: FastifyInstance, signal: AbortSignal | undefined): Promise<void> {
   const guard = loopLagOf(app);
   if (guard === undefined) return;
   await app.ready();
   const until = Date.now() + SETTLE_MS;
-  while (guard.overloaded && Date.now() < until) {
+  while (guard.overloaded && Date.now() < until && signal?.aborted !== true) {
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** How a stop went. */
+export interface StopReport {
+  /** Every lease released with its exact mark, within the shutdown bound. */
+  readonly clean: boolean;
 }
 
 /** A listening service. */
@@ -270,27 +328,46 @@ export interface RunningService {
   /** http://host:port of the listening socket. */
   readonly url: string;
   readonly deps: ServiceDeps;
-  /** Graceful stop (idempotent); resolves when the leases are released. */
-  close(): Promise<void>;
+  /** Graceful stop (idempotent); resolves when the leases are released (or could not be). */
+  close(): Promise<StopReport>;
   /** Resolves when the service has stopped (by close(), a signal or the abort signal). */
-  readonly closed: Promise<void>;
+  readonly closed: Promise<StopReport>;
+}
+
+/** `p`, or `fallback` once `ms` have passed (the timer never keeps the process alive). */
+function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((r) => {
+    timer = setTimeout(() => r(fallback), Math.max(0, ms));
+    timer.unref();
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 /**
  * Opens the service and listens on config.host:config.port. Rejects as {@link openService},
- * or with the listen error (EADDRINUSE...) after releasing what it opened.
+ * or with the listen error (EADDRINUSE...) after releasing what it opened. `options.signal`
+ * works from the first step: aborted during start, it releases what was opened and rejects
+ * with the signal's reason; aborted later, it stops the service as close() does.
  */
 export async function startService(
   config: ServiceConfig,
   options: StartOptions = {},
 ): Promise<RunningService> {
+  const { signal } = options;
   const opened = await openService(config, options);
   const { deps } = opened;
   let app: FastifyInstance;
   try {
+    if (signal?.aborted) throw abortReason(signal);
     app = await buildApp(deps);
-    await settle(app);
+    await settle(app, signal);
+    if (signal?.aborted) throw abortReason(signal);
     await app.listen({ host: config.host, port: config.port });
+    if (signal?.aborted) {
+      await app.close();
+      throw abortReason(signal);
+    }
   } catch (error) {
     await opened.close();
     throw error;
@@ -300,35 +377,56 @@ export async function startService(
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   deps.events.record('info', 'service', `listening on ${url}`);
-  let closing: Promise<void> | null = null;
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((r) => {
+  let closing: Promise<StopReport> | null = null;
+  let resolveClosed!: (report: StopReport) => void;
+  const closed = new Promise<StopReport>((r) => {
     resolveClosed = r;
   });
+  const drain = drainOf(app)!;
   const close = () => {
     closing ??= (async () => {
-      deps.events.record('info', 'service', 'shutting down: finishing requests in flight');
-      let timer: NodeJS.Timeout | undefined;
-      const limit = new Promise<void>((r) => {
-        timer = setTimeout(() => {
-          deps.events.record(
-            'warn',
-            'service',
-            `shutdown took over ${config.shutdownTimeoutMs} ms; closing connections`,
-          );
-          app.server.closeAllConnections();
-          r();
-        }, config.shutdownTimeoutMs);
-        timer.unref();
-      });
-      await Promise.race([app.close(), limit]);
-      clearTimeout(timer);
-      await opened.close();
-      deps.events.record('info', 'service', 'stopped: marks recorded, leases released');
-      resolveClosed();
+      const started = performance.now();
+      const bound = config.shutdownTimeoutMs;
+      deps.events.record(
+        'info',
+        'service',
+        'shutting down: finishing requests in flight; new requests get 503',
+      );
+      const report = await drain.drain(app, config.drainGraceMs, bound);
+      if (report.forced > 0) {
+        deps.events.record(
+          'warn',
+          'service',
+          `shutdown took over ${bound} ms; closed ${report.forced} connection(s) with requests in flight`,
+        );
+      }
+      // The stores get what is left of the bound, and at least a second to release.
+      const left = Math.max(1000, bound - (performance.now() - started));
+      const released = await within(opened.close(), left, null);
+      let clean = released === true;
+      if (released === null) {
+        clean = false;
+        deps.events.record(
+          'error',
+          'service',
+          `stopped without recording the marks: the stores did not answer within ${Math.round(left)} ms; ` +
+            `the leases expire by themselves within ${config.ttlMs} ms`,
+        );
+      } else if (released) {
+        deps.events.record('info', 'service', 'stopped: marks recorded, leases released');
+      } else {
+        deps.events.record(
+          'error',
+          'service',
+          'stopped, but not every lease was released (see above): they expire by themselves',
+        );
+      }
+      const result = { clean };
+      resolveClosed(result);
+      return result;
     })();
     return closing;
   };
-  options.signal?.addEventListener('abort', () => void close(), { once: true });
+  signal?.addEventListener('abort', () => void close(), { once: true });
   return { app, url, deps, close, closed };
 }

@@ -47,8 +47,9 @@ Runs the idforge ID service (docs/service.md): leases a worker ID from --store, 
 the clock is past the worker ID's high-water mark, then serves HTTP: /v1/ids/{scheme},
 /v1/sequences/{tag}, segments for clients, Meituan Leaf's /api routes, /healthz, /readyz,
 /metrics, OpenAPI at /openapi.json and /docs, and a live dashboard at /. Logs are JSON lines
-on standard output. SIGTERM or SIGINT: stop accepting, finish requests in flight, record the
-mark, release the lease, exit 0.
+on standard output. SIGTERM or SIGINT, at any point of start or while serving: answer new
+requests 503, finish requests in flight, record the mark, release the lease, exit 0; exit 1
+when a lease could not be released (the store was down: it expires by itself).
 
 Settings come from defaults < --config FILE (JSON) < IDFORGE_* environment variables <
 flags; an unknown key or a bad value is named at start (exit code 2). Tokens are set in the
@@ -108,10 +109,18 @@ export async function serveCommand(
   const path = (values.config as string | undefined) ?? env.IDFORGE_CONFIG;
   const config = resolveConfig({ ...(path ? { file: readConfigFile(path) } : {}), env, flags });
   const stop = new AbortController();
+  const log = (level: number, msg: string, extra: Record<string, unknown> = {}) =>
+    io.stdout.write(`${JSON.stringify({ level, time: Date.now(), ...extra, msg })}\n`);
+  let received: string | null = null;
   const unsubscribe = io.onSignal?.((signal) => {
-    io.stdout.write(
-      `${JSON.stringify({ level: 30, time: Date.now(), signal, msg: `received ${signal}: shutting down` })}\n`,
-    );
+    if (received !== null) {
+      log(40, `received ${signal} again: already shutting down (bounded by shutdownTimeoutMs)`, {
+        signal,
+      });
+      return;
+    }
+    received = signal;
+    log(30, `received ${signal}: shutting down`, { signal });
     stop.abort();
   });
   try {
@@ -119,9 +128,15 @@ export async function serveCommand(
       write: (line) => io.stdout.write(line),
       signal: stop.signal,
     });
-    await service.closed;
-    return 0;
+    const report = await service.closed;
+    return report.clean ? 0 : 1;
   } catch (error) {
+    if (stop.signal.aborted) {
+      // A signal during start: startService released what it had leased (and logged any lease
+      // it could not release). Nothing was served: a clean stop.
+      log(30, `start-up interrupted by ${received ?? 'the abort'}: stopped before serving`);
+      return 0;
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error;
     const why =
