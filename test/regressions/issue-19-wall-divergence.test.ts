@@ -3,12 +3,16 @@
 // behind the lease deadlines (the nodes' clock). IDs stayed unique and increasing because the
 // nodes run on a monotonic clock anchored at start; the divergence is now reported: a warning
 // check in /readyz (ready stays 200), idforge_clock_wall_divergence_seconds, and one log line
-// per crossing of wallDivergenceWarnMs (warn), and one when it is back (info).
+// per crossing of wallDivergenceWarnMs (warn), and one when it is back (info). In process with
+// an injected wall source, and in a real `idforge serve` under Debian's libfaketime.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { buildApp, openService, resolveConfig } from '../../src/service/index.js';
-import { tempDir } from '../helpers/service.js';
+import { fakeWallEnv, libfaketime, stepWall } from '../helpers/faketime.js';
+import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait.js';
 
 interface Readyz {
   ready: boolean;
@@ -98,6 +102,61 @@ describe('issue 19 §10: a wall clock stepped back is reported', () => {
       assert.equal(returned.length, 1, JSON.stringify(returned));
       assert.equal(returned[0]!.level, 30);
       assert.match(returned[0]!.msg, /wall clock is back within/);
+    });
+  }
+});
+
+const faketime = libfaketime();
+
+describe('issue 19 §10: a real idforge serve under libfaketime reports its wall clock stepped back', {
+  skip: faketime.skip,
+}, () => {
+  const t = tempDir('idforge-i19-faketime-');
+  const file = join(t.dir, 'faketime');
+  let proc: ServiceProc;
+  const readyz = async () => (await (await fetch(`${proc.url}/readyz`)).json()) as Readyz;
+  const divergenceLines = () => proc.logs.filter((l) => /wall clock/.test(String(l.msg)));
+
+  before(async () => {
+    proc = spawnService(
+      ['--store', `sqlite:${join(t.dir, 'idforge.db')}`, '--max-event-loop-delay-ms', '0'],
+      fakeWallEnv(faketime.path!, file),
+    );
+    await proc.ready;
+  });
+  after(async () => {
+    proc.child.kill('SIGTERM');
+    assert.equal(await proc.exited, 0, proc.stderr);
+    t.remove();
+  });
+
+  for (const stepMs of [50, 2000, 3_600_000]) {
+    test(`stepped back ${stepMs} ms: readyz warns, the gauge and one log line show it; then back`, async () => {
+      const seen = divergenceLines().length;
+      stepWall(file, -stepMs);
+      let body = await readyz();
+      const check = body.checks.find((c) => c.name === 'wall-clock');
+      assert.equal(check?.warn, true, JSON.stringify(body));
+      const behind = Number(/(\d+) ms behind/.exec(check.reason)?.[1]);
+      // Real clocks, read a few ms apart in another process: within 25 ms of the step.
+      assert.ok(Math.abs(behind - stepMs) <= 25, check.reason);
+      assert.equal(body.ready, true);
+      assert.deepEqual(body.warnings, [`wall-clock: ${check.reason}`]);
+      const metrics = await (await fetch(`${proc.url}/metrics`)).text();
+      const gauge = Number(/^idforge_clock_wall_divergence_seconds (\S+)$/m.exec(metrics)?.[1]);
+      assert.ok(Math.abs(gauge + stepMs / 1000) <= 0.025, `gauge ${gauge}`);
+      await waitFor(() => divergenceLines().length > seen, 'the warn line', 5000);
+      const warned = divergenceLines().slice(seen);
+      assert.equal(warned.length, 1, JSON.stringify(warned));
+      assert.equal(warned[0]!.level, 40);
+
+      stepWall(file, 0);
+      body = await readyz();
+      assert.deepEqual(body.warnings, [], JSON.stringify(body));
+      await waitFor(() => divergenceLines().length > seen + 1, 'the info line', 5000);
+      const back = divergenceLines().slice(seen + 1);
+      assert.equal(back.length, 1, JSON.stringify(back));
+      assert.match(String(back[0]!.msg), /wall clock is back within/);
     });
   }
 });
