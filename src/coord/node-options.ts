@@ -86,7 +86,11 @@ export interface SnowflakeNodeOptions {
   /** The node's clock. Default the wall-anchored monotonic clock. */
   readonly clock?: Clock;
   readonly logger?: NodeLogger;
-  /** Closes the node (releasing its lease) when aborted. */
+  /**
+   * Closes the node (releasing its lease) when aborted. Aborted during createSnowflakeNode,
+   * it ends the start (the wait for a worker ID or for the mark included): the promise
+   * rejects with the signal's reason after releasing what was leased, the mark as it was.
+   */
   readonly signal?: AbortSignal;
   /** Overrides of the lease owner record (tests). */
   readonly owner?: Partial<Pick<LeaseOwner, 'instanceId' | 'host' | 'pid'>>;
