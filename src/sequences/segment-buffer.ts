@@ -20,6 +20,12 @@
  * attempts per second and never starves the event loop; the buffer refills by itself within
  * about a second of the store's return.
  *
+ * Exhaustion is not an outage: once the source rejects with `SequenceExhaustedError` (the tag
+ * has no room left below 2^63 - 1) the buffer fetches nothing by itself, no back-off and no
+ * background retry. What is buffered is still served; then each request that finds both
+ * buffers empty asks the source once more (concurrent ones share that call) and, if it is
+ * still exhausted, rejects with the error at once.
+ *
  * Observing: `stats` (counters), `snapshot()` (the two buffers, for a dashboard) and the
  * `onFetch` option (each fetch's duration and error, for metrics); none does I/O. When the
  * stored step changes, `setMinStep` makes later fetches follow.
@@ -28,7 +34,7 @@
  * blocks) and increasing within one buffer. A restart wastes the rest of the segments it
  * held: by design, the price of never asking the store per ID.
  */
-import { StoreUnavailableError } from '../core/index.js';
+import { SequenceExhaustedError, StoreUnavailableError } from '../core/index.js';
 import { Backoff } from '../core/internal.js';
 import type { BlockSource } from './ports.js';
 import type {
@@ -70,6 +76,8 @@ export class SegmentBuffer {
   readonly #backoff: Backoff;
   // After a failure no fetch starts until the back-off timer fires, whoever asks.
   #coolingDown = false;
+  // The source said the sequence is exhausted: nothing is fetched until a request asks.
+  #exhausted = false;
   // Resolved (and replaced) whenever a fetch settles or the buffer closes: what waiters await.
   #changed!: Promise<void>;
   #notify!: () => void;
@@ -238,9 +246,16 @@ export class SegmentBuffer {
   async #waitAndTake(): Promise<bigint> {
     this.#waits++;
     const deadline = this.#now() + this.#timeoutMs;
+    let asked = false;
     for (;;) {
       const v = this.tryNext();
       if (v !== undefined) return v;
+      if (this.#exhausted) {
+        // Exhausted: this request asks the source once more, and only once.
+        if (asked) throw this.#failure();
+        asked = true;
+        this.#exhausted = false;
+      }
       const left = deadline - this.#now();
       if (left <= 0 || this.#closed) throw this.#failure();
       await this.#fetch(left);
@@ -279,7 +294,15 @@ export class SegmentBuffer {
 
   /** Starts fetching the next block in the background, unless one is loaded or loading. */
   #prefetch(): void {
-    if (this.#next !== null || this.#loading !== null || this.#closed || this.#coolingDown) return;
+    if (
+      this.#next !== null ||
+      this.#loading !== null ||
+      this.#closed ||
+      this.#coolingDown ||
+      this.#exhausted
+    ) {
+      return;
+    }
     const started = this.#now();
     const size = this.#nextStep(started);
     this.#loading = this.#source(size).then(
@@ -296,7 +319,8 @@ export class SegmentBuffer {
         this.#fetchFailures++;
         this.#lastError = error;
         this.#loading = null;
-        this.#scheduleRetry();
+        if (error instanceof SequenceExhaustedError) this.#exhausted = true;
+        else this.#scheduleRetry();
         this.#signal();
         this.#report(started, size, true, error);
       },

@@ -28,7 +28,8 @@ export type SegmentSequenceOptions = Omit<
  * step at opening (after `SegmentStore.setStep`, call the buffer's `setMinStep`; the store
  * applies the new step to every take anyway). Rejects with `UnknownTagError` when the tag was
  * never created (tags are not created at request time), `StoreUnavailableError` when the
- * store is down.
+ * store is down, `SequenceExhaustedError` when the tag has no room for a block; a buffer whose
+ * first block failed is closed, nothing of it goes on fetching.
  */
 export async function openSegmentSequence(
   store: SegmentStore,
@@ -45,6 +46,19 @@ export async function openSegmentSequence(
     backend: store.backend,
     address: store.address,
   });
-  await buffer.warm();
+  await warmOrClose(buffer);
   return buffer;
+}
+
+/**
+ * Loads the first segment of `buffer`; when that fails, closes it (a buffer its caller never
+ * gets must not go on retrying in the background) and rejects with the failure.
+ */
+async function warmOrClose(buffer: SegmentBuffer): Promise<void> {
+  try {
+    await buffer.warm();
+  } catch (error) {
+    buffer.close();
+    throw error;
+  }
 }
