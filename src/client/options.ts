@@ -9,13 +9,21 @@
 export const ID_SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake', 'hlc'] as const;
 export type IdScheme = (typeof ID_SCHEMES)[number];
 
+/**
+ * The default `timeoutMs`: above the longest the service waits on its store before it answers
+ * (its SEQUENCE_WAIT_MS, 1,500 ms, in src/service/sequences.ts; a test keeps the two apart by
+ * at least 500 ms), so a store outage reaches the caller as the server's 503 and its code, not
+ * as a timeout of the client's own.
+ */
+export const DEFAULT_TIMEOUT_MS = 2000;
+
 /** Options of `createClient`. Times in milliseconds. */
 export interface ClientOptions {
   /** Base URLs of the service's nodes (`http://host:port`, optionally with a path). Required. */
   readonly urls: readonly string[];
   /** Bearer token sent as `Authorization: Bearer <token>`. Default: none. */
   readonly token?: string;
-  /** Per request, answer and body included. Default 2000. */
+  /** Per request, answer and body included. Default 2000 ({@link DEFAULT_TIMEOUT_MS}). */
   readonly timeoutMs?: number;
   /** Numbers asked for per sequence segment (the server may round it up). Default 1000. */
   readonly segmentSize?: number;
@@ -164,7 +172,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   return {
     urls: resolveUrls(o.urls),
     token: resolveToken(o.token),
-    timeoutMs: integer(name('timeoutMs'), o.timeoutMs ?? 2000, 1, MAX_DELAY),
+    timeoutMs: integer(name('timeoutMs'), o.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, MAX_DELAY),
     segmentSize: integer(name('segmentSize'), o.segmentSize ?? 1000, 1, 1_000_000_000),
     prefetchAt,
     probeMs: integer(name('probeMs'), o.probeMs ?? 500, 1, Math.floor(MAX_DELAY / 20)),

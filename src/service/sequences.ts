@@ -12,7 +12,7 @@
  *   them; a tag past the bound is served from a block of its own per request, each block
  *   still checked against the durable mark.
  */
-import { UnknownTagError } from '../core/index.js';
+import { StoreUnavailableError, UnknownTagError } from '../core/index.js';
 import {
   assertTag,
   type CounterBlockSource,
@@ -28,6 +28,15 @@ import {
 } from '../sequences/index.js';
 import { badRequest, HttpError, ServiceCode } from './errors.js';
 import { MAX_TRACKED_TAGS } from './metrics.js';
+
+/**
+ * The longest a request for sequence numbers waits on the store: for a segment taken for a
+ * client, for a buffer's opening, and for a block when both buffers are empty (the buffers'
+ * `fetchTimeoutMs`). Then it answers 503 `IDF_STORE_UNAVAILABLE`. Kept below the client's
+ * default timeout (DEFAULT_TIMEOUT_MS, 2,000 ms, in src/client/options.ts; a test compares
+ * the two), so a client sees the server's code rather than a timeout of its own.
+ */
+export const SEQUENCE_WAIT_MS = 1500;
 
 /**
  * Told after every store call for a block (metrics and events): `error` undefined when it
@@ -102,7 +111,10 @@ export function segmentSource(store: SegmentStore): SequenceSource {
     address: store.address,
     segments: store,
     open: (tag, onFetch) =>
-      openSegmentSequence(store, tag, { onFetch: (e) => onFetch(e.ms, e.error) }),
+      openSegmentSequence(store, tag, {
+        fetchTimeoutMs: SEQUENCE_WAIT_MS,
+        onFetch: (e) => onFetch(e.ms, e.error),
+      }),
     take: (tag, size) => store.takeSegment(tag, size),
     probe: async () => {
       await store.listTags();
@@ -144,9 +156,15 @@ export function counterSource(
         source: of(tag),
         backend: counter.backend,
         address: counter.address,
+        fetchTimeoutMs: SEQUENCE_WAIT_MS,
         onFetch: (e) => onFetch(e.ms, e.error),
       });
-      await buffer.warm();
+      try {
+        await buffer.warm();
+      } catch (error) {
+        buffer.close(); // never handed out: it must not go on retrying in the background
+        throw error;
+      }
       return buffer;
     },
     take: async (tag, size) => ({ tag, ...(await of(tag)(size ?? COUNTER_BLOCK)) }),
@@ -218,7 +236,9 @@ export class SequenceRegistry {
 
   /**
    * The buffer of `tag`, opened once (concurrent callers share the opening); for a counter
-   * past `maxBuffers`, a sequence that takes a block per call and keeps nothing.
+   * past `maxBuffers`, a sequence that takes a block per call and keeps nothing. A caller waits
+   * at most SEQUENCE_WAIT_MS for the opening (then `StoreUnavailableError`; the opening goes
+   * on, and the next request finds the buffer open).
    */
   buffer(tag: string): Promise<Sequence> {
     const open = this.#open.get(tag);
@@ -249,7 +269,22 @@ export class SequenceRegistry {
         );
       this.#opening.set(tag, p);
     }
-    return p;
+    return this.#within(p, `opening the sequence "${tag}"`);
+  }
+
+  /** `p`, or `StoreUnavailableError` when it has not settled within SEQUENCE_WAIT_MS. */
+  #within<T>(p: Promise<T>, what: string): Promise<T> {
+    const source = this.#need();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const why = new Error(`no answer within ${SEQUENCE_WAIT_MS} ms`);
+        reject(new StoreUnavailableError(source.backend, source.address, what, why));
+      }, SEQUENCE_WAIT_MS);
+    });
+    // Settling after the deadline is nobody's to see (a block so taken is wasted, never reissued).
+    p.catch(() => undefined);
+    return Promise.race([p, late]).finally(() => clearTimeout(timer));
   }
 
   /** Numbers of `tag` from a block of their own per call (exactly the numbers asked for). */
@@ -274,7 +309,7 @@ export class SequenceRegistry {
     assertTag(tag);
     const started = performance.now();
     try {
-      const block = await source.take(tag, size);
+      const block = await this.#within(source.take(tag, size), `taking a block for "${tag}"`);
       this.#report(tag, (performance.now() - started) / 1000, undefined);
       return block;
     } catch (error) {

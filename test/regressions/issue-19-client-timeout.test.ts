@@ -1,0 +1,106 @@
+// Issue 19 §15: a sequence wait outlasted the client. With an empty buffer and the store down,
+// the server waited 3.0 s (the buffer's fetchTimeoutMs) before its 503, and a segment taken
+// for a client waited the store's own timeout (5 s), while the client gives up after its
+// default timeoutMs of 2,000: the client reported its own timeout instead of the server's
+// code. Asserted on a real socket, the sequence store (a SQLite file of its own) held by
+// another process's write lock (a store that does not answer): the client with default
+// options, and a plain request for numbers, each get the server's 503 IDF_STORE_UNAVAILABLE
+// within the client's timeout; and the service's wait stays below the client's default.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '../../src/client/index.js';
+import { ServiceUnavailableError } from '../../src/core/index.js';
+import { tsEntry } from '../helpers/bundle.js';
+import { openTestService, tempDir } from '../helpers/service.js';
+
+const lockFixture = fileURLToPath(new URL('./fixtures/sqlite-lock.ts', import.meta.url));
+
+/** Another process holding the SQLite write lock of `path` until `release()`. */
+async function holdLock(path: string): Promise<{ release(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [...tsEntry(lockFixture), path], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout!.once('data', () => resolve());
+  });
+  return {
+    async release() {
+      child.stdin!.end();
+      await exited;
+    },
+  };
+}
+
+describe('issue 19 §15: the server answers a sequence wait within the client timeout', () => {
+  test('the service waits less than the client default, with room for the answer', async () => {
+    const service = (await import('../../src/service/sequences.js')) as Record<string, unknown>;
+    const client = (await import('../../src/client/options.js')) as Record<string, unknown>;
+    const wait = service.SEQUENCE_WAIT_MS;
+    const timeout = client.DEFAULT_TIMEOUT_MS;
+    assert.equal(typeof wait, 'number', 'SEQUENCE_WAIT_MS is exported');
+    assert.equal(typeof timeout, 'number', 'DEFAULT_TIMEOUT_MS is exported');
+    assert.ok((wait as number) + 500 <= (timeout as number), `${wait} + 500 <= ${timeout}`);
+  });
+
+  test('store locked, empty buffer: the default client and a plain GET get 503 IDF_STORE_UNAVAILABLE', async () => {
+    const dir = tempDir('idforge-issue19-to-');
+    const seqPath = join(dir.dir, 'sequences.db');
+    const svc = await openTestService({ sequences: `sqlite:${seqPath}` });
+    let lock: { release(): Promise<void> } | null = null;
+    try {
+      await svc.deps.sequences.create('orders', 100, undefined, undefined);
+      await svc.deps.sequences.create('plain', 100, undefined, undefined);
+      await svc.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = svc.app.server.address() as { port: number };
+      const url = `http://127.0.0.1:${port}`;
+      lock = await holdLock(seqPath);
+      const client = createClient({ urls: [url] });
+      try {
+        const started = performance.now();
+        const error = await client
+          .sequence('orders')
+          .next()
+          .then(
+            () => assert.fail('a number while the store is locked'),
+            (e: unknown) => e,
+          );
+        const ms = performance.now() - started;
+        assert.ok(error instanceof ServiceUnavailableError, String(error));
+        const [failure] = error.failures;
+        assert.deepEqual(
+          {
+            reason: failure?.reason.slice(0, 40),
+            status: failure?.status,
+            code: failure?.serverCode,
+          },
+          { reason: failure?.reason.slice(0, 40), status: 503, code: 'IDF_STORE_UNAVAILABLE' },
+          `the client's own failure: ${failure?.reason}`,
+        );
+        assert.ok(ms < 2000, `answered after ${Math.round(ms)} ms`);
+      } finally {
+        client.close();
+      }
+      // The buffered route, its buffer never filled: answered before the client would give up.
+      const started = performance.now();
+      const r = await fetch(`${url}/v1/sequences/plain?count=1`, {
+        signal: AbortSignal.timeout(2000),
+      });
+      const ms = performance.now() - started;
+      assert.equal(r.status, 503);
+      assert.equal(
+        ((await r.json()) as { error: { code: string } }).error.code,
+        'IDF_STORE_UNAVAILABLE',
+      );
+      assert.ok(ms < 2000, `answered after ${Math.round(ms)} ms`);
+    } finally {
+      await lock?.release();
+      await svc.close();
+      dir.remove();
+    }
+  });
+});
