@@ -13,10 +13,19 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { allowAdmin, TokenAuth } from './auth.js';
+import {
+  checkingIntervalMs,
+  clientErrorHandler,
+  frameworkErrors,
+  onUnknownExpectation,
+  safeError,
+} from './client-errors.js';
 import type { Access, IssuedCounts, ServiceDeps } from './deps.js';
 import { installDrain } from './drain.js';
-import { describeFailure, HttpError, ServiceCode } from './errors.js';
+import { badRequest, describeFailure, HttpError, ServiceCode } from './errors.js';
 import { LoopLag } from './lag.js';
+import { documentRoute, routeAccess } from './openapi.js';
+import { decimalIntegers } from './query.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { idRoutes } from './routes/ids.js';
@@ -24,7 +33,7 @@ import { inspectRoutes } from './routes/inspect.js';
 import { leafRoutes } from './routes/leaf.js';
 import { sequenceRoutes } from './routes/sequences.js';
 import { statusRoutes } from './routes/status.js';
-import { errorSchema } from './schemas.js';
+import { errorSchema, MAX_PARAM_LENGTH } from './schemas.js';
 
 /** Routes the event-loop guard never refuses: liveness and scraping matter most under load. */
 const UNGUARDED = new Set(['/healthz', '/metrics']);
@@ -48,8 +57,25 @@ function hooks(value: unknown): Hook[] {
 export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   const { config, metrics } = deps;
   const app = Fastify({
-    ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger }),
+    // No error reaches a log line with the request's bytes (Node's rawPacket): see safeError.
+    ...(deps.logger === undefined
+      ? { logger: false }
+      : { loggerInstance: deps.logger.child({}, { serializers: { err: safeError } }) }),
     bodyLimit: config.bodyLimit,
+    // A whole request (headers and body) within requestTimeoutMs, checked often enough that
+    // the bound holds (Node checks every 30 s by default). A missing Host is answered by the
+    // hook below in the documented shape, not by Node with an empty 400.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.requestTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalMs(config.requestTimeoutMs),
+      requireHostHeader: false,
+    },
+    // Connection-level failures and the router's refusals, in the documented shape.
+    clientErrorHandler: clientErrorHandler(config.requestTimeoutMs),
+    frameworkErrors: frameworkErrors(metrics),
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // One log line per request would cost more than the request; errors and events are logged.
     logController: new LogController({ disableRequestLogging: true }),
     // No child logger per request (a pino child costs an allocation and its bindings on every
@@ -82,6 +108,13 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     reply.send(JSON.stringify({ error: { code: ServiceCode.OVERLOADED, message } }));
   };
   installDrain(app);
+  app.server.on('checkExpectation', onUnknownExpectation);
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      return done(badRequest('an HTTP/1.1 request needs a Host header'));
+    }
+    done();
+  });
   app.decorateRequest('principal', null);
   app.decorateRequest('access', 'ids');
   app.addSchema(errorSchema);
@@ -90,7 +123,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   // captured once: reading req.routeOptions per request builds an object every time.
   // REF: bench/service (count=1).
   app.addHook('onRoute', (route) => {
-    const access: Access = route.config?.access ?? (route.url.startsWith('/docs') ? 'ops' : 'ids');
+    const access: Access = routeAccess(route);
     const url = route.url;
     const authorize: Hook = (req, _reply, done) => {
       req.access = access;
@@ -110,6 +143,8 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     const guarded = guard !== null && !UNGUARDED.has(url);
     route.onRequest = [...(guarded ? [shed] : []), authorize, ...hooks(route.onRequest)];
     route.onResponse = [...hooks(route.onResponse), count];
+    const decimal = decimalIntegers(route.schema?.querystring);
+    if (decimal !== null) route.preValidation = [decimal, ...hooks(route.preValidation)];
   });
   app.setErrorHandler((error, req, reply) => {
     const f = describeFailure(error);
@@ -160,6 +195,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
+    transform: documentRoute(config),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { access: 'ops' }, schema: { hide: true } }, () =>

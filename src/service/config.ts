@@ -74,6 +74,11 @@ export interface ServiceConfig {
   readonly rateLimit: number;
   readonly rateWindowMs: number;
   readonly bodyLimit: number;
+  /**
+   * Longest a client may take to send one whole request, headers and body: then 408
+   * IDF_REQUEST_TIMEOUT and the connection is closed (slowloris, a body trickled).
+   */
+  readonly requestTimeoutMs: number;
   /** Answer 503 when the event loop lags more than this. 0 turns it off. */
   readonly maxEventLoopDelayMs: number;
   readonly shutdownTimeoutMs: number;
@@ -156,6 +161,11 @@ export const CONFIG_KEYS = {
   rateLimit: { default: 0, parse: int(0, 1e9), help: 'requests per token per window (0: off)' },
   rateWindowMs: { default: 60_000, parse: int(1, 3_600_000), help: 'rate-limit window, ms' },
   bodyLimit: { default: 16_384, parse: int(1, 1 << 30), help: 'largest request body, bytes' },
+  requestTimeoutMs: {
+    default: 10_000,
+    parse: int(100, 600_000),
+    help: 'longest time to receive one request (headers and body), ms; 408 then',
+  },
   maxEventLoopDelayMs: {
     default: 1000,
     parse: int(0, 60_000),

@@ -44,6 +44,7 @@ export const ServiceCode = {
   UNAUTHORIZED: 'IDF_UNAUTHORIZED',
   FORBIDDEN: 'IDF_FORBIDDEN',
   NOT_FOUND: 'IDF_NOT_FOUND',
+  REQUEST_TIMEOUT: 'IDF_REQUEST_TIMEOUT',
   RATE_LIMITED: 'IDF_RATE_LIMITED',
   OVERLOADED: 'IDF_OVERLOADED',
   NO_SEQUENCES: 'IDF_NO_SEQUENCES',
@@ -70,6 +71,28 @@ export interface ErrorBody {
   readonly error: { readonly code: string; readonly message: string };
 }
 
+/**
+ * The service code of a 4xx that carries no code of its own (Fastify's, a plugin's, Node's):
+ * the status keeps its meaning (403 is IDF_FORBIDDEN, never IDF_BAD_REQUEST); any other 4xx
+ * (400, 413, 414, 415, 417, 431...) is a request to fix.
+ */
+export function codeOfStatus(status: number): string {
+  switch (status) {
+    case 401:
+      return ServiceCode.UNAUTHORIZED;
+    case 403:
+      return ServiceCode.FORBIDDEN;
+    case 404:
+      return ServiceCode.NOT_FOUND;
+    case 408:
+      return ServiceCode.REQUEST_TIMEOUT;
+    case 429:
+      return ServiceCode.RATE_LIMITED;
+    default:
+      return ServiceCode.BAD_REQUEST;
+  }
+}
+
 /** Status, code and message of any error that reaches a route. */
 export function describeFailure(error: unknown): { status: number; code: string; message: string } {
   if (error instanceof HttpError)
@@ -86,10 +109,7 @@ export function describeFailure(error: unknown): { status: number; code: string;
     return { status: 400, code: ServiceCode.BAD_REQUEST, message: e.message };
   }
   const status = own ?? 500;
-  if (status === 429) return { status, code: ServiceCode.RATE_LIMITED, message: String(e.message) };
-  if (status === 413 || (status >= 400 && status < 500)) {
-    return { status, code: ServiceCode.BAD_REQUEST, message: String(e.message) };
-  }
+  if (status < 500) return { status, code: codeOfStatus(status), message: String(e.message) };
   return {
     status,
     code: ServiceCode.INTERNAL,

@@ -3,6 +3,14 @@
  * document. 64-bit IDs and sequence numbers are decimal strings, never JSON numbers.
  */
 
+import { MAX_TAG_LENGTH } from '../sequences/index.js';
+
+/**
+ * The longest path parameter, in characters once percent-decoded (the router's limit): the
+ * longest tag. Every other parameter (a scheme, an ID to inspect) is shorter.
+ */
+export const MAX_PARAM_LENGTH = MAX_TAG_LENGTH;
+
 export const SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake', 'hlc'] as const;
 export type Scheme = (typeof SCHEMES)[number];
 
@@ -75,7 +83,7 @@ export function idsSchema(maxCount: number, layouts: readonly string[]) {
 
 const tagParam = {
   type: 'object',
-  properties: { tag: { type: 'string', minLength: 1, maxLength: 128 } },
+  properties: { tag: { type: 'string', minLength: 1, maxLength: MAX_TAG_LENGTH } },
   required: ['tag'],
 } as const;
 
@@ -156,7 +164,7 @@ export const createTagSchema = {
     },
     additionalProperties: false,
   },
-  response: { 201: tagState, ...errors(400, 401, 403, 409, 503) },
+  response: { 201: tagState, ...errors(400, 401, 403, 404, 409, 503) },
 } as const;
 
 export const setStepSchema = {
@@ -181,7 +189,7 @@ export const listTagsSchema = {
       properties: { tags: { type: 'array', items: tagState } },
       required: ['tags'],
     },
-    ...errors(401, 403, 503),
+    ...errors(400, 401, 403, 404, 503),
   },
 } as const;
 
@@ -220,7 +228,7 @@ export const inspectSchema = {
   tags: ['ids'],
   params: {
     type: 'object',
-    properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
+    properties: { id: { type: 'string', minLength: 1, maxLength: MAX_PARAM_LENGTH } },
     required: ['id'],
   },
   querystring: {

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { decompose } from '../../core/index.js';
+import { MAX_TAG_LENGTH } from '../../sequences/index.js';
 import { allowScheme, allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
 import { describeFailure } from '../errors.js';
@@ -12,7 +13,7 @@ import { snowflakes } from './ids.js';
 
 const keyParam = {
   type: 'object',
-  properties: { key: { type: 'string', minLength: 1, maxLength: 128 } },
+  properties: { key: { type: 'string', minLength: 1, maxLength: MAX_TAG_LENGTH } },
   required: ['key'],
 } as const;
 

@@ -1,0 +1,106 @@
+// Issue 19 §4: at --log-level trace, Fastify's "client error" / "header_overflow" lines carried
+// err.rawPacket, the raw request bytes as a number array, Authorization header included: one
+// fuzz run logged the admin token 315 times. Here a real `idforge serve` at every level gets
+// malformed, oversized and refused requests carrying the token, and all its output (stdout
+// and stderr) is searched for the token as text, as the decimal byte list, as hex and base64.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { flags, spawnService, tempDir } from '../helpers/service.js';
+import { closedPort } from '../helpers/tcp.js';
+import { rawExchange } from './issue-19-http.js';
+
+const TOKEN = 'tok19secretZ7q4Wm2xK9vB3nL8pR5sT1';
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
+/** Every form the token's bytes could take in a log line. */
+function forms(token: string): string[] {
+  const bytes = Buffer.from(token);
+  const out = [token, [...bytes].join(','), [...bytes].join(', '), bytes.toString('hex')];
+  // base64 of a longer buffer holds the token's full 3-byte groups at one of three alignments
+  for (let k = 0; k < 3; k++) {
+    const b64 = Buffer.from(token.slice(k)).toString('base64');
+    out.push(b64.slice(0, Math.floor((token.length - k) / 3) * 4));
+  }
+  return out;
+}
+
+/** Requests that fail before, at and after parsing, each carrying the token. */
+function hostile(): string[] {
+  const auth = `Authorization: Bearer ${TOKEN}\r\n`;
+  return [
+    `GET /healthz HTTP/1.1\r\nHost: x\r\n${auth}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    `GET /healthz HTTP/1.1\r\nHost: x\r\n${auth}Bad Header: y\r\n\r\n`,
+    `GET /v1/ids/uuidv4 HTTP/9.9\r\nHost: x\r\n${auth}\r\n`,
+    `GET /v1/ids/uuidv4 HTTP/1.1\r\n${auth}Content-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    `GET /v1/sequences/%E0%A4%A HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`,
+    `GET /v1/inspect/${'9'.repeat(500)} HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`,
+    `GET /v1/ids/uuidv4?count=x HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`,
+    `GET /v1/leases HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}x\r\nConnection: close\r\n\r\n`,
+    `POST /v1/sequences/t HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{"a":`,
+    `GET /healthz HTTP/1.1\r\n${auth}Connection: close\r\n\r\n`,
+  ];
+}
+
+/** Resolves once `port` answers /healthz; rejects if the process exits first or after 20 s. */
+async function listening(port: number, exited: Promise<unknown>): Promise<void> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (gone) throw new Error(`idforge serve on port ${port} exited before listening`);
+    const a = await rawExchange(
+      port,
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    if (a.status === 200) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} not answering after 20 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('no level logs a byte of a request: the token in no form', async () => {
+  const t = tempDir();
+  try {
+    await Promise.all(
+      LEVELS.map(async (level) => {
+        // Above info, "listening on" is not logged: the port is chosen here and polled.
+        const port = await closedPort();
+        const proc = spawnService(
+          [
+            ...flags({
+              port,
+              store: `sqlite:${join(t.dir, `${level}.db`)}`,
+              logLevel: level,
+              maxEventLoopDelayMs: 0,
+            }),
+          ],
+          { IDFORGE_ADMIN_TOKEN: TOKEN },
+        );
+        let out = '';
+        proc.child.stdout?.on('data', (d: string) => {
+          out += d;
+        });
+        try {
+          await listening(port, proc.exited);
+          for (const bytes of hostile()) await rawExchange(port, bytes);
+        } finally {
+          proc.child.kill('SIGTERM');
+          await proc.exited;
+        }
+        const all = out + proc.stderr;
+        if (level === 'trace') assert.ok(all.includes('client error'), 'trace logs client errors');
+        for (const form of forms(TOKEN)) {
+          assert.ok(
+            !all.includes(form),
+            `${level}: the token as ${JSON.stringify(form)} is logged`,
+          );
+        }
+      }),
+    );
+  } finally {
+    t.remove();
+  }
+});
