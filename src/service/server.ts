@@ -10,8 +10,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { createSnowflakeNode, type LeaseStore, type SnowflakeNode } from '../coord/index.js';
-import { type Clock, getLayout } from '../core/index.js';
-import { defaultClock } from '../core/internal.js';
+import { type Clock, getLayout, MonotonicClock } from '../core/index.js';
 import { HLC_LAYOUT } from '../hlc/index.js';
 import {
   openCounterStore,
@@ -106,8 +105,10 @@ export async function openService(
   let sequences: SequenceRegistry | null = null;
   let leaseStore: LeaseStore | null = null;
   let hlc: ServiceHlc | undefined;
+  // One clock for every node of this service and for the watch that compares it with the wall.
+  const clock = options.clock ?? new MonotonicClock();
   const clockWatch = new ClockWatch({
-    clock: options.clock ?? defaultClock(),
+    clock,
     warnMs: config.wallDivergenceWarnMs,
     log: (level, message) => events.record(level, 'clock', message),
     ...(options.wall === undefined ? {} : { wall: options.wall }),
@@ -179,7 +180,7 @@ export async function openService(
         acquireTimeoutMs: config.acquireTimeoutMs,
         logger: events.nodeLogger(),
         signal: starting.signal,
-        ...(options.clock === undefined ? {} : { clock: options.clock }),
+        clock,
         ...(config.workers === null ? {} : { workerIds: config.workers }),
         fields: fieldsOf(layout, config.fields),
         // The own layout's lease carries this process's instance ID (shown in /v1/status).
@@ -200,7 +201,7 @@ export async function openService(
         acquireTimeoutMs: config.acquireTimeoutMs,
         logger: events.nodeLogger(),
         signal: starting.signal,
-        ...(options.clock === undefined ? {} : { clock: options.clock }),
+        clock,
         ...(config.workers === null ? {} : { workerIds: config.workers }),
         owner: { instanceId: randomUUID() },
         generator: hlc.factory,
