@@ -4,10 +4,10 @@
 // malformed, oversized and refused requests carrying the token, and all its output (stdout
 // and stderr) is searched for the token as text, as the decimal byte list, as hex and base64.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { flags, spawnService, tempDir } from '../helpers/service.js';
-import { closedPort } from '../helpers/tcp.js';
 import { rawExchange } from './issue-19-http.js';
 
 const TOKEN = 'tok19secretZ7q4Wm2xK9vB3nL8pR5sT1';
@@ -42,21 +42,59 @@ function hostile(): string[] {
   ];
 }
 
-/** Resolves once `port` answers /healthz; rejects if the process exits first or after 20 s. */
-async function listening(port: number, exited: Promise<unknown>): Promise<void> {
+/**
+ * The TCP port `pid` listens on, read from Linux's /proc: the inodes of the process's sockets
+ * against the LISTEN entries of /proc/net/tcp{,6}. Above info "listening on" is not logged,
+ * and a port chosen by the test and released before the start could be taken by another
+ * process meanwhile; the port the kernel gave the service itself cannot.
+ */
+function listenPort(pid: number): number | null {
+  let inodes: Set<string>;
+  try {
+    inodes = new Set(
+      readdirSync(`/proc/${pid}/fd`)
+        .map((fd) => {
+          try {
+            return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((i): i is string => i !== undefined),
+    );
+  } catch {
+    return null;
+  }
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // local_address is HEXIP:HEXPORT, st 0A is LISTEN, the inode is column 9.
+      if (cols[3] === '0A' && cols[9] !== undefined && inodes.has(cols[9])) {
+        return Number.parseInt(cols[1]!.split(':')[1]!, 16);
+      }
+    }
+  }
+  return null;
+}
+
+/** Resolves with the port once the process listens and answers /healthz (bounded: 20 s). */
+async function listening(pid: number, exited: Promise<unknown>): Promise<number> {
   let gone = false;
   void exited.then(() => {
     gone = true;
   });
   const deadline = Date.now() + 20_000;
   for (;;) {
-    if (gone) throw new Error(`idforge serve on port ${port} exited before listening`);
-    const a = await rawExchange(
-      port,
-      'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    );
-    if (a.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`port ${port} not answering after 20 s`);
+    if (gone) throw new Error(`idforge serve (pid ${pid}) exited before listening`);
+    const port = listenPort(pid);
+    if (port !== null) {
+      const a = await rawExchange(
+        port,
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      );
+      if (a.status === 200) return port;
+    }
+    if (Date.now() > deadline) throw new Error(`pid ${pid} not answering after 20 s`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -66,12 +104,9 @@ test('no level logs a byte of a request: the token in no form', async () => {
   try {
     await Promise.all(
       LEVELS.map(async (level) => {
-        // Above info, "listening on" is not logged: the port is chosen here and polled.
-        const port = await closedPort();
         const proc = spawnService(
           [
             ...flags({
-              port,
               store: `sqlite:${join(t.dir, `${level}.db`)}`,
               logLevel: level,
               maxEventLoopDelayMs: 0,
@@ -84,7 +119,7 @@ test('no level logs a byte of a request: the token in no form', async () => {
           out += d;
         });
         try {
-          await listening(port, proc.exited);
+          const port = await listening(proc.child.pid!, proc.exited);
           for (const bytes of hostile()) await rawExchange(port, bytes);
         } finally {
           proc.child.kill('SIGTERM');
