@@ -14,6 +14,7 @@
 import { type Clock, NoFreeWorkerError, StoreUnavailableError } from '../core/index.js';
 import { Backoff } from '../core/internal.js';
 import type { Lease, LeaseOwner, LeaseStore } from './ports.js';
+import { sleep } from './sleep.js';
 
 /** Counters for metrics. */
 export interface LeaseCounters {
@@ -53,20 +54,6 @@ export interface LeaseKeeperSettings {
   readonly renewEveryMs: number;
   readonly retryMs: number;
 }
-
-// Awaited by a caller: not unref'd (only the background loop's timers are). Ends early when
-// `signal` aborts.
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((r) => {
-    if (signal?.aborted) return r();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      r();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /** The abort signal's reason, or an AbortError. */
 function aborted(signal: AbortSignal): unknown {

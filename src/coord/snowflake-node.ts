@@ -30,6 +30,7 @@ import {
   type SnowflakeNodeOptions,
 } from './node-options.js';
 import type { Lease } from './ports.js';
+import { sleep } from './sleep.js';
 import { ceilToTick, markAfterTick, waitForMark } from './watermark.js';
 
 export type { NodeLogger, SnowflakeNodeOptions } from './node-options.js';
@@ -64,19 +65,6 @@ export interface NodeMetrics {
   readonly rollbackWaits: number;
 }
 
-// Awaited by a caller: not unref'd (only the background loop's timers are). Ends early when
-// `signal` aborts (the caller then looks at the signal).
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((r) => {
-    if (signal?.aborted) return r();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      r();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 const backgroundSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
 /**
