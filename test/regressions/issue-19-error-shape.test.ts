@@ -5,34 +5,29 @@
 // (an unknown Expect). Each is sent here on a real socket, as raw bytes.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openTestService, type TestService } from '../helpers/service.js';
-import { assertShape, rawExchange } from './issue-19-http.js';
+import { test } from 'node:test';
+import { assertShape, listeningService, rawExchange } from './issue-19-http.js';
 
-let s: TestService;
-let port: number;
-before(async () => {
-  s = await openTestService();
-  await s.app.listen({ host: '127.0.0.1', port: 0 });
-  port = (s.app.server.address() as { port: number }).port;
-});
-after(() => s.close());
+const service = listeningService();
 
 const BAD = ['IDF_BAD_REQUEST'];
 
 test('a request line that is not HTTP: 400 IDF_BAD_REQUEST', async () => {
-  const a = await rawExchange(port, 'GARBAGE\r\n\r\n');
+  const a = await rawExchange(service().port, 'GARBAGE\r\n\r\n');
   assertShape(a, 400, BAD, 'bad request line');
 });
 
 test('a malformed header: 400 IDF_BAD_REQUEST', async () => {
-  const a = await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n');
+  const a = await rawExchange(
+    service().port,
+    'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n',
+  );
   assertShape(a, 400, BAD, 'malformed header');
 });
 
 test('headers over the limit: 431 IDF_BAD_REQUEST', async () => {
   const a = await rawExchange(
-    port,
+    service().port,
     `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
   );
   assertShape(a, 431, BAD, 'header overflow');
@@ -40,7 +35,7 @@ test('headers over the limit: 431 IDF_BAD_REQUEST', async () => {
 
 test('a path parameter over the limit: 414 IDF_BAD_REQUEST, the path not echoed', async () => {
   const a = await rawExchange(
-    port,
+    service().port,
     `GET /v1/inspect/${'9'.repeat(5000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
   );
   const e = assertShape(a, 414, BAD, 'long parameter');
@@ -49,7 +44,7 @@ test('a path parameter over the limit: 414 IDF_BAD_REQUEST, the path not echoed'
 
 test('a URL that does not decode: 400 IDF_BAD_REQUEST, the URL not echoed', async () => {
   const a = await rawExchange(
-    port,
+    service().port,
     `GET /v1/sequences/%E0%A4%A${'x'.repeat(5000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
   );
   const e = assertShape(a, 400, BAD, 'bad URL');
@@ -57,13 +52,13 @@ test('a URL that does not decode: 400 IDF_BAD_REQUEST, the URL not echoed', asyn
 });
 
 test('HTTP/1.1 without a Host header: 400 IDF_BAD_REQUEST with a body', async () => {
-  const a = await rawExchange(port, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+  const a = await rawExchange(service().port, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
   assertShape(a, 400, BAD, 'no Host');
 });
 
 test('an Expect the server does not know: 417 IDF_BAD_REQUEST with a body', async () => {
   const a = await rawExchange(
-    port,
+    service().port,
     'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: tea\r\nConnection: close\r\n\r\n',
   );
   assertShape(a, 417, BAD, 'unknown Expect');

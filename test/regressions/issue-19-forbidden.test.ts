@@ -3,19 +3,11 @@
 // (403 IDF_FORBIDDEN, 404 IDF_NOT_FOUND, 401 IDF_UNAUTHORIZED). The path is sent as raw
 // bytes: inject() and fetch normalise the dot segments away.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { describeFailure } from '../../src/service/errors.js';
-import { openTestService, type TestService } from '../helpers/service.js';
-import { assertShape, rawExchange } from './issue-19-http.js';
+import { assertShape, listeningService, rawExchange } from './issue-19-http.js';
 
-let s: TestService;
-let port: number;
-before(async () => {
-  s = await openTestService();
-  await s.app.listen({ host: '127.0.0.1', port: 0 });
-  port = (s.app.server.address() as { port: number }).port;
-});
-after(() => s.close());
+const service = listeningService();
 
 test('path traversal under /docs/static is a 403 IDF_FORBIDDEN', async () => {
   for (const path of [
@@ -23,7 +15,7 @@ test('path traversal under /docs/static is a 403 IDF_FORBIDDEN', async () => {
     '/docs/static/%2e%2e/%2e%2e/package.json',
   ]) {
     const a = await rawExchange(
-      port,
+      service().port,
       `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
     );
     assertShape(a, 403, ['IDF_FORBIDDEN'], path);

@@ -2,6 +2,8 @@
 // which fetch and inject() would refuse or normalise, and the answer exactly as the server wrote it.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
+import { after, before } from 'node:test';
+import { openTestService, type TestService } from '../helpers/service.js';
 
 export interface RawAnswer {
   /** 0 when the server closed without answering. */
@@ -93,4 +95,25 @@ export function assertShape(
   assert.deepEqual(Object.keys(parsed), ['error'], `${what}: nothing beside "error"`);
   assert.ok(codes.includes(e.code as string), `${what}: code ${String(e.code)} in ${codes}`);
   return { code: e.code as string, message: e.message as string };
+}
+
+/**
+ * A test service on a real socket for the whole file: opened before its tests, closed after.
+ * `current()` gives the service and its port once opened.
+ */
+export function listeningService(
+  settings: Record<string, unknown> = {},
+): () => { s: TestService; port: number } {
+  let s: TestService | undefined;
+  let port = 0;
+  before(async () => {
+    s = await openTestService(settings);
+    await s.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (s.app.server.address() as { port: number }).port;
+  });
+  after(() => s?.close());
+  return () => {
+    if (s === undefined) throw new Error('the service is opened before the tests');
+    return { s, port };
+  };
 }
