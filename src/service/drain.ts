@@ -2,9 +2,10 @@
  * Graceful shutdown of the HTTP side (docs/service.md, "Shutdown"):
  *
  *   begin      every request from now on, on any connection, new or kept alive, answers 503
- *              IDF_NOT_READY with `Retry-After: 1` and `Connection: close`; responses to the
- *              requests in flight carry `Connection: close`, so each connection ends after
- *              its current response
+ *              IDF_NOT_READY with `Retry-After: 1` and `Connection: close` (app.ts's first
+ *              hook of each route, and its 404 handler, call {@link Drain.refuse}); responses
+ *              to the requests in flight get `Connection: close`, so each connection ends
+ *              after its current response
  *   grace      the listener stays open up to `graceMs`, or until no connection is left, so a
  *              client (or a load balancer that has not yet seen /readyz fail) gets that 503
  *              instead of a refused or reset connection
@@ -16,10 +17,20 @@
  * client that had just written its next request on one got ECONNRESET. And a listener closed
  * while clients still connect resets the connections waiting in its accept queue. Both are
  * avoided here by the order above; `app.close()` runs last, on a server with no connection.
+ *
+ * Nothing here runs per request while the node serves: the check is one field read in the
+ * route's existing first hook, and the in-flight responses are found through their sockets
+ * when the drain begins, rather than by global onRequest and onSend hooks on every request.
  */
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Server } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** The answer to every request once the drain has begun. */
+const SHUTTING_DOWN = JSON.stringify({
+  error: { code: 'IDF_NOT_READY', message: 'the node is shutting down; retry on another node' },
+});
 
 const drains = new WeakMap<FastifyInstance, Drain>();
 
@@ -46,27 +57,18 @@ export class Drain {
     return this.#sockets.size;
   }
 
-  /** @internal Adds the hooks to `app` (before its routes). */
+  /** Answers `reply` with the shutdown's 503 (call when {@link closing}). */
+  refuse(reply: FastifyReply): void {
+    reply
+      .code(503)
+      .header('retry-after', '1')
+      .header('connection', 'close')
+      .type('application/json; charset=utf-8')
+      .send(SHUTTING_DOWN);
+  }
+
+  /** @internal Tracks `app`'s connections and its close. */
   install(app: FastifyInstance): void {
-    const body = JSON.stringify({
-      error: {
-        code: 'IDF_NOT_READY',
-        message: 'the node is shutting down; retry on another node',
-      },
-    });
-    app.addHook('onRequest', (_req: FastifyRequest, reply: FastifyReply, done) => {
-      if (!this.#closing) return done();
-      reply
-        .code(503)
-        .header('retry-after', '1')
-        .header('connection', 'close')
-        .type('application/json; charset=utf-8')
-        .send(body);
-    });
-    app.addHook('onSend', (_req, reply, payload, done) => {
-      if (this.#closing) reply.header('connection', 'close');
-      done(null, payload);
-    });
     // An embedder's app.close() without drain() still answers in the documented shape.
     app.addHook('preClose', (done) => {
       this.#closing = true;
@@ -103,6 +105,12 @@ export class Drain {
   async drain(app: FastifyInstance, graceMs: number, deadlineMs: number): Promise<DrainReport> {
     const started = performance.now();
     this.#closing = true;
+    for (const socket of this.#sockets) {
+      // The response in progress on the connection, if any: once it is sent, the connection
+      // ends (Node closes a connection after a response that says Connection: close).
+      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (res != null && !res.headersSent) res.setHeader('connection', 'close');
+    }
     const server = app.server;
     if (server.listening) {
       await this.#untilEmpty(Math.min(graceMs, deadlineMs));
