@@ -282,13 +282,21 @@ export class SegmentBuffer {
     if (this.#loading === null) this.#prefetch();
     const changed = this.#changed;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let late: ReturnType<typeof setImmediate> | undefined;
     const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
+      // The wait ends after the event loop has read its sockets, not when the timer fires:
+      // after a pause (SIGSTOP, a long GC, a blocked loop) the timer and the store's answer
+      // are due together and timers run first, so an answer already received would have
+      // lost to its own deadline (a 503 IDF_STORE_UNAVAILABLE from a node whose store was up).
+      timer = setTimeout(() => {
+        late = setImmediate(resolve);
+      }, waitMs);
     });
     try {
       await Promise.race([changed, timeout]);
     } finally {
       clearTimeout(timer);
+      clearImmediate(late);
     }
   }
 

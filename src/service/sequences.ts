@@ -276,15 +276,24 @@ export class SequenceRegistry {
   #within<T>(p: Promise<T>, what: string): Promise<T> {
     const source = this.#need();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let after: ReturnType<typeof setImmediate> | undefined;
     const late = new Promise<never>((_, reject) => {
+      // Decided once the event loop has read its sockets (see SegmentBuffer's #fetch): after
+      // a pause, an answer already received must not lose to a timer that fired first.
       timer = setTimeout(() => {
-        const why = new Error(`no answer within ${SEQUENCE_WAIT_MS} ms`);
-        reject(new StoreUnavailableError(source.backend, source.address, what, why));
+        after = setImmediate(() => {
+          const why = new Error(`no answer within ${SEQUENCE_WAIT_MS} ms`);
+          reject(new StoreUnavailableError(source.backend, source.address, what, why));
+        });
       }, SEQUENCE_WAIT_MS);
     });
     // Settling after the deadline is nobody's to see (a block so taken is wasted, never reissued).
     p.catch(() => undefined);
-    return Promise.race([p, late]).finally(() => clearTimeout(timer));
+    late.catch(() => undefined);
+    return Promise.race([p, late]).finally(() => {
+      clearTimeout(timer);
+      clearImmediate(after);
+    });
   }
 
   /** Numbers of `tag` from a block of their own per call (exactly the numbers asked for). */

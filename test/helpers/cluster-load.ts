@@ -20,6 +20,8 @@ export interface Answer {
   readonly status: number;
   readonly values: readonly bigint[];
   readonly code: string;
+  /** The error's message ('' for a 200). */
+  readonly message: string;
 }
 
 /** One request of `kind` for `count` values (a segment of `count` is expanded to its numbers). */
@@ -43,15 +45,20 @@ export async function request(
     ids?: string[];
     first?: string;
     last?: string;
-    error?: { code: string };
+    error?: { code: string; message: string };
   };
-  if (r.status !== 200) return { status: r.status, values: [], code: body.error?.code ?? '' };
-  if (kind !== 'segment') return { status: 200, values: body.ids!.map((s) => BigInt(s)), code: '' };
+  if (r.status !== 200) {
+    const e = body.error;
+    return { status: r.status, values: [], code: e?.code ?? '', message: e?.message ?? '' };
+  }
+  if (kind !== 'segment') {
+    return { status: 200, values: body.ids!.map((s) => BigInt(s)), code: '', message: '' };
+  }
   const first = BigInt(body.first!);
   const last = BigInt(body.last!);
   const values: bigint[] = [];
   for (let v = first; v <= last; v++) values.push(v);
-  return { status: 200, values, code: '' };
+  return { status: 200, values, code: '', message: '' };
 }
 
 /** The first and last tick among the Snowflake IDs of `ids` under worker `w`, and their number. */
@@ -78,7 +85,13 @@ export class Harvest {
   readonly snowflakes = new Map<string, bigint[]>();
   /** Sequence numbers (from /v1/sequences and expanded segments) by node label. */
   readonly numbers = new Map<string, bigint[]>();
-  readonly failures: { node: string; kind: Kind; status: number | string; code: string }[] = [];
+  readonly failures: {
+    node: string;
+    kind: Kind;
+    status: number | string;
+    code: string;
+    message?: string;
+  }[] = [];
 
   add(node: string, kind: Kind, values: readonly bigint[]): void {
     const map = kind === 'snowflake' ? this.snowflakes : this.numbers;
@@ -157,7 +170,13 @@ export async function pump(
         harvest.add(label, kind, answer.values);
         continue;
       }
-      const failure = { node: label, kind, status: answer.status, code: answer.code };
+      const failure = {
+        node: label,
+        kind,
+        status: answer.status,
+        code: answer.code,
+        message: answer.message,
+      };
       if (!tolerate) throw new Error(`${label} answered ${kind}: ${JSON.stringify(failure)}`);
       harvest.failures.push(failure);
       await sleep(10); // a fenced node answers 503 at once: retry, not spin

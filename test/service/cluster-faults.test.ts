@@ -150,7 +150,7 @@ for (const pairing of PAIRINGS) {
         const refused = h.failures.filter((f) => f.node === 'node1');
         t.diagnostic(
           `paused node: ${beforeThaw} IDs before the pause/thaw, ${mine.length - beforeThaw} after ` +
-            `(worker ${w} -> ${w2}); ${refused.length} refused (${[...new Set(refused.map((f) => `${f.status} ${f.code}`))].join(', ')})`,
+            `(worker ${w} -> ${w2}); ${refused.length} refused (${[...new Set(refused.map((f) => `${f.kind}: ${f.status} ${f.code} ${f.message ?? ''}`))].join(', ')})`,
         );
         assert.ok(
           old.last < theirs.first,
