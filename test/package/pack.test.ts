@@ -210,6 +210,13 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
     assert.match(level.stderr, /npm install classic-level.*\[IDF_DRIVER_MISSING\]/);
   });
 
+  test('the package ships its LICENSE and no source map (the sources they would point at are not shipped)', async () => {
+    const installed = join(app, 'node_modules', 'idforge');
+    assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /^MIT License/);
+    const { stdout: maps } = await run('find', [installed, '-name', '*.map']);
+    assert.equal(maps.trim(), '', 'no .map file in the installed package');
+  });
+
   test('size of the install (for the record)', async (t) => {
     const { stdout: size } = await run('du', ['-sh', 'node_modules'], { cwd: app });
     // Every installed package once (the app itself is the first line).
