@@ -47,7 +47,7 @@ export function blockingSleep(ms: number): void {
 }
 
 /** The raw wall clock (`Date.now()`): follows every NTP step, forwards and backwards. */
-export const wallClock: Clock = Object.freeze({
+export const wallClock: Clock = /* @__PURE__ */ Object.freeze({
   now: () => Date.now(),
   nowPrecise: () => Date.now(),
   sleep: blockingSleep,
@@ -71,16 +71,11 @@ export interface MonotonicClockOptions {
 }
 
 /**
- * A monotonic reading anchored to the wall clock: `anchor + performance.now()`, so an NTP
- * step backwards does not look like a rollback on every call, and the time never decreases.
- *
- * Every `checkEveryMs` it compares itself with the wall clock. When the wall clock is ahead
- * by more than `resyncMs` (the monotonic clock stops during a suspend, the wall clock does
- * not) it re-anchors forwards. When the wall clock is behind (an NTP step back) it keeps
- * counting forwards and reports the gap in {@link MonotonicClock.wallBehindMs}: it never goes
- * backwards. Holds state; one instance may be shared by any number of generators.
+ * The algorithm of {@link MonotonicClock} over trusted settings: no option is checked. It is
+ * apart from the class so that {@link defaultClock}, which needs only the defaults, does not
+ * carry the option checks and their messages into a browser bundle (issue 20). Holds state.
  */
-export class MonotonicClock implements Clock {
+export class AnchoredClock implements Clock {
   readonly #wall: () => number;
   readonly #mono: () => number;
   readonly #checkEveryMs: number;
@@ -91,29 +86,14 @@ export class MonotonicClock implements Clock {
   #reanchors: number;
   #wallBehindMs: number;
 
-  /**
-   * Throws `TypeError` when `options` is not an object, `wall` or `monotonic` is not a
-   * function, or `checkEveryMs`/`resyncMs` is not a number; `RangeError` when
-   * `checkEveryMs` is not finite and >= 0 or `resyncMs` is not finite and > 0.
-   */
-  constructor(options: MonotonicClockOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw typeError('MonotonicClock options', 'an object', options);
-    }
-    this.#wall = clockFn('MonotonicClock options.wall', options.wall) ?? Date.now;
-    this.#mono =
-      clockFn('MonotonicClock options.monotonic', options.monotonic) ?? (() => performance.now());
-    this.#checkEveryMs =
-      options.checkEveryMs === undefined
-        ? 250
-        : assertNumber('MonotonicClock options.checkEveryMs', options.checkEveryMs, 0);
-    this.#resyncMs =
-      options.resyncMs === undefined
-        ? 1000
-        : assertNumber('MonotonicClock options.resyncMs', options.resyncMs, Number.MIN_VALUE);
-    const m = this.#mono();
-    this.#anchor = this.#wall() - m;
-    this.#nextCheck = m + this.#checkEveryMs;
+  constructor(wall: () => number, mono: () => number, checkEveryMs: number, resyncMs: number) {
+    this.#wall = wall;
+    this.#mono = mono;
+    this.#checkEveryMs = checkEveryMs;
+    this.#resyncMs = resyncMs;
+    const m = mono();
+    this.#anchor = wall() - m;
+    this.#nextCheck = m + checkEveryMs;
     this.#last = this.#anchor + m;
     this.#reanchors = 0;
     this.#wallBehindMs = 0;
@@ -156,6 +136,41 @@ export class MonotonicClock implements Clock {
   }
 }
 
+const performanceNow = (): number => performance.now();
+
+/**
+ * A monotonic reading anchored to the wall clock: `anchor + performance.now()`, so an NTP
+ * step backwards does not look like a rollback on every call, and the time never decreases.
+ *
+ * Every `checkEveryMs` it compares itself with the wall clock. When the wall clock is ahead
+ * by more than `resyncMs` (the monotonic clock stops during a suspend, the wall clock does
+ * not) it re-anchors forwards. When the wall clock is behind (an NTP step back) it keeps
+ * counting forwards and reports the gap in {@link MonotonicClock.wallBehindMs}: it never goes
+ * backwards. Holds state; one instance may be shared by any number of generators.
+ */
+export class MonotonicClock extends AnchoredClock {
+  /**
+   * Throws `TypeError` when `options` is not an object, `wall` or `monotonic` is not a
+   * function, or `checkEveryMs`/`resyncMs` is not a number; `RangeError` when
+   * `checkEveryMs` is not finite and >= 0 or `resyncMs` is not finite and > 0.
+   */
+  constructor(options: MonotonicClockOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw typeError('MonotonicClock options', 'an object', options);
+    }
+    super(
+      clockFn('MonotonicClock options.wall', options.wall) ?? Date.now,
+      clockFn('MonotonicClock options.monotonic', options.monotonic) ?? performanceNow,
+      options.checkEveryMs === undefined
+        ? 250
+        : assertNumber('MonotonicClock options.checkEveryMs', options.checkEveryMs, 0),
+      options.resyncMs === undefined
+        ? 1000
+        : assertNumber('MonotonicClock options.resyncMs', options.resyncMs, Number.MIN_VALUE),
+    );
+  }
+}
+
 /**
  * A clock under the caller's control, for tests and simulations. `sleep` advances the time
  * instead of blocking, so a generator waiting for the next tick reaches it at once.
@@ -195,10 +210,13 @@ export class ManualClock implements Clock {
   }
 }
 
-let shared: MonotonicClock | undefined;
+let shared: AnchoredClock | undefined;
 
-/** The process-wide default clock: one lazily created {@link MonotonicClock}. */
+/**
+ * The process-wide default clock: one lazily created monotonic, wall-anchored clock, what
+ * `new MonotonicClock()` gives (the same algorithm and defaults, without the option checks).
+ */
 export function defaultClock(): Clock {
-  if (shared === undefined) shared = new MonotonicClock();
+  if (shared === undefined) shared = new AnchoredClock(Date.now, performanceNow, 250, 1000);
   return shared;
 }

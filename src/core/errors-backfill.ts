@@ -4,7 +4,7 @@
  * found and the fix; none goes away by retrying. Part of the one catalogue: codes in
  * `errors.ts`, each documented in `docs/errors.md`. `address` never carries a password.
  */
-import { ErrorCode, IdforgeError } from './errors.js';
+import { IdforgeError } from './errors.js';
 
 /**
  * The table has no usable key to walk it by: the key column (`--key-column`, default `id`) is
@@ -34,7 +34,7 @@ export class BackfillNoKeyError extends IdforgeError {
         ? `Pass --key-column with one of: ${candidates.join(', ')}.`
         : 'Give the table a unique NOT NULL integer or uuid column first (a primary key), then rerun.';
     super(
-      ErrorCode.BACKFILL_NO_KEY,
+      'IDF_BACKFILL_NO_KEY',
       `table ${table} in the ${backend} database at ${address} has no usable key: its key ` +
         `column "${keyColumn}" ${found}. A backfill walks the table in key order in small ` +
         'batches, so the key must be a unique, NOT NULL integer or 16-byte (uuid, BINARY(16)) ' +
@@ -78,7 +78,7 @@ export class BackfillTableError extends IdforgeError {
     found: string,
     options: { cause?: unknown } = {},
   ) {
-    super(ErrorCode.BACKFILL_TABLE, tableMessage(backend, address, table, column, reason, found), {
+    super('IDF_BACKFILL_TABLE', tableMessage(backend, address, table, column, reason, found), {
       cause: options.cause,
     });
     this.backend = backend;

@@ -8,7 +8,7 @@
  * ever carries the bearer token: base URLs with credentials are refused at construction, and
  * the token travels only in the Authorization header.
  */
-import { ErrorCode, IdforgeError } from './errors.js';
+import { IdforgeError } from './errors.js';
 
 /** Why one server did not serve a request, as listed by {@link ServiceUnavailableError}. */
 export interface ServerFailure {
@@ -47,7 +47,7 @@ export class ServiceUnavailableError extends IdforgeError {
     const detail = failures.map((f) => `${f.url}: ${f.reason}`).join('; ');
     const wait = retryAfterMs === undefined ? '' : ` A server asked to wait ${retryAfterMs} ms.`;
     super(
-      ErrorCode.SERVICE_UNAVAILABLE,
+      'IDF_SERVICE_UNAVAILABLE',
       `no idforge server served ${operation} (${n === 1 ? 'its only server' : `all ${n}`}): ` +
         `${detail}. Check that the service is running and reachable at these URLs; the ` +
         `client tries a failed server again after a back-off.${wait}`,
@@ -90,7 +90,7 @@ export class ServiceRejectedError extends IdforgeError {
 
   constructor(answer: ServiceAnswer) {
     super(
-      ErrorCode.SERVICE_REJECTED,
+      'IDF_SERVICE_REJECTED',
       `${answered(answer)}. The request is invalid for the service (a tag not created, a ` +
         'scheme it does not serve, a count above its limit): retrying cannot help.',
     );
@@ -119,7 +119,7 @@ export class ServiceAuthError extends IdforgeError {
       answer.status === 403
         ? 'the token is valid but not for this scheme or tag: use a token scoped to it'
         : 'pass the token the service was configured with (createClient({ token }))';
-    super(ErrorCode.SERVICE_AUTH, `${answered(answer)}. ${fix}.`);
+    super('IDF_SERVICE_AUTH', `${answered(answer)}. ${fix}.`);
     this.url = answer.url;
     this.operation = answer.operation;
     this.status = answer.status;
@@ -143,7 +143,7 @@ export class ServiceResponseError extends IdforgeError {
 
   constructor(url: string, operation: string, status: number, reason: string) {
     super(
-      ErrorCode.SERVICE_RESPONSE,
+      'IDF_SERVICE_RESPONSE',
       `${url} answered ${operation} (HTTP ${status}) with a response the idforge service never ` +
         `sends: ${reason}. Check that this URL is the idforge service's (not a proxy's or ` +
         "another service's) and that client and service versions match.",
@@ -161,7 +161,7 @@ export class ClientClosedError extends IdforgeError {
 
   constructor(operation: string) {
     super(
-      ErrorCode.CLIENT_CLOSED,
+      'IDF_CLIENT_CLOSED',
       `the idforge client is closed: ${operation} was not served. Create a new client, or ` +
         'close it only after its last call.',
     );

@@ -4,7 +4,7 @@
  * documented in `docs/errors.md`. Kept in the core so that any caller (service, client, CLI)
  * can recognise them without importing a driver.
  */
-import { ErrorCode, IdforgeError } from './errors.js';
+import { IdforgeError } from './errors.js';
 
 /**
  * A store (SQLite, PostgreSQL, MariaDB, Redis, etcd, a file) could not be reached, did not
@@ -35,7 +35,7 @@ export class StoreUnavailableError extends IdforgeError {
   ) {
     const why = cause instanceof Error ? `: ${cause.message}` : '';
     super(
-      ErrorCode.STORE_UNAVAILABLE,
+      'IDF_STORE_UNAVAILABLE',
       message ??
         `${backend} store at ${address} failed during ${operation}${why}. Check that the ` +
           'server is running and reachable at that address.',
@@ -58,7 +58,7 @@ export class DriverMissingError extends IdforgeError {
 
   constructor(driver: string, backend: string, cause?: unknown) {
     super(
-      ErrorCode.DRIVER_MISSING,
+      'IDF_DRIVER_MISSING',
       `the ${backend} store needs the package "${driver}", which is not installed: ` +
         `run \`npm install ${driver}\` in your project (idforge lists it as an optional peer ` +
         'dependency, so that applications install only the drivers they use).',
@@ -78,7 +78,7 @@ export class NoFreeWorkerError extends IdforgeError {
 
   constructor(backend: string, min: number, max: number, waitedMs: number) {
     super(
-      ErrorCode.NO_FREE_WORKER,
+      'IDF_NO_FREE_WORKER',
       `no free worker ID in ${min}..${max} on the ${backend} store after waiting ${waitedMs} ms: ` +
         `all ${max - min + 1} are held by live leases. Stop a node, widen the range, or wait ` +
         'for the lease of a crashed node to expire (its TTL); `idforge leases --store URL` ' +
@@ -115,7 +115,7 @@ export class LeaseLostError extends IdforgeError {
           ? 'its lease expired in the store before a renewal reached it (no other instance holds it)'
           : 'the store reports that another instance holds it now';
     super(
-      ErrorCode.LEASE_LOST,
+      'IDF_LEASE_LOST',
       `worker ID ${workerId} is fenced: ${what} (${backend} store). No ID is issued until the ` +
         'node holds a valid lease again; check the store and the process (paused, overloaded). ' +
         'Retry after node.whenReady().',
@@ -136,7 +136,7 @@ export class NotReadyError extends IdforgeError {
 
   constructor(reason: string) {
     super(
-      ErrorCode.NOT_READY,
+      'IDF_NOT_READY',
       `the Snowflake node is not ready to issue: ${reason}. Wait with node.whenReady(); if it ` +
         'persists, check the store.',
     );
@@ -158,7 +158,7 @@ export class BehindMarkError extends IdforgeError {
   constructor(workerId: number, markMs: number, nowMs: number, toleranceMs: number) {
     const gapMs = markMs - nowMs;
     super(
-      ErrorCode.BEHIND_MARK,
+      'IDF_BEHIND_MARK',
       `the clock (${new Date(nowMs).toISOString()}) is ${gapMs} ms behind the high-water mark ` +
         `${new Date(markMs).toISOString()} of worker ID ${workerId}, more than the tolerance of ` +
         `${toleranceMs} ms: IDs up to the mark may already exist. Fix the clock (NTP) and ` +
@@ -201,7 +201,7 @@ export class ClockSkewError extends IdforgeError {
   ) {
     const off = `this node's clock is ${Math.abs(Math.round(skewMs))} ms ${skewMs > 0 ? 'ahead of' : 'behind'}`;
     super(
-      ErrorCode.CLOCK_SKEW,
+      'IDF_CLOCK_SKEW',
       reference === 'store'
         ? `${off} ${against}, more than the bound of ${boundMs} ms; refusing to start. The ` +
             "store's clock is the fleet's reference: fix time synchronisation (NTP) on this " +
@@ -227,7 +227,7 @@ export class DuplicateWorkerError extends IdforgeError {
 
   constructor(workerId: number, instances: readonly string[]) {
     super(
-      ErrorCode.DUPLICATE_WORKER,
+      'IDF_DUPLICATE_WORKER',
       `worker ID ${workerId} is claimed by ${instances.length} live instances ` +
         `(${instances.join(', ')}): their IDs may collide, so this node stopped issuing. Find ` +
         'who wrote the lease store by hand or shares the wrong configuration, and restart them.',

@@ -4,7 +4,7 @@
  * `docs/errors.md` (a test keeps the two in step). Kept in the core so the service can map
  * them to a status without importing the clock.
  */
-import { ErrorCode, IdforgeError } from './errors.js';
+import { IdforgeError } from './errors.js';
 
 /**
  * A remote HLC timestamp is further ahead of the local physical clock than `maxDriftMs`.
@@ -26,7 +26,7 @@ export class HlcDriftError extends IdforgeError {
   constructor(remoteMs: number, localMs: number, maxDriftMs: number) {
     const aheadMs = remoteMs - localMs;
     super(
-      ErrorCode.HLC_DRIFT,
+      'IDF_HLC_DRIFT',
       `a remote HLC timestamp (${new Date(remoteMs).toISOString()}) is ${aheadMs} ms ahead of ` +
         `this clock (${new Date(localMs).toISOString()}), more than maxDriftMs ${maxDriftMs}; ` +
         "it was refused and this clock is unchanged. Check the sending peer's clock (NTP), or " +
@@ -64,7 +64,7 @@ export class HlcCounterOverflowError extends IdforgeError {
     clockMs: number,
   ) {
     super(
-      ErrorCode.HLC_COUNTER_OVERFLOW,
+      'IDF_HLC_COUNTER_OVERFLOW',
       `the HLC counter is full at ${new Date(lMs).toISOString()} (${maxCounter + 1} values) and ` +
         `the physical clock (${new Date(clockMs).toISOString()}) did not pass it within ` +
         `${Math.round(waitedMs)} ms (maxWaitMs ${maxWaitMs}); nothing was issued. Either the ` +

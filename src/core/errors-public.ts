@@ -6,7 +6,7 @@
  * No message or field ever carries key material. A rejected public ID is quoted only in part
  * (its first 64 characters): it came from outside and may be long.
  */
-import { ErrorCode, IdforgeError } from './errors.js';
+import { IdforgeError } from './errors.js';
 
 /** Why a public ID was rejected. */
 export type PublicIdInvalidReason =
@@ -42,7 +42,7 @@ export class PublicIdInvalidError extends IdforgeError {
   constructor(reason: PublicIdInvalidReason, detail: string, input: string, prefix?: string) {
     const want = prefix === undefined ? 'without a prefix' : `with prefix "${prefix}"`;
     super(
-      ErrorCode.PUBLIC_ID_INVALID,
+      'IDF_PUBLIC_ID_INVALID',
       `"${clip(input)}" is not a public ID issued by these keys ${want}: ${detail}`,
     );
     this.reason = reason;
@@ -62,7 +62,7 @@ export class PublicKeyRetiredError extends IdforgeError {
 
   constructor(version: number) {
     super(
-      ErrorCode.PUBLIC_KEY_RETIRED,
+      'IDF_PUBLIC_KEY_RETIRED',
       `this public ID was issued under key version ${version}, which is retired: IDs of that ` +
         'version are no longer accepted. Use the current public ID of the row; if version ' +
         `${version} was retired too early, remove "retired" from its line in the key file.`,
@@ -84,7 +84,7 @@ export class PublicKeysInvalidError extends IdforgeError {
   constructor(detail: string, line?: number) {
     const where = line === undefined ? '' : `line ${line}: `;
     super(
-      ErrorCode.PUBLIC_KEYS_INVALID,
+      'IDF_PUBLIC_KEYS_INVALID',
       `public-ID keys: ${where}${detail}. Each entry reads VERSION:KEY or VERSION:KEY:retired ` +
         '(KEY: 16 or 32 bytes in base64url); `idforge public keygen` writes a valid file.',
     );

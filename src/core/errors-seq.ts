@@ -2,7 +2,7 @@
  * Operational errors of the central sequences (segments, ticket servers, counters). Part of
  * the one catalogue: codes in `errors.ts`, each documented in `docs/errors.md`.
  */
-import { ErrorCode, IdforgeError } from './errors.js';
+import { IdforgeError } from './errors.js';
 
 /**
  * A sequence tag was used before it was made: a segment tag before `idforge seq create` (or
@@ -17,7 +17,7 @@ export class UnknownTagError extends IdforgeError {
 
   constructor(tag: string, backend: string, ticketServer?: string, cause?: unknown) {
     super(
-      ErrorCode.UNKNOWN_TAG,
+      'IDF_UNKNOWN_TAG',
       ticketServer === undefined
         ? `sequence tag "${tag}" does not exist in the ${backend} store: create it first with ` +
             `\`idforge seq create ${tag} --store URL\` (tags are never created implicitly).`
@@ -38,7 +38,7 @@ export class TagExistsError extends IdforgeError {
 
   constructor(tag: string) {
     super(
-      ErrorCode.TAG_EXISTS,
+      'IDF_TAG_EXISTS',
       `sequence tag "${tag}" already exists and was left unchanged; use it as it is, or pick ` +
         'another name (`idforge seq show --store URL` lists the tags).',
     );
@@ -53,7 +53,7 @@ export class SequenceExhaustedError extends IdforgeError {
 
   constructor(tag: string, maxId: bigint) {
     super(
-      ErrorCode.SEQUENCE_EXHAUSTED,
+      'IDF_SEQUENCE_EXHAUSTED',
       `sequence "${tag}" is exhausted: its max_id ${maxId} leaves no room for another block ` +
         'below 2^63 - 1. Start a new tag; never reset an exhausted one (that reissues numbers).',
     );
@@ -74,7 +74,7 @@ export class CounterRegressedError extends IdforgeError {
 
   constructor(key: string, value: bigint, markValue: bigint) {
     super(
-      ErrorCode.COUNTER_REGRESSED,
+      'IDF_COUNTER_REGRESSED',
       `counter "${key}" returned ${value}, at or below its durable high-water mark ${markValue}: ` +
         'it moved backwards (a Redis restart without persistence, FLUSHALL, or a manual reset). ' +
         'Nothing was served; re-seed it above the mark (the reseed option does it) or restore it.',

@@ -5,7 +5,7 @@
  * out is `StoreUnavailableError`, errors-coord.ts). Part of the one catalogue: codes in
  * `errors.ts`, each documented in `docs/errors.md`. `address` never carries a password.
  */
-import { ErrorCode, IdforgeError } from './errors.js';
+import { IdforgeError } from './errors.js';
 
 /**
  * The store answered, but idforge's tables (PostgreSQL: its schema) are not there: the store
@@ -19,7 +19,7 @@ export class StoreNotMigratedError extends IdforgeError {
   constructor(backend: string, address: string, operation: string, cause?: unknown) {
     const why = cause instanceof Error ? ` (${cause.message})` : '';
     super(
-      ErrorCode.STORE_NOT_MIGRATED,
+      'IDF_STORE_NOT_MIGRATED',
       `the ${backend} store at ${address} has no idforge tables${why}: it was not migrated (or ` +
         `under another ?namespace=). Run \`idforge migrate --store ${address}\` once.`,
       { cause },
@@ -39,7 +39,7 @@ export class StoreAuthError extends IdforgeError {
   constructor(backend: string, address: string, operation: string, cause?: unknown) {
     const why = cause instanceof Error ? ` (${cause.message})` : '';
     super(
-      ErrorCode.STORE_AUTH,
+      'IDF_STORE_AUTH',
       `the ${backend} store at ${address} refused the credentials${why}. Check the user and ` +
         'password in the store URL (user:password@host) and that the user may use that database.',
       { cause },
@@ -88,9 +88,13 @@ export class StorePathError extends IdforgeError {
 
   constructor(backend: string, path: string, reason: StorePathReason, cause?: unknown) {
     super(
-      ErrorCode.STORE_PATH,
-      `the ${backend} store path ${path} ${PATH_WHY[reason]}. ` +
-        PATH_FIX[reason].replace('URL', `${backend}:${path}`),
+      'IDF_STORE_PATH',
+      reason === 'missing'
+        ? `no idforge store at ${path}: run \`idforge migrate --store ${backend}:${path}\` or ` +
+            `start \`idforge serve\` first. ${path} ${PATH_WHY.missing} (check the path: a ` +
+            'typo would start a second, empty store).'
+        : `the ${backend} store path ${path} ${PATH_WHY[reason]}. ` +
+            PATH_FIX[reason].replace('URL', `${backend}:${path}`),
       { cause },
     );
     this.backend = backend;
@@ -112,7 +116,7 @@ export class BenchTargetInUseError extends IdforgeError {
   constructor(backend: string, address: string, objects: readonly string[]) {
     const shown = objects.slice(0, 10).join(', ') + (objects.length > 10 ? ', …' : '');
     super(
-      ErrorCode.BENCH_TARGET_IN_USE,
+      'IDF_BENCH_TARGET_IN_USE',
       `the ${backend} database at ${address} holds ${objects.length} table(s) the bench did ` +
         `not create (${shown}). Point --store at an empty database made for the bench ` +
         '(CREATE DATABASE bench), or pass --force to run beside them (its own tables are ' +

@@ -10,7 +10,14 @@
  *   in step. A code, once released, is never reused for another meaning.
  */
 
-/** The stable error codes. Retired codes stay listed (commented) and are never reused. */
+/**
+ * The stable error codes. Retired codes stay listed (commented) and are never reused.
+ *
+ * The classes pass their code as a literal (`'IDF_CLOCK_ROLLBACK'`), checked against this
+ * catalogue by the type {@link ErrorCodeValue}, rather than as `ErrorCode.CLOCK_ROLLBACK`: a
+ * bundler cannot inline an object's property, so one thrown error would otherwise carry the
+ * whole catalogue into a browser bundle (issue 20; `node --import tsx bench/peers/bundle.ts`).
+ */
 export const ErrorCode = {
   /** The clock stepped back further than the generator's tolerance. */
   CLOCK_ROLLBACK: 'IDF_CLOCK_ROLLBACK',
@@ -112,7 +119,7 @@ export class ClockRollbackError extends IdforgeError {
 
   constructor(driftMs: number, toleranceMs: number) {
     super(
-      ErrorCode.CLOCK_ROLLBACK,
+      'IDF_CLOCK_ROLLBACK',
       `clock moved backwards by ${driftMs} ms, more than the tolerance of ${toleranceMs} ms; ` +
         'no ID was issued and the generator state is unchanged. Retry after the clock catches up, ' +
         'or raise toleranceMs if steps of this size are expected.',
@@ -136,7 +143,7 @@ export class ClockStalledError extends IdforgeError {
 
   constructor(waitedMs: number, stallTimeoutMs: number, clockMs: number) {
     super(
-      ErrorCode.CLOCK_STALLED,
+      'IDF_CLOCK_STALLED',
       `the clock stayed at ${new Date(clockMs).toISOString()} for ${Math.round(waitedMs)} ms ` +
         `(stallTimeoutMs ${stallTimeoutMs}) after this tick's sequence was used up; no ID was ` +
         'issued. Check the clock source (a paused VM, a frozen or broken injected clock); the ' +
@@ -170,7 +177,7 @@ export class HorizonExceededError extends IdforgeError {
         ? `is before the layout's epoch ${new Date(epochMs).toISOString()}`
         : `is past the layout's horizon ${new Date(horizonMs).toISOString()}`;
     super(
-      ErrorCode.EPOCH_HORIZON,
+      'IDF_EPOCH_HORIZON',
       `time ${when} ${detail} (layout "${layout}"); define a new layout with a later epoch or ` +
         'more time bits, or check the clock',
     );
@@ -193,7 +200,7 @@ export class MonotonicOverflowError extends IdforgeError {
 
   constructor(scheme: string, unixMs: number) {
     super(
-      ErrorCode.MONOTONIC_OVERFLOW,
+      'IDF_MONOTONIC_OVERFLOW',
       `${scheme}: monotonic increments exhausted within ${new Date(unixMs).toISOString()}; ` +
         'retry in the next millisecond, or generate without monotonic mode',
     );
@@ -231,7 +238,7 @@ export class InvalidIdError extends IdforgeError {
     input: string,
     position?: number,
   ) {
-    super(ErrorCode.INVALID_ID, `invalid ${scheme}: ${detail}`);
+    super('IDF_INVALID_ID', `invalid ${scheme}: ${detail}`);
     this.scheme = scheme;
     this.reason = reason;
     this.position = position;
@@ -245,7 +252,7 @@ export class InvalidLayoutError extends IdforgeError {
   readonly field: string | undefined;
 
   constructor(layout: string, detail: string, field?: string) {
-    super(ErrorCode.INVALID_LAYOUT, `invalid layout "${layout}": ${detail}`);
+    super('IDF_INVALID_LAYOUT', `invalid layout "${layout}": ${detail}`);
     this.layout = layout;
     this.field = field;
   }

@@ -214,7 +214,7 @@ export function composeKsuid(unixSeconds: number, payload: Uint8Array): string {
   );
 }
 
-const scratch = new Uint8Array(20);
+const scratch = /* @__PURE__ */ new Uint8Array(20);
 
 /** Whether `text` is a valid KSUID string. Never throws. */
 export function isKsuid(text: unknown): boolean {

@@ -13,7 +13,7 @@ export interface RandomSource {
 const MAX_CHUNK = 65536;
 
 /** Cryptographically secure randomness from `globalThis.crypto.getRandomValues`. */
-export const cryptoRandom: RandomSource = Object.freeze({
+export const cryptoRandom: RandomSource = /* @__PURE__ */ Object.freeze({
   fill(bytes: Uint8Array): void {
     for (let off = 0; off < bytes.length; off += MAX_CHUNK) {
       globalThis.crypto.getRandomValues(bytes.subarray(off, off + MAX_CHUNK));

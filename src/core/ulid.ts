@@ -266,7 +266,7 @@ export function formatUlid(bytes: Uint8Array, offset = 0): string {
   return unsafeEncodeCrockford128(bytes, offset);
 }
 
-const scratch = new Uint8Array(16);
+const scratch = /* @__PURE__ */ new Uint8Array(16);
 
 /**
  * The timestamp (unix ms) of a ULID, given as text (validated in full, as {@link parseUlid})

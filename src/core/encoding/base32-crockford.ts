@@ -33,13 +33,14 @@ function decodeTable(lenient: boolean): Uint8Array {
 }
 
 /** `CROCKFORD_STRICT[charCode]` is the digit's value, or 255 (I, L, O, U and non-digits). */
-export const CROCKFORD_STRICT: Uint8Array = decodeTable(false);
+export const CROCKFORD_STRICT: Uint8Array = /* @__PURE__ */ decodeTable(false);
 /** As {@link CROCKFORD_STRICT}, but I/i and L/l read as 1 and O/o as 0. */
-export const CROCKFORD_LENIENT: Uint8Array = decodeTable(true);
+export const CROCKFORD_LENIENT: Uint8Array = /* @__PURE__ */ decodeTable(true);
 
 /** `CROCKFORD_CODES[v]` is the character code of digit `v`. */
-export const CROCKFORD_CODES: Uint8Array = Uint8Array.from(CROCKFORD_ALPHABET, (c) =>
-  c.charCodeAt(0),
+export const CROCKFORD_CODES: Uint8Array = /* @__PURE__ */ Uint8Array.from(
+  CROCKFORD_ALPHABET,
+  (c) => c.charCodeAt(0),
 );
 
 /** Returned by {@link decodeCrockford128Into} when the first digit is above '7'. */
@@ -95,7 +96,7 @@ export function crockfordLow20(b: Uint8Array, o: number): number {
   return ((b[o + 2]! & 15) << 16) | (b[o + 3]! << 8) | b[o + 4]!;
 }
 
-const timeCodes = new Uint8Array(10);
+const timeCodes = /* @__PURE__ */ new Uint8Array(10);
 
 /**
  * The 26 digits of the 16 bytes of `b` from `o` (the first digit, holding the top 3 bits, is

@@ -19,7 +19,7 @@ export const BASE62_BYTES = 20;
 export const BASE62_DIGITS = 27;
 
 /** `BASE62_VALUE[charCode]` is the digit's value, or 255. */
-export const BASE62_VALUE: Uint8Array = (() => {
+export const BASE62_VALUE: Uint8Array = /* @__PURE__ */ (() => {
   const t = new Uint8Array(128).fill(255);
   for (let v = 0; v < 62; v++) t[BASE62_ALPHABET.charCodeAt(v)] = v;
   return t;
@@ -32,16 +32,18 @@ const STEP = 62 * 62 * 62; // digits per long-division step: 3
 const WORD = 4294967296;
 
 /** `BASE62_CODE[v]` is the character code of digit `v`. */
-const BASE62_CODE: Uint8Array = Uint8Array.from(BASE62_ALPHABET, (c) => c.charCodeAt(0));
+const BASE62_CODE: Uint8Array = /* @__PURE__ */ Uint8Array.from(BASE62_ALPHABET, (c) =>
+  c.charCodeAt(0),
+);
 
 /** `BASE62_PAIR_CODES[v]` packs the two character codes of `v` < 62^2 as `hi << 8 | lo`. */
-const BASE62_PAIR_CODES: Uint16Array = Uint16Array.from(
+const BASE62_PAIR_CODES: Uint16Array = /* @__PURE__ */ Uint16Array.from(
   { length: 62 * 62 },
   (_, v) => (BASE62_CODE[Math.floor(v / 62)]! << 8) | BASE62_CODE[v % 62]!,
 );
 
 /** Remainders of the long division, most significant first (scratch, not reentrant). */
-const REM = new Float64Array(9);
+const REM = /* @__PURE__ */ new Float64Array(9);
 const fromCharCode = String.fromCharCode;
 
 /**

@@ -1,12 +1,12 @@
 /** Lower-case hexadecimal, with tables built once at load. */
 
 /** `BYTE_TO_HEX[b]` is the two-character lower-case hex of byte `b`. */
-export const BYTE_TO_HEX: readonly string[] = Array.from({ length: 256 }, (_, b) =>
+export const BYTE_TO_HEX: readonly string[] = /* @__PURE__ */ Array.from({ length: 256 }, (_, b) =>
   b.toString(16).padStart(2, '0'),
 );
 
 /** `HEX_VALUE[charCode]` is the nibble value of a hex digit (either case), or 255. */
-export const HEX_VALUE: Uint8Array = (() => {
+export const HEX_VALUE: Uint8Array = /* @__PURE__ */ (() => {
   const t = new Uint8Array(128).fill(255);
   for (let i = 0; i < 10; i++) t[48 + i] = i;
   for (let i = 0; i < 6; i++) {

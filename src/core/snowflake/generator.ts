@@ -57,7 +57,7 @@ export interface SnowflakeStats {
   readonly lastTick: number;
 }
 
-const OPTIONS = new Set(
+const OPTIONS = /* @__PURE__ */ new Set(
   'layout node fields clock toleranceMs stallTimeoutMs warnYears onWarning admit random'.split(' '),
 );
 /** Largest `batch` count. */

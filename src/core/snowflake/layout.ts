@@ -105,7 +105,7 @@ const ISO =
 const MAX_DATE_MS = 8.64e15;
 const DEFAULT_ROLE: Readonly<Record<string, FieldRole>> = { time: 'time', sequence: 'sequence' };
 const ROLES: readonly FieldRole[] = ['time', 'sequence', 'node', 'gene'];
-const created = new WeakSet<object>();
+const created = /* @__PURE__ */ new WeakSet<object>();
 
 /** Whether `value` is a layout made by {@link defineLayout}. */
 export function isLayout(value: unknown): value is Layout {

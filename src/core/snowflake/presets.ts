@@ -17,7 +17,7 @@ import { defineLayout, type Layout } from './layout.js';
  * +---+---------------------+---------+-------------+
  * ```
  */
-const defaultLayout = defineLayout({
+const defaultLayout = /* @__PURE__ */ defineLayout({
   name: 'default',
   epoch: '2025-01-01T00:00:00Z',
   fields: [
@@ -38,7 +38,7 @@ const defaultLayout = defineLayout({
  * +---+---------------------+--------------+----------+-------------+
  * ```
  */
-const twitter = defineLayout({
+const twitter = /* @__PURE__ */ defineLayout({
   name: 'twitter-2010',
   epoch: 1288834974657,
   fields: [
@@ -62,7 +62,7 @@ const twitter = defineLayout({
  * +---------------------+----------+-----------+--------------+
  * ```
  */
-const discord = defineLayout({
+const discord = /* @__PURE__ */ defineLayout({
   name: 'discord',
   epoch: 1420070400000,
   signBit: false,
@@ -87,7 +87,7 @@ const discord = defineLayout({
  * +---------------------+----------+-------------+
  * ```
  */
-const instagram = defineLayout({
+const instagram = /* @__PURE__ */ defineLayout({
   name: 'instagram',
   epoch: 1314220021721,
   signBit: false,
@@ -110,7 +110,7 @@ const instagram = defineLayout({
  * +---+--------------------+------------+------------+
  * ```
  */
-const sonyflake = defineLayout({
+const sonyflake = /* @__PURE__ */ defineLayout({
   name: 'sonyflake',
   epoch: '2014-09-01T00:00:00Z',
   unitMs: 10,
@@ -135,7 +135,7 @@ const sonyflake = defineLayout({
  * +---+--------------+-----------+-------------+
  * ```
  */
-const baidu = defineLayout({
+const baidu = /* @__PURE__ */ defineLayout({
   name: 'baidu',
   epoch: '2016-05-20T00:00:00+08:00',
   unitMs: 1000,
@@ -160,7 +160,7 @@ const baidu = defineLayout({
  * +---+---------------------+--------+------------+--------+
  * ```
  */
-const gene8 = defineLayout({
+const gene8 = /* @__PURE__ */ defineLayout({
   name: 'gene-8',
   epoch: '2025-01-01T00:00:00Z',
   fields: [
@@ -176,7 +176,7 @@ const gene8 = defineLayout({
 });
 
 /** Every preset by name. Frozen; presets never change once released. */
-export const LAYOUTS: Readonly<Record<string, Layout>> = Object.freeze({
+export const LAYOUTS: Readonly<Record<string, Layout>> = /* @__PURE__ */ Object.freeze({
   default: defaultLayout,
   'twitter-2010': twitter,
   discord,
@@ -187,7 +187,7 @@ export const LAYOUTS: Readonly<Record<string, Layout>> = Object.freeze({
 });
 
 /** The preset names, in the order of {@link LAYOUTS}. */
-export const PRESET_NAMES: readonly string[] = Object.freeze(Object.keys(LAYOUTS));
+export const PRESET_NAMES: readonly string[] = /* @__PURE__ */ Object.freeze(Object.keys(LAYOUTS));
 
 /**
  * The preset named `name`. Throws `RangeError` listing the known names when there is none,

@@ -39,8 +39,9 @@ export const TICKS_PER_MS = 10_000;
 export const HEX: readonly string[] = BYTE_TO_HEX;
 
 /** `HEX_DIGIT_CODE[n]`: the character code of the lower-case hex digit of nibble `n`. */
-export const HEX_DIGIT_CODE: Uint8Array = Uint8Array.from('0123456789abcdef', (ch) =>
-  ch.charCodeAt(0),
+export const HEX_DIGIT_CODE: Uint8Array = /* @__PURE__ */ Uint8Array.from(
+  '0123456789abcdef',
+  (ch) => ch.charCodeAt(0),
 );
 
 /** Value of the hex digit at `text[i]`, or 255 when it is not one. */

@@ -215,7 +215,7 @@ export interface UuidV7Options {
   readonly random?: RandomSource;
 }
 
-const METHODS = Object.keys(STEPS) as UuidV7Method[];
+const METHODS = /* @__PURE__ */ Object.keys(STEPS) as UuidV7Method[];
 
 /**
  * A UUIDv7 generator: every ID it returns is strictly greater (as text and as bytes) than
