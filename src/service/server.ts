@@ -28,6 +28,7 @@ import { drainOf } from './drain.js';
 import { EventLog } from './events.js';
 import { ServiceHlc } from './hlc.js';
 import { ServiceMetrics } from './metrics.js';
+import { probeListen } from './port-probe.js';
 import {
   counterSource,
   SequenceRegistry,
@@ -346,8 +347,9 @@ function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
 }
 
 /**
- * Opens the service and listens on config.host:config.port. Rejects as {@link openService},
- * or with the listen error (EADDRINUSE...) after releasing what it opened. `options.signal`
+ * Opens the service and listens on config.host:config.port. Rejects with the listen error
+ * (EADDRINUSE, EACCES, EADDRNOTAVAIL) before opening any store when the address cannot be
+ * bound; else as {@link openService}, or with the listen error after releasing what it opened. `options.signal`
  * works from the first step: aborted during start, it releases what was opened and rejects
  * with the signal's reason; aborted later, it stops the service as close() does.
  */
@@ -356,6 +358,8 @@ export async function startService(
   options: StartOptions = {},
 ): Promise<RunningService> {
   const { signal } = options;
+  // The port first: a port in use must not leave a new store (file, tables) or a lease behind.
+  await probeListen(config.host, config.port);
   const opened = await openService(config, options);
   const { deps } = opened;
   let app: FastifyInstance;

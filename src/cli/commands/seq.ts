@@ -124,10 +124,10 @@ export async function seqCommand(
       io,
     );
   }
-  // seq show only reads and seq step changes an existing tag: a missing sqlite: file is an
-  // error, never a new empty store.
-  const existing = sub === 'show' || sub === 'step';
-  const store = await openSegmentStore(url, existing ? { create: false } : {});
+  // Only seq create makes a tag: show reads, and next and step need an existing tag, so for
+  // them a missing sqlite: file (or its table) is an error, never a new empty store.
+  const existing = sub !== 'create';
+  const store = await openSegmentStore(url, existing ? { create: false, autoMigrate: false } : {});
   try {
     if (sub === 'create') {
       const t = await store.createTag(tag!, {
