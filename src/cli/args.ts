@@ -1,9 +1,11 @@
 /**
  * The CLI's argument parsers: numbers, bigints, tags, Snowflake fields, worker ranges and store
- * URLs. Each throws {@link UsageError} in the tool's own words, naming the option as the command
+ * URLs, and the command line itself ({@link parseCommandLine}). Each throws {@link UsageError}
+ * in the tool's own words, naming the option as the command
  * line spells it (`--count`, `--field worker`) and, for a number, the range it must lie in.
  * The environment comes in through {@link CliIo.env}; nothing here reads the process environment.
  */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { Layout } from '../core/index.js';
 import { assertTag, assertTicketTag } from '../sequences/index.js';
 import { type CliIo, UsageError } from './io.js';
@@ -141,4 +143,130 @@ export function serverList(values: { servers?: unknown }, io: Pick<CliIo, 'env'>
 /** Refuses positional arguments beyond those a command takes. */
 export function noArgs(positionals: readonly string[]): void {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+}
+
+/** The option table of a command, as parseArgs takes it. */
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * The command line of `idforge <command>` read against the command's `options` (plus
+ * `-h, --help`), every mistake a {@link UsageError} in idforge's words: an unknown flag (with
+ * "did you mean --x?" for a close flag of this command), a missing value, a value on a switch.
+ * This is the one place that calls parseArgs: none of its ERR_PARSE_ARGS_* texts reaches the
+ * user. A negative number after an option that takes a value (`-n -1`) is that option's value,
+ * so the option's own check says its range.
+ */
+export function parseCommandLine(
+  args: readonly string[],
+  options: Options,
+): { values: Record<string, unknown>; positionals: string[] } {
+  const all: Options = { ...options, help: { type: 'boolean', short: 'h' } };
+  const config = { args: negativeValues(args, all), options: all, allowPositionals: true };
+  const { tokens } = parseArgs({ ...config, strict: false, tokens: true });
+  for (const t of tokens) if (t.kind === 'option') checkOption(t, all);
+  try {
+    const { values, positionals } = parseArgs({ ...config, strict: true });
+    return { values, positionals };
+  } catch (e) {
+    // checkOption refuses all parseArgs refuses; should a later Node refuse more, say so plainly.
+    if (!String((e as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) throw e;
+    throw new UsageError(`cannot read the arguments ${JSON.stringify(args.join(' '))}`);
+  }
+}
+
+interface OptionToken {
+  readonly name: string;
+  readonly rawName: string;
+  readonly value: string | undefined;
+  readonly inlineValue: boolean | undefined;
+}
+
+function checkOption(t: OptionToken, options: Options): void {
+  const spec = Object.hasOwn(options, t.name) ? options[t.name] : undefined;
+  if (spec === undefined) {
+    const hint = t.rawName.startsWith('--') ? closeFlag(t.name, options) : undefined;
+    throw new UsageError(
+      `unknown flag "${t.rawName}"${hint === undefined ? '' : ` (did you mean ${hint}?)`}`,
+    );
+  }
+  const flag = `--${t.name}${spec.short === undefined ? '' : ` (-${spec.short})`}`;
+  if (spec.type === 'boolean') {
+    if (t.value !== undefined)
+      throw new UsageError(`--${t.name} takes no value, got "${t.rawName}=${t.value}"`);
+    return;
+  }
+  if (t.value === undefined) throw new UsageError(`${flag}: expected a value, got none`);
+  if (!t.inlineValue && t.value.startsWith('-') && t.value !== '-') {
+    throw new UsageError(
+      `${flag}: expected a value, got the flag "${t.value}" (a value starting with - is written --${t.name}=VALUE)`,
+    );
+  }
+}
+
+/**
+ * The flag of `options` closest to `name` (an unknown flag without its dashes): within an edit
+ * distance of one per three letters (a typo, a swapped pair), or the one flag it begins; a
+ * `--format` where the command's JSON switch is `--json` points there.
+ */
+function closeFlag(name: string, options: Options): string | undefined {
+  const names = Object.keys(options);
+  if (name === 'format' && names.includes('json')) return '--json';
+  const found = closest(name, names);
+  return found === undefined ? undefined : `--${found}`;
+}
+
+/** The one word of `words` closest to `word` (see {@link closeFlag}), if any is close. */
+export function closest(word: string, words: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.ceil(word.length / 3)) + 1;
+  for (const w of words) {
+    const d = distance(word, w);
+    if (d < bestDistance) [best, bestDistance] = [w, d];
+  }
+  if (best !== undefined) return best;
+  const starts = words.filter((w) => word.length >= 3 && w.startsWith(word));
+  return starts.length === 1 ? starts[0] : undefined;
+}
+
+/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      }
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** `-n -1` as `--count=-1`: parseArgs would read the negative number as a flag. */
+function negativeValues(args: readonly string[], options: Options): string[] {
+  const takesValue = new Map<string, string>();
+  for (const [long, o] of Object.entries(options)) {
+    if (o.type !== 'string') continue;
+    takesValue.set(`--${long}`, long);
+    if (o.short !== undefined) takesValue.set(`-${o.short}`, long);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const long = takesValue.get(a);
+    const next = args[i + 1];
+    if (long !== undefined && next !== undefined && /^-[0-9]/.test(next)) {
+      out.push(`--${long}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }

@@ -50,9 +50,16 @@ export const FORMATS = {
 
 export type OutputFormat = keyof typeof FORMATS;
 
-/** `--format F`: one of {@link FORMATS} (default text). */
-export function outputFormat(name: string | undefined): OutputFormat {
-  const f = name ?? 'text';
+/**
+ * `--format F`: one of {@link FORMATS} (default text). `json` is the switch `--json` that every
+ * command with JSON output takes: `--json` alone is `--format json`, and with another format
+ * it is refused.
+ */
+export function outputFormat(name: string | undefined, json = false): OutputFormat {
+  if (json && name !== undefined && name !== 'json') {
+    throw new UsageError(`--json is --format json; it cannot be given with --format ${name}`);
+  }
+  const f = name ?? (json ? 'json' : 'text');
   if (!Object.hasOwn(FORMATS, f)) {
     throw new UsageError(
       `--format: expected one of ${Object.keys(FORMATS).join(', ')}, got "${f}"`,

@@ -3,8 +3,8 @@
  * ends the process itself, so tests drive it in-process. Exit codes: 0 success, 1 an input was
  * invalid or an operation failed, 2 a usage mistake.
  */
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { IdforgeError } from '../core/index.js';
+import { closest, type Options, parseCommandLine } from './args.js';
 import { adviseCommand, adviseHelp } from './commands/advise.js';
 import { backfillCommand, backfillHelp } from './commands/backfill.js';
 import { benchCommand, benchHelp } from './commands/bench.js';
@@ -62,8 +62,6 @@ Examples:
   idforge convert c232ab00-9414-11ec-b3c8-9f6bdeced846 --to v6
 `;
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-
 interface Command {
   help: string;
   options: Options;
@@ -75,6 +73,7 @@ const COMMANDS: Record<string, Command> = {
     help: genHelp,
     options: {
       count: { type: 'string', short: 'n' },
+      json: { type: 'boolean' },
       format: { type: 'string' },
       layout: { type: 'string' },
       node: { type: 'string' },
@@ -233,36 +232,31 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(mainHelp);
     return name === undefined ? 2 : 0;
   }
+  if (name === 'help' && rest[0] === undefined) {
+    io.stdout.write(mainHelp);
+    return 0;
+  }
   if (name === '-v' || name === '--version') {
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (name === 'help') {
-    const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
-    io.stdout.write(topic ? topic.help : mainHelp);
-    return 0;
-  }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const topic = name === 'help' ? rest[0] : undefined;
+  const command = commandOf(topic ?? name);
   try {
-    if (command === undefined) {
-      throw new UsageError(
-        name.startsWith('-') ? `unknown flag "${name}"` : `unknown command "${name}"`,
-      );
+    if (command === undefined) throw unknownCommand(topic ?? name);
+    if (name === 'help') {
+      io.stdout.write(command.help);
+      return 0;
     }
-    const { values, positionals } = parseArgs({
-      args: negativeValues(rest, command.options),
-      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = parseCommandLine(rest, command.options);
     if (values.help) {
       io.stdout.write(command.help);
       return 0;
     }
     return await command.run(positionals, values, io);
   } catch (e) {
-    const cmd = command ? ` ${name}` : '';
-    if (e instanceof UsageError || isArgError(e)) {
+    const cmd = command && name !== 'help' ? ` ${name}` : '';
+    if (e instanceof UsageError || e instanceof TypeError || e instanceof RangeError) {
       io.stderr.write(
         `${prefixed(cmd, (e as Error).message)}\nRun "idforge${cmd} --help" for usage.\n`,
       );
@@ -276,6 +270,20 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
 }
 
+function commandOf(name: string | undefined): Command | undefined {
+  return name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
+
+/** A command (or top-level flag) not known, with the closest known one. */
+function unknownCommand(name: string): UsageError {
+  const flag = name.startsWith('-');
+  const close = flag
+    ? closest(name.replace(/^--?/, ''), ['help', 'version'])
+    : closest(name, Object.keys(COMMANDS));
+  const hint = close === undefined ? '' : ` (did you mean ${flag ? '--' : ''}${close}?)`;
+  return new UsageError(`unknown ${flag ? 'flag' : 'command'} "${name}"${hint}`);
+}
+
 /**
  * `idforge <command>: message`, once: a message naming a subcommand ("seq create: expected a
  * tag") reads "idforge seq create: expected a tag", never "idforge seq: seq create: …".
@@ -287,42 +295,4 @@ function prefixed(cmd: string, message: string): string {
     return `idforge ${message}`;
   }
   return `idforge${cmd}: ${message}`;
-}
-
-/**
- * A negative number after an option that takes a value (`-n -1`) is that option's value, so
- * the option's own check can say its range; parseArgs would call it an ambiguous flag.
- */
-function negativeValues(args: readonly string[], options: Options): string[] {
-  const takesValue = new Set<string>();
-  for (const [long, o] of Object.entries(options)) {
-    if (o.type !== 'string') continue;
-    takesValue.add(`--${long}`);
-    if (o.short !== undefined) takesValue.add(`-${o.short}`);
-  }
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const next = args[i + 1];
-    if (takesValue.has(a) && next !== undefined && /^-[0-9]/.test(next)) {
-      out.push(`${a.startsWith('--') ? a : `--${longOf(a, options)}`}=${next}`);
-      i++;
-    } else out.push(a);
-    if (a === '--') {
-      out.push(...args.slice(i + 1));
-      break;
-    }
-  }
-  return out;
-}
-
-function longOf(short: string, options: Options): string {
-  return Object.entries(options).find(([, o]) => `-${o.short}` === short)![0];
-}
-
-/** parseArgs' own errors and the core's argument guards are usage mistakes. */
-function isArgError(e: unknown): boolean {
-  if (e instanceof TypeError || e instanceof RangeError) return true;
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }

@@ -20,7 +20,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('argument errors', () => {
   test('prefixed once: "idforge gen: …", "idforge seq create: …", never doubled', async () => {
     const cases: [string[], string][] = [
-      [['gen'], 'idforge gen: expected a scheme\n'],
+      [
+        ['gen'],
+        'idforge gen: expected a scheme: uuidv4, uuidv7, ulid, ksuid, snowflake or typeid\n',
+      ],
       [['gen', 'uuidv7', 'x'], 'idforge gen: unexpected argument "x"\n'],
       [['seq', 'nope'], 'idforge seq: expected create, next, show or step, got "nope"\n'],
       [['seq', 'next'], 'idforge seq next: expected a tag\n'],

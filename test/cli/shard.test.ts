@@ -60,7 +60,7 @@ test('usage mistakes exit 2 with a clear message and a pointer to --help', async
     [['shard', '42', '--buckets', 'many'], /--buckets: expected an integer/],
     [['shard', '42', '--buckets', '-3'], /--buckets: expected 1 to 65536, got -3/],
     [['shard', '42', '--buckets', '4', '--key', 'abc'], /--key: expected 32 hex digits/],
-    [['shard', '42', '--buckets', '4', '--nope'], /Unknown option '--nope'/],
+    [['shard', '42', '--buckets', '4', '--nope'], /^idforge shard: unknown flag "--nope"\n/],
     [['shard', '--buckets', '4'], /expected at least one ID/],
   ];
   for (const [argv, message] of cases) {

@@ -21,7 +21,7 @@ import { type CliIo, UsageError } from '../io.js';
 
 export const genHelp = `Usage: idforge gen <scheme> [options]
 
-Generates identifiers, one per line (or a JSON array). Schemes:
+Generates identifiers, one per line (or one JSON array with --json). Schemes:
   uuidv4      random UUID (RFC 9562 version 4)
   uuidv7      time-ordered UUID (RFC 9562 version 7), strictly increasing in one run
   ulid        ULID (add --monotonic for strictly increasing within a millisecond)
@@ -32,7 +32,8 @@ Generates identifiers, one per line (or a JSON array). Schemes:
 
 Options:
   -n, --count N          how many (default 1, at most 10000000)
-  --format F             text (default), json (array of strings), hex or base64 (the bytes)
+  --json                 one JSON array of strings (the same as --format json)
+  --format F             text (default), json, hex or base64 (the ID's bytes)
   --layout NAME          Snowflake layout (default "default"; see idforge layouts)
   --node ID              Snowflake: the node field of layouts that have one ("default")
   --field NAME=VALUE     Snowflake: set a node field by name; repeat for each
@@ -55,6 +56,7 @@ ${STORE_HELP}  --workers MIN-MAX      worker IDs to choose from (default: the wh
 
 export interface GenValues {
   count?: string;
+  json?: boolean;
   format?: string;
   layout?: string;
   node?: string;
@@ -77,6 +79,7 @@ interface Source {
 }
 
 const METHODS = ['counter', 'fraction', 'random'];
+const SCHEMES = 'uuidv4, uuidv7, ulid, ksuid, snowflake or typeid';
 
 /** The largest count one `gen` prints. */
 const MAX_COUNT = 10_000_000;
@@ -189,9 +192,7 @@ function source(scheme: string, values: GenValues): Source {
       return { text: () => gen.next(), bytes: () => gen.nextBytes() };
     }
     default:
-      throw new UsageError(
-        `unknown scheme "${scheme}": expected uuidv4, uuidv7, ulid, ksuid, snowflake or typeid`,
-      );
+      throw new UsageError(`unknown scheme "${scheme}": expected ${SCHEMES}`);
   }
 }
 
@@ -202,10 +203,10 @@ export function genCommand(
   io: CliIo,
 ): number | Promise<number> {
   const [scheme, ...extra] = positionals;
-  if (scheme === undefined) throw new UsageError('expected a scheme');
+  if (scheme === undefined) throw new UsageError(`expected a scheme: ${SCHEMES}`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const count = integer('--count', values.count ?? '1', 1, MAX_COUNT);
-  const out = new IdOutput(outputFormat(values.format), io.stdout);
+  const out = new IdOutput(outputFormat(values.format, values.json), io.stdout);
   if (values.method !== undefined && scheme !== 'uuidv7') {
     throw new UsageError('--method applies to uuidv7 only');
   }
