@@ -34,17 +34,12 @@
  * A timestamp outside [0, 2^48 - 1] throws {@link HorizonExceededError}; a clock reading that
  * is not a finite number throws `RangeError`. A step that throws leaves the state unchanged.
  */
-import { assertOneOf, assertOutput, rangeError, typeError } from '../assert.js';
+import { assertOneOf, assertOutput, typeError } from '../assert.js';
 import { type Clock, defaultClock } from '../clock.js';
 import { HorizonExceededError } from '../errors.js';
 import { defaultPool, RandomPool, type RandomSource } from '../random.js';
-import {
-  HEX,
-  HEX_DIGIT_CODE,
-  MAX_UNIX_TS_MS,
-  requireVersion,
-  uuidInputBytes,
-} from './constants.js';
+import { MAX_UNIX_TS_MS, requireVersion, uuidInputBytes } from './constants.js';
+import { UuidV7Text } from './v7-text.js';
 
 /** How the bits after the timestamp keep IDs increasing; see the module comment. */
 export type UuidV7Method = 'counter' | 'fraction' | 'random';
@@ -92,7 +87,11 @@ function u32(random: RandomPool): number {
 function checkMs(ms: number): number {
   if (ms >= 0 && ms <= MAX_UNIX_TS_MS) return ms;
   if (!(Math.abs(ms) <= MAX_DATE_MS)) {
-    throw rangeError('uuidv7 clock reading', 'a finite number of unix ms', ms);
+    // `ms` is always a number here (the floor of a reading), so this is the text that
+    // `rangeError()` gives, without carrying `describe()` into uuidv7()'s bundle.
+    throw new RangeError(
+      `uuidv7 clock reading: expected a finite number of unix ms, got number ${ms}`,
+    );
   }
   throw new HorizonExceededError('uuidv7', ms, 0, MAX_UNIX_TS_MS + 1);
 }
@@ -196,15 +195,6 @@ export function unsafeV7Into(s: UuidV7State, out: Uint8Array, o: number): Uint8A
   return out;
 }
 
-/** "tttttttt-tttt-": the first two groups of a UUIDv7 with timestamp `ms`. */
-function msGroups(ms: number): string {
-  const hi = Math.floor(ms / TWO_32);
-  const lo = ms >>> 0;
-  return `${HEX[hi >>> 8]}${HEX[hi & 0xff]}${HEX[lo >>> 24]}${HEX[(lo >>> 16) & 0xff]}-${
-    HEX[(lo >>> 8) & 0xff]
-  }${HEX[lo & 0xff]}-`;
-}
-
 /** Options of {@link UuidV7Generator}. */
 export interface UuidV7Options {
   /** Default `'counter'`. */
@@ -215,7 +205,7 @@ export interface UuidV7Options {
   readonly random?: RandomSource;
 }
 
-const METHODS = /* @__PURE__ */ Object.keys(STEPS) as UuidV7Method[];
+const METHODS: readonly UuidV7Method[] = ['counter', 'fraction', 'random'];
 
 /**
  * A UUIDv7 generator: every ID it returns is strictly greater (as text and as bytes) than
@@ -234,13 +224,7 @@ export class UuidV7Generator {
   readonly #random: RandomPool;
   readonly #step: UuidV7Step;
   readonly #state: UuidV7State;
-  /** Cache of the text up to the third hyphen, keyed by ms, randA and randBHi >>> 16. */
-  #head: string;
-  #headMs: number;
-  #headA: number;
-  #headB: number;
-  #groupsMs: number;
-  #groups: string;
+  readonly #text: UuidV7Text;
 
   constructor(options: UuidV7Options = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -258,36 +242,12 @@ export class UuidV7Generator {
     this.#random = random === undefined ? defaultPool() : new RandomPool(random);
     this.#step = STEPS[this.method];
     this.#state = createUuidV7State();
-    this.#head = '';
-    this.#headMs = -1;
-    this.#headA = -1;
-    this.#headB = -1;
-    this.#groupsMs = -1;
-    this.#groups = '';
+    this.#text = new UuidV7Text();
   }
 
   /** The next UUIDv7 in canonical lower-case text. */
   next(): string {
-    const s = this.#step(this.#state, this.#clock.nowPrecise(), this.#random);
-    const b = s.randBHi;
-    const c = s.randBLo;
-    // REF: bench/peers (uuidv7 vs crypto.randomUUID): the first 24 characters change once
-    // per ms or per 65536 IDs, so they are cached; the other 12 are built by one
-    // String.fromCharCode call (one flat allocation), which measured ~25% faster per ID
-    // than six 2-digit table concatenations (each a separate string allocation).
-    if (s.ms !== this.#headMs || s.randA !== this.#headA || b >>> 16 !== this.#headB) {
-      this.#rebuildHead(s);
-    }
-    const d = HEX_DIGIT_CODE;
-    // biome-ignore format: deliberately unrolled, four digits a line
-    return (
-      this.#head +
-      String.fromCharCode(
-        d[(b >>> 12) & 15]!, d[(b >>> 8) & 15]!, d[(b >>> 4) & 15]!, d[b & 15]!,
-        d[c >>> 28]!, d[(c >>> 24) & 15]!, d[(c >>> 20) & 15]!, d[(c >>> 16) & 15]!,
-        d[(c >>> 12) & 15]!, d[(c >>> 8) & 15]!, d[(c >>> 4) & 15]!, d[c & 15]!,
-      )
-    );
+    return this.#text.format(this.#step(this.#state, this.#clock.nowPrecise(), this.#random));
   }
 
   /**
@@ -303,44 +263,47 @@ export class UuidV7Generator {
       offset,
     );
   }
-
-  #rebuildHead(s: UuidV7State): void {
-    if (s.ms !== this.#groupsMs) {
-      this.#groups = msGroups(s.ms);
-      this.#groupsMs = s.ms;
-    }
-    const a = s.randA;
-    const b = s.randBHi;
-    const d = HEX_DIGIT_CODE;
-    // biome-ignore format: deliberately unrolled, "7aaa-" then "Nbbb-"
-    this.#head =
-      this.#groups +
-      String.fromCharCode(
-        0x37, d[a >>> 8]!, d[(a >>> 4) & 15]!, d[a & 15]!, 0x2d,
-        d[8 | (b >>> 28)]!, d[(b >>> 24) & 15]!, d[(b >>> 20) & 15]!, d[(b >>> 16) & 15]!, 0x2d,
-      );
-    this.#headMs = s.ms;
-    this.#headA = a;
-    this.#headB = b >>> 16;
-  }
 }
 
-let shared: UuidV7Generator | undefined;
+/**
+ * The state of {@link uuidv7} and {@link uuidv7Bytes}: what `new UuidV7Generator()` holds
+ * (method `counter`, the default clock and pool), kept without a generator so that a bundle
+ * of `uuidv7()` carries neither the option checks nor the other two methods (issue 20).
+ */
+interface SharedV7 {
+  readonly state: UuidV7State;
+  readonly text: UuidV7Text;
+  readonly clock: Clock;
+  readonly random: RandomPool;
+}
+
+let shared: SharedV7 | undefined;
+
+/** The next state of the process-wide sequence. */
+function nextShared(): SharedV7 {
+  if (shared === undefined) {
+    const state = createUuidV7State();
+    shared = { state, text: new UuidV7Text(), clock: defaultClock(), random: defaultPool() };
+  }
+  stepV7Counter(shared.state, shared.clock.nowPrecise(), shared.random);
+  return shared;
+}
 
 /**
- * A new UUIDv7 (method `counter`) from the one process-wide generator, so strictly
+ * A new UUIDv7 (method `counter`) from the one process-wide sequence, so strictly
  * increasing across all callers. Throws only {@link HorizonExceededError} (after the year
  * 10889).
  */
 export function uuidv7(): string {
-  if (shared === undefined) shared = new UuidV7Generator();
-  return shared.next();
+  const s = nextShared();
+  return s.text.format(s.state);
 }
 
 /** Like {@link uuidv7}, as 16 bytes written into `out` at `offset` (new array by default). */
 export function uuidv7Bytes(out?: Uint8Array, offset = 0): Uint8Array {
-  if (shared === undefined) shared = new UuidV7Generator();
-  return shared.nextBytes(out, offset);
+  if (out === undefined) out = new Uint8Array(16);
+  else assertOutput('UuidV7Generator.nextBytes out', out, offset, 16);
+  return unsafeV7Into(nextShared().state, out, offset);
 }
 
 /**
