@@ -6,11 +6,13 @@
  *    groups (hlc-group.ts, shard-group.ts) check their peers' results before timing;
  * 2a Snowflake duplicates from one generator in a tight loop;
  * 2b Snowflake IDs reissued after the wall clock steps back;
- * 2c idforge's Snowflake throughput against its layout's cap.
+ * 2c idforge's Snowflake throughput against its layout's cap;
+ * 3  the browser bundle of one call against the peer's (bundle.ts).
  *
  * Sets exit code 1 when idforge itself issues a duplicate or a non-increasing Snowflake ID:
  * a speed goal missed is reported, a uniqueness failure fails the run.
  */
+import { BUNDLE_GOAL, bundleSection } from './bundle.js';
 import { duplicateContenders, rollbackCases } from './contenders.js';
 import { loadAverage, machineLines, progress, readOptions } from './env.js';
 import { hlcComparisons, hlcGroups } from './hlc-group.js';
@@ -73,6 +75,10 @@ async function main(): Promise<void> {
   );
   console.log(throughput.text);
 
+  const bundles = await bundleSection();
+  console.log(heading('3. Browser bundle of one call: esbuild --bundle --minify, then gzip -9'));
+  console.log(bundles.text);
+
   const idforgeDuplicates = dups.byName.get('idforge') ?? Number.NaN;
   const idforgeReissued = rollbackCases()
     .filter((c) => c.contender.name === 'idforge')
@@ -98,6 +104,11 @@ async function main(): Promise<void> {
       `${(throughput.fractionOfCap * 100).toFixed(1)} %`,
       verdict(throughput.fractionOfCap >= THROUGHPUT_GOAL),
     ],
+    ...bundles.rows.map((r) => [
+      `3 ${r.scheme} bundle ≤ ${BUNDLE_GOAL}× the peer's (gzip)`,
+      `${r.idforge.gzipBytes} B / ${r.peer.gzipBytes} B = ${r.ratio.toFixed(2)}×`,
+      verdict(r.pass),
+    ]),
   ];
   console.log(heading('Goals'));
   console.log(table(['goal', 'measured', 'verdict'], rows));
