@@ -4,7 +4,13 @@
  * and what was expected. The table of keys is in config.ts.
  */
 import { PRESET_NAMES } from '../core/index.js';
-import { storeScheme } from '../stores/index.js';
+import {
+  STORE_ROLES,
+  type StoreRoleName,
+  schemePrefix,
+  storeScheme,
+  wrongSchemeMessage,
+} from '../stores/index.js';
 
 /** One bearer token and what it may do. Tokens come from the config file or the environment. */
 export interface TokenConfig {
@@ -72,12 +78,21 @@ export const bool: Parse<boolean> = (value, where) => {
   return fail(where, 'true or false', value);
 };
 
-export const LEASE_SCHEMES = ['sqlite', 'file', 'postgres', 'redis', 'etcd'];
+export const LEASE_SCHEMES: readonly string[] = STORE_ROLES.store.schemes;
 export const SEGMENT_SCHEMES = ['sqlite', 'postgres', 'mysql'];
-export const SEQUENCE_SCHEMES = [...SEGMENT_SCHEMES, 'redis'];
-export const MARK_SCHEMES = ['sqlite', 'postgres'];
+export const SEQUENCE_SCHEMES: readonly string[] = STORE_ROLES.sequences.schemes;
+export const MARK_SCHEMES: readonly string[] = STORE_ROLES.marks.schemes;
 
+/** The role whose scheme list `schemes` is (LEASE_SCHEMES, SEQUENCE_SCHEMES, MARK_SCHEMES). */
+const roleOf = (schemes: readonly string[]): StoreRoleName | undefined =>
+  (Object.keys(STORE_ROLES) as StoreRoleName[]).find((r) => STORE_ROLES[r].schemes === schemes);
+
+/**
+ * A store URL for one role: the message of a wrong scheme says which schemes the role accepts
+ * and, for a scheme of another role, which flag takes it (`wrongSchemeMessage`).
+ */
 export function url(schemes: readonly string[]): Parse<string> {
+  const role = roleOf(schemes);
   return (value, where) => {
     const u = text(value, where);
     let scheme: string;
@@ -89,7 +104,11 @@ export function url(schemes: readonly string[]): Parse<string> {
     if (!schemes.includes(scheme)) {
       throw new ConfigError(
         where,
-        `${where}: a ${scheme} store cannot hold this; use one of ${schemes.map((s) => `${s}:`).join(', ')}`,
+        `${where}: ${
+          role === undefined
+            ? `expected one of ${schemes.map(schemePrefix).join(', ')}, got ${schemePrefix(scheme)}`
+            : wrongSchemeMessage(role, scheme)
+        }`,
       );
     }
     return u;

@@ -45,6 +45,14 @@ export { openPostgresTicketServer, PostgresTicketServer } from './postgres/ticke
 export type { RedisClientOptions, RedisStoreOptions } from './redis/connect.js';
 export { openRedisCounterStore, RedisCounterStore } from './redis/counter-store.js';
 export { openRedisLeaseStore, RedisLeaseStore } from './redis/lease-store.js';
+export {
+  KNOWN_SCHEMES,
+  STORE_ROLES,
+  type StoreRole,
+  type StoreRoleName,
+  schemePrefix,
+  wrongSchemeMessage,
+} from './roles.js';
 export type { SqliteClientOptions } from './sqlite/connect.js';
 export {
   openSqliteLeaseStore,

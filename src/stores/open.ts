@@ -26,6 +26,7 @@ import type {
   TicketServer,
 } from '../sequences/ports.js';
 import type { SegmentSequenceOptions } from '../sequences/sequence.js';
+import { KNOWN_SCHEMES, schemePrefix, wrongSchemeMessage } from './roles.js';
 import type { StoreFileOptions } from './store-path.js';
 import { redactUrl, storeScheme } from './url.js';
 
@@ -87,9 +88,7 @@ export async function openLeaseStore(
       return openEtcdLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
     }
     default:
-      throw new RangeError(
-        `store URL: expected a scheme of sqlite, file, postgres, redis or etcd, got "${scheme}" in ${address}`,
-      );
+      throw new RangeError(`store URL ${address}: ${wrongSchemeMessage('store', scheme)}`);
   }
 }
 
@@ -126,7 +125,9 @@ export async function openSegmentStore(
       return openMysqlSegmentStore(url, base);
     }
     default:
-      return unsupported('segment store', scheme, redactUrl(url), 'sqlite, postgres or mysql');
+      throw new RangeError(
+        `segment store URL ${redactUrl(url)}: ${wrongSchemeMessage('sequences', scheme)}`,
+      );
   }
 }
 
@@ -169,7 +170,7 @@ export async function openMarkStore(
     const { openPostgresMarkStore } = await import('./postgres/mark-store.js');
     return openPostgresMarkStore(url, withNamespace({ connectTimeoutMs }, options));
   }
-  return unsupported('mark store', scheme, redactUrl(url), 'sqlite or postgres');
+  throw new RangeError(`mark store URL ${redactUrl(url)}: ${wrongSchemeMessage('marks', scheme)}`);
 }
 
 /**
@@ -203,7 +204,9 @@ export async function migrateStore(url: string, options: OpenStoreOptions = {}):
     await run('counter marks', () => openMarkStore(url, opts));
   }
   if (done.length === 0) {
-    unsupported('migrate', scheme, redactUrl(url), 'sqlite, postgres, mysql, redis or etcd');
+    throw new RangeError(
+      `store URL ${redactUrl(url)}: unknown store scheme "${scheme}:"; known: ${KNOWN_SCHEMES.map(schemePrefix).join(', ')}`,
+    );
   }
   return done;
 }

@@ -72,7 +72,7 @@ test('usage mistakes: --node with --store, --store on another scheme, a bad rang
     [['leases', 'extra'], /unexpected argument "extra"/],
     [
       ['gen', 'snowflake', '--store', 'nosuch://x'],
-      /scheme of sqlite, file, postgres, redis or etcd/,
+      /unknown store scheme "nosuch:"; .*--store needs one of sqlite:, file:, postgres:\/\/, redis:\/\/, etcd:\/\//,
     ],
   ] as const;
   for (const [argv, message] of cases) {

@@ -67,7 +67,7 @@ test('unknown keys and bad values name the key, the source and the fix', () => {
   rejects(
     () => resolveConfig({ flags: { store: 'mysql://root@h/db' } }),
     /--store/,
-    /a mysql store cannot hold this; use one of sqlite:/,
+    /mysql:\/\/ holds segments: use it with --sequences; --store needs one of sqlite:/,
   );
   rejects(() => resolveConfig({ flags: { store: 'nosuch://x' } }), /--store/, /nosuch/);
   rejects(
