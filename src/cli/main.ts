@@ -50,6 +50,10 @@ Options:
   -h, --help          help for idforge or a command (idforge help <command>)
   -v, --version       print the version
 
+Every command with JSON output takes --json (gen: the same as --format json). A mistake in
+the command line exits 2 with one line naming the command and the flag, and the closest flag
+when one is close: idforge gen: unknown flag "--jsn" (did you mean --json?)
+
 Examples:
   idforge gen uuidv7 -n 3
   idforge gen snowflake --node 7

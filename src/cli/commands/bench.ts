@@ -18,7 +18,7 @@ import { integer } from '../args.js';
 import { type CliIo, formatTable, UsageError } from '../io.js';
 
 export const benchHelp = `Usage: idforge bench db --store URL --rows N [--schemes LIST] [--batch N] [--out DIR]
-                        [--keep] [--force]
+                        [--keep] [--force] [--json]
 
 Measures what a primary-key scheme costs on your own database: one table per scheme (key, a
 timestamp, an int, a short payload, a secondary index on the timestamp), loaded in key
