@@ -6,6 +6,7 @@
  * `errors.ts`, each documented in `docs/errors.md`. `address` never carries a password.
  */
 import { IdforgeError } from './errors.js';
+import { DriverMissingError } from './errors-coord.js';
 
 /**
  * The store answered, but idforge's tables (PostgreSQL: its schema) are not there: the store
@@ -125,5 +126,25 @@ export class BenchTargetInUseError extends IdforgeError {
     this.backend = backend;
     this.address = address;
     this.objects = objects;
+  }
+}
+
+/**
+ * A driver's package is installed but its native binding cannot be loaded: never built
+ * (installed with `--ignore-scripts`, no compiler) or built for another Node.js. A
+ * `DriverMissingError` (code IDF_DRIVER_MISSING) whose message names the rebuild; `detail` is
+ * the first line of the loader's error (`cause`), not the list of paths it tried.
+ */
+export class DriverBindingError extends DriverMissingError {
+  readonly detail: string;
+
+  constructor(driver: string, backend: string, detail: string, cause?: unknown) {
+    super(driver, backend, cause);
+    this.message =
+      `the ${backend} store needs the native binding of "${driver}", which is installed but ` +
+      `not built for this Node.js (${detail}): run \`npm rebuild ${driver}\` in your project ` +
+      '(it compiles with node-gyp: a C++ compiler, make and Python, e.g. `apt-get install ' +
+      'build-essential python3`), or install it again without --ignore-scripts.';
+    this.detail = detail;
   }
 }

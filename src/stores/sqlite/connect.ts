@@ -2,6 +2,7 @@
 
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { bindingFailure } from '../driver.js';
 import { assertTablePrefix } from '../segment-args.js';
 import { storeError } from '../store-error.js';
 import {
@@ -72,6 +73,7 @@ export function connectSqlite(
   } catch (error) {
     db?.close();
     throw (
+      bindingFailure('better-sqlite3', 'sqlite', error) ??
       (memory ? null : storePathFailure('sqlite', path, error)) ??
       storeError('sqlite', address, 'connect', error)
     );
