@@ -91,6 +91,8 @@ const COMMANDS: Record<string, Command> = {
       workers: { type: 'string' },
       ttl: { type: 'string' },
       wait: { type: 'string' },
+      'ttl-ms': { type: 'string' },
+      'acquire-timeout-ms': { type: 'string' },
     },
     run: (p, v, io) => genCommand(p, v, io),
   },

@@ -114,3 +114,25 @@ test('an unknown command (or help topic) suggests a close command', async () => 
     'idforge --help',
   );
 });
+
+test("gen's lease options take serve's names; --ttl and --wait stay the same options", async () => {
+  await usage(
+    ['gen', 'snowflake', '--ttl-ms', '500'],
+    'idforge gen: --workers, --ttl-ms and --acquire-timeout-ms need --store URL',
+  );
+  await usage(
+    ['gen', 'snowflake', '--wait', '5'],
+    'idforge gen: --workers, --ttl-ms and --acquire-timeout-ms need --store URL',
+  );
+  await usage(
+    ['gen', 'snowflake', '--store', 'sqlite::memory:', '--ttl', '5'],
+    'idforge gen: --ttl-ms: expected 100 to 2147483648, got 5',
+  );
+  await usage(
+    ['gen', 'snowflake', '--ttl-ms', '500', '--ttl', '500'],
+    'idforge gen: --ttl-ms and --ttl are the same option: give one',
+  );
+  const help = await cli(['gen', '--help']);
+  assert.match(help.stdout, /--ttl-ms MS .*--ttl is the same/);
+  assert.match(help.stdout, /--acquire-timeout-ms MS\n.*\n.*--wait is the same/);
+});

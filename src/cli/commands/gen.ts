@@ -50,8 +50,10 @@ Options:
 Coordinated Snowflake (instead of --node): lease a free worker ID from a store, wait until
 the clock is past its high-water mark, generate, record the mark and release the lease.
 ${STORE_HELP}  --workers MIN-MAX      worker IDs to choose from (default: the whole node field), or one ID
-  --ttl MS               lease TTL (default 10000)
-  --wait MS              wait this long for a free worker ID (default 0: fail at once)
+  --ttl-ms MS            lease TTL (default 10000); --ttl is the same (serve's name is --ttl-ms)
+  --acquire-timeout-ms MS
+                         wait this long for a free worker ID (default 0: fail at once);
+                         --wait is the same (serve's name is --acquire-timeout-ms)
 `;
 
 export interface GenValues {
@@ -69,7 +71,9 @@ export interface GenValues {
   store?: string;
   workers?: string;
   ttl?: string;
+  'ttl-ms'?: string;
   wait?: string;
+  'acquire-timeout-ms'?: string;
 }
 
 /** A scheme's IDs in the form an output format wants (a 64-bit ID is the same in both). */
@@ -203,6 +207,11 @@ export function genCommand(
   io: CliIo,
 ): number | Promise<number> {
   const [scheme, ...extra] = positionals;
+  values = {
+    ...values,
+    ttl: alias(values, 'ttl-ms', 'ttl'),
+    wait: alias(values, 'acquire-timeout-ms', 'wait'),
+  };
   if (scheme === undefined) throw new UsageError(`expected a scheme: ${SCHEMES}`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const count = integer('--count', values.count ?? '1', 1, MAX_COUNT);
@@ -241,6 +250,14 @@ export function genCommand(
   return 0;
 }
 
+/** `--NAME` or its older spelling `--OLD` (the same option; both given is a mistake). */
+function alias(values: GenValues, name: 'ttl-ms' | 'acquire-timeout-ms', old: 'ttl' | 'wait') {
+  if (values[name] !== undefined && values[old] !== undefined) {
+    throw new UsageError(`--${name} and --${old} are the same option: give one`);
+  }
+  return values[name] ?? values[old];
+}
+
 /** `idforge gen snowflake --store URL`: IDs under a leased worker ID. */
 async function genFromStore(
   values: GenValues,
@@ -249,7 +266,7 @@ async function genFromStore(
   io: CliIo,
 ): Promise<number> {
   if (values.store === undefined) {
-    throw new UsageError('--workers, --ttl and --wait need --store URL');
+    throw new UsageError('--workers, --ttl-ms and --acquire-timeout-ms need --store URL');
   }
   if (values.node !== undefined) {
     throw new UsageError('--node and --store exclude each other: the store assigns the node');
@@ -267,9 +284,10 @@ async function genFromStore(
     );
   }
   const workerIds = workerRange(values.workers, free[0]!.mask);
-  const ttlMs = values.ttl === undefined ? undefined : integer('--ttl', values.ttl, 100, 2 ** 31);
+  const ttlMs =
+    values.ttl === undefined ? undefined : integer('--ttl-ms', values.ttl, 100, 2 ** 31);
   const acquireTimeoutMs =
-    values.wait === undefined ? 0 : integer('--wait', values.wait, 0, 2 ** 31);
+    values.wait === undefined ? 0 : integer('--acquire-timeout-ms', values.wait, 0, 2 ** 31);
   const logger: NodeLogger = {
     info: (m) => io.stderr.write(`${m}\n`),
     warn: (m) => io.stderr.write(`${m}\n`),
