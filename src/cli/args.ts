@@ -1,8 +1,8 @@
 /**
  * The CLI's argument parsers: numbers, bigints, tags, Snowflake fields, worker ranges and store
  * URLs, and the command line itself ({@link parseCommandLine}). Each throws {@link UsageError}
- * in the tool's own words, naming the option as the command
- * line spells it (`--count`, `--field worker`) and, for a number, the range it must lie in.
+ * in the tool's own words, naming the option as the command line spells it (`--count`,
+ * `--field worker`) and, for a number, the range it must lie in.
  * The environment comes in through {@link CliIo.env}; nothing here reads the process environment.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
