@@ -64,6 +64,7 @@ export {
 } from './errors-seq.js';
 export {
   BenchTargetInUseError,
+  DriverBindingError,
   StoreAuthError,
   StoreNotMigratedError,
   StorePathError,

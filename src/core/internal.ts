@@ -64,7 +64,7 @@ export {
   stepV7Fraction,
   stepV7Random,
   UUIDV7_ROLLBACK_ALLOWANCE_MS,
-  type UuidV7State,
   type UuidV7Step,
   unsafeV7Into,
 } from './uuid/v7.js';
+export type { UuidV7State } from './uuid/v7-state.js';

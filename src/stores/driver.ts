@@ -4,8 +4,7 @@
  * only the ones its URLs need. A driver that is not installed becomes `DriverMissingError`
  * naming the package, instead of Node's ERR_MODULE_NOT_FOUND from deep inside idforge.
  */
-import { DriverBindingError } from '../core/errors-store.js';
-import { DriverMissingError } from '../core/index.js';
+import { DriverBindingError, DriverMissingError } from '../core/index.js';
 
 /**
  * Resolves the module `load` imports; rejects with `DriverMissingError` (driver `pkg`, store

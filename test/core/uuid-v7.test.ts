@@ -12,13 +12,13 @@ import {
   stepV7Random,
   UUIDV7_ROLLBACK_ALLOWANCE_MS,
   UuidV7Generator,
-  type UuidV7State,
   type UuidV7Step,
   unsafeV7Into,
   uuidv7,
   uuidv7Bytes,
   uuidv7Timestamp,
 } from '../../src/core/uuid/v7.js';
+import type { UuidV7State } from '../../src/core/uuid/v7-state.js';
 import { RFC_EXAMPLE_UNIX_MS } from '../vectors/uuid.js';
 
 /**

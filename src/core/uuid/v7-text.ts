@@ -6,7 +6,7 @@
  * methods it does not use (issue 20).
  */
 import { HEX_DIGIT_CODE } from './constants.js';
-import type { UuidV7State } from './v7.js';
+import type { UuidV7State } from './v7-state.js';
 
 const TWO_32 = 2 ** 32;
 

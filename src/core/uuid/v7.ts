@@ -39,6 +39,7 @@ import { type Clock, defaultClock } from '../clock.js';
 import { HorizonExceededError } from '../errors.js';
 import { defaultPool, RandomPool, type RandomSource } from '../random.js';
 import { MAX_UNIX_TS_MS, requireVersion, uuidInputBytes } from './constants.js';
+import type { UuidV7State } from './v7-state.js';
 import { UuidV7Text } from './v7-text.js';
 
 /** How the bits after the timestamp keep IDs increasing; see the module comment. */
@@ -46,18 +47,6 @@ export type UuidV7Method = 'counter' | 'fraction' | 'random';
 
 /** How far back, in ms, the clock may step before a generator re-seeds from it (rule 3). */
 export const UUIDV7_ROLLBACK_ALLOWANCE_MS = 10_000;
-
-/** The fields of the last UUIDv7 issued; the ID is a function of these four numbers. */
-export interface UuidV7State {
-  /** unix_ts_ms (48 bits); `-Infinity` before the first ID. */
-  ms: number;
-  /** rand_a (12 bits). */
-  randA: number;
-  /** High 30 bits of rand_b. */
-  randBHi: number;
-  /** Low 32 bits of rand_b. */
-  randBLo: number;
-}
 
 /**
  * One step of a method: writes the next ID's fields into `state` and returns it (no
