@@ -55,11 +55,6 @@ export interface LeaseKeeperSettings {
   readonly retryMs: number;
 }
 
-/** The abort signal's reason, or an AbortError. */
-function aborted(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('acquiring a worker ID was aborted', 'AbortError');
-}
-
 export class LeaseKeeper {
   readonly counters: LeaseCounters = {
     acquired: 0,
@@ -128,7 +123,7 @@ export class LeaseKeeper {
     const started = s.clock.now();
     const backoff = new Backoff({ initialMs: s.retryMs, maxMs: s.retryMs * 8 });
     for (;;) {
-      if (signal?.aborted) throw aborted(signal);
+      signal?.throwIfAborted();
       const sent = s.clock.now();
       let lease: Lease | null;
       try {
@@ -153,7 +148,7 @@ export class LeaseKeeper {
         // Granted while the caller gave up: nothing was reserved at the grant, so the mark
         // stays as it was.
         await s.store.release(lease, null).catch(() => undefined);
-        throw aborted(signal);
+        throw signal.reason;
       }
       if (lease !== null) {
         this.counters.acquired++;

@@ -224,8 +224,7 @@ export class SnowflakeNode {
    * default) or close() was called meanwhile. The caller releases what was leased.
    */
   #stopIfAborted(): void {
-    const signal = this.#s.signal;
-    if (signal?.aborted) throw signal.reason ?? new NotReadyError('start aborted');
+    this.#s.signal?.throwIfAborted();
     if (this.#closed) throw new NotReadyError('the node was closed during its start');
   }
 

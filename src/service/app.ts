@@ -100,8 +100,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   }
   // Answered here, not thrown: a shed request is not an error to log, and under load there
   // are many.
-  const shed: Hook = (_req, reply, done) => {
-    if (guard === null || !guard.overloaded) return done();
+  const shed = (reply: FastifyReply, guard: LoopLag) => {
     const lag = Math.round(guard.lagMs);
     const message = `the node is overloaded (event loop ${lag} ms behind, limit ${guard.limitMs} ms); retry on another node`;
     reply.code(503).header('retry-after', '1').type('application/json; charset=utf-8');
@@ -133,7 +132,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     const gate: Hook = (req, reply, done) => {
       if (drain.closing) return drain.refuse(reply);
       if (hostless(req)) return done(noHost());
-      if (guarded && guard.overloaded) return shed(req, reply, done);
+      if (guarded && guard.overloaded) return shed(reply, guard);
       req.access = access;
       if (access !== 'ops' || config.protectOps) {
         try {

@@ -3,7 +3,7 @@
  * IdforgeError codes map as docs/errors.md's HTTP column says (a test keeps the two equal);
  * the service's own codes (request, auth, limits) are listed in docs/service.md.
  */
-import { IdforgeError } from '../core/index.js';
+import { IdforgeError, UnknownTagError } from '../core/index.js';
 
 /** The HTTP status of each IdforgeError code (docs/errors.md, "HTTP status"). */
 export const CODE_STATUS: Readonly<Record<string, number>> = {
@@ -50,6 +50,16 @@ export const ServiceCode = {
   NO_SEQUENCES: 'IDF_NO_SEQUENCES',
   INTERNAL: 'IDF_INTERNAL',
 } as const;
+
+/** An unknown tag, or a request the service refused itself: nothing a store did. */
+export function isCallerError(error: unknown): boolean {
+  return (
+    error instanceof UnknownTagError ||
+    error instanceof HttpError ||
+    error instanceof RangeError ||
+    error instanceof TypeError
+  );
+}
 
 /** An error the service raises itself, with its status. */
 export class HttpError extends Error {

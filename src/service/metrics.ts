@@ -11,7 +11,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { NodeMetrics, NodeReadiness } from '../coord/index.js';
 import { ErrorCode, IdforgeError } from '../core/index.js';
-import { HttpError } from './errors.js';
+import { isCallerError } from './errors.js';
 
 /**
  * The most tags with series of their own per process (each costs about 20 series: the fetch
@@ -43,7 +43,7 @@ const STORE_CODES: ReadonlySet<string> = new Set([
 export function isStoreFailure(error: unknown): boolean {
   if (error === undefined) return false;
   if (error instanceof IdforgeError) return STORE_CODES.has(error.code);
-  return !(error instanceof HttpError || error instanceof RangeError || error instanceof TypeError);
+  return !isCallerError(error);
 }
 
 /** What a scrape reads from the running service. */

@@ -26,7 +26,7 @@ import {
   type SegmentTag,
   type Sequence,
 } from '../sequences/index.js';
-import { badRequest, HttpError, ServiceCode } from './errors.js';
+import { badRequest, HttpError, isCallerError, ServiceCode } from './errors.js';
 import { MAX_TRACKED_TAGS } from './metrics.js';
 
 /**
@@ -44,16 +44,6 @@ export const SEQUENCE_WAIT_MS = 1500;
  * error (see {@link isCallerError}) is never told: it is the caller's, not the store's.
  */
 export type FetchObserver = (tag: string, seconds: number, error: unknown) => void;
-
-/** An unknown tag, or a request the service refused itself: nothing a store did. */
-export function isCallerError(error: unknown): boolean {
-  return (
-    error instanceof UnknownTagError ||
-    error instanceof HttpError ||
-    error instanceof RangeError ||
-    error instanceof TypeError
-  );
-}
 
 /** A tag with the state of its buffers in this node (null when not opened here). */
 export interface TagState {

@@ -9,7 +9,12 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
-import { createSnowflakeNode, type LeaseStore, type SnowflakeNode } from '../coord/index.js';
+import {
+  createSnowflakeNode,
+  type LeaseStore,
+  type SnowflakeNode,
+  type SnowflakeNodeOptions,
+} from '../coord/index.js';
 import { type Clock, getLayout, MonotonicClock } from '../core/index.js';
 import { HLC_LAYOUT } from '../hlc/index.js';
 import {
@@ -58,11 +63,6 @@ export interface OpenedService {
    * release. Never rejects: resolves whether every lease was released with its mark.
    */
   close(): Promise<boolean>;
-}
-
-/** The abort signal's reason, or an AbortError. */
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('the service start was aborted', 'AbortError');
 }
 
 /** JSON lines, tokens redacted should a request ever be logged. */
@@ -145,7 +145,7 @@ export async function openService(
   options.signal?.addEventListener('abort', stopStart, { once: true });
   if (options.signal?.aborted) stopStart();
   const check = () => {
-    if (starting.signal.aborted) throw abortReason(starting.signal);
+    starting.signal.throwIfAborted();
   };
   const metrics = new ServiceMetrics({
     nodes: () =>
@@ -172,44 +172,40 @@ export async function openService(
       'store',
       `lease store ${redactUrl(config.store)} (${leaseStore.backend})`,
     );
+    // What every node of this service shares: its store, lease settings, clock and start signal.
+    const shared = {
+      store: leaseStore,
+      ttlMs: config.ttlMs,
+      markToleranceMs: config.markToleranceMs,
+      acquireTimeoutMs: config.acquireTimeoutMs,
+      logger: events.nodeLogger(),
+      signal: starting.signal,
+      clock,
+      ...(config.workers === null ? {} : { workerIds: config.workers }),
+    };
+    const lease = async (key: string, options: Omit<SnowflakeNodeOptions, keyof typeof shared>) => {
+      const node = await createSnowflakeNode({ ...shared, ...options });
+      nodes.set(key, node);
+      await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
+      check();
+      return node;
+    };
     for (const layout of [config.layout, ...config.layouts]) {
-      const node = await createSnowflakeNode({
-        store: leaseStore,
+      const node = await lease(layout, {
         layout,
-        ttlMs: config.ttlMs,
-        markToleranceMs: config.markToleranceMs,
-        acquireTimeoutMs: config.acquireTimeoutMs,
-        logger: events.nodeLogger(),
-        signal: starting.signal,
-        clock,
-        ...(config.workers === null ? {} : { workerIds: config.workers }),
         fields: fieldsOf(layout, config.fields),
         // The own layout's lease carries this process's instance ID (shown in /v1/status).
         owner: { instanceId: layout === config.layout ? identity.instanceId : randomUUID() },
       });
-      nodes.set(layout, node);
-      await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
-      check();
       events.record('info', 'lease', `layout ${layout}: worker ID ${node.workerId} leased; ready`);
     }
     if (config.hlc) {
       hlc = new ServiceHlc(config.hlcMaxDriftMs);
-      const node = await createSnowflakeNode({
-        store: leaseStore,
+      const node = await lease('hlc', {
         layout: HLC_LAYOUT,
-        ttlMs: config.ttlMs,
-        markToleranceMs: config.markToleranceMs,
-        acquireTimeoutMs: config.acquireTimeoutMs,
-        logger: events.nodeLogger(),
-        signal: starting.signal,
-        clock,
-        ...(config.workers === null ? {} : { workerIds: config.workers }),
         owner: { instanceId: randomUUID() },
         generator: hlc.factory,
       });
-      nodes.set('hlc', node);
-      await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
-      check();
       events.record('info', 'lease', `HLC IDs: worker ID ${node.workerId} leased; ready`);
     }
     let source: SequenceSource | null = null;
@@ -234,7 +230,7 @@ export async function openService(
     await closeAll();
     // A wait ended by the abort rejects with its own reason (NotReadyError "closed"): the
     // abort is the cause.
-    throw starting.signal.aborted ? abortReason(starting.signal) : error;
+    throw starting.signal.aborted ? starting.signal.reason : error;
   } finally {
     options.signal?.removeEventListener('abort', stopStart);
   }
@@ -364,14 +360,14 @@ export async function startService(
   const { deps } = opened;
   let app: FastifyInstance;
   try {
-    if (signal?.aborted) throw abortReason(signal);
+    signal?.throwIfAborted();
     app = await buildApp(deps);
     await settle(app, signal);
-    if (signal?.aborted) throw abortReason(signal);
+    signal?.throwIfAborted();
     await app.listen({ host: config.host, port: config.port });
     if (signal?.aborted) {
       await app.close();
-      throw abortReason(signal);
+      throw signal.reason;
     }
   } catch (error) {
     await opened.close();
