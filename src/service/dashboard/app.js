@@ -80,11 +80,14 @@ function renderNodes(s) {
     row(card, 'ready', n.ready ? 'yes' : `no: ${n.reason}`, n.ready ? 'ok' : 'bad');
 
     const c = keyed($('clocks'), n.layout, () => el('dl', { class: 'clock' }));
-    const past = n.markMs === null ? null : s.nowMs - n.markMs;
+    // A mark of 0 (or none) bounds nothing: no ID was ever issued under this worker ID (a
+    // clean stop that issued nothing puts the mark back where it was).
+    const noMark = n.markMs === null || n.markMs <= 0;
+    const past = noMark ? null : s.nowMs - n.markMs;
     const ahead = n.reservedMs === null ? null : n.reservedMs - s.nowMs;
     row(c, 'layout', n.layout);
     row(c, 'server clock', utc(s.nowMs));
-    row(c, 'mark at lease', n.markMs === null ? 'none (a new worker ID)' : utc(n.markMs));
+    row(c, 'mark at lease', noMark ? 'none (nothing issued under this worker ID)' : utc(n.markMs));
     row(c, 'clock past mark', past === null ? '—' : seconds(past), past < 0 ? 'bad' : 'ok');
     row(c, 'reserved up to', n.reservedMs === null ? 'none' : utc(n.reservedMs));
     row(c, 'reserved ahead', ahead === null ? '—' : seconds(ahead), ahead < 0 ? 'bad' : 'ok');
