@@ -89,7 +89,14 @@ await ensureEtcd();
 ensureChromium();
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--throw-deprecation', '--unhandled-rejections=strict', '--test', ...files],
+  [
+    '--import',
+    join(dirname(fileURLToPath(import.meta.url)), 'dev-loader.mjs'),
+    '--throw-deprecation',
+    '--unhandled-rejections=strict',
+    '--test',
+    ...files,
+  ],
   { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '--no-warnings=ExperimentalWarning' } },
 );
 process.exit(result.status ?? 1);

@@ -19,7 +19,7 @@ import { table, verdict } from './report.js';
 export const BUNDLE_GOAL = 1.5;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const IDFORGE = fileURLToPath(new URL('../../src/core/index.ts', import.meta.url));
+const IDFORGE = fileURLToPath(new URL('../../packages/idforge/src/core/index.ts', import.meta.url));
 
 /** One side of a pair: a function imported by name from a module. */
 interface Entry {

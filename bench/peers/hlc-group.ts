@@ -22,10 +22,10 @@
  */
 import { createRequire } from 'node:module';
 import HLC from '@consento/hlc';
-import { MonotonicClock } from '../../src/core/clock.js';
-import { HybridLogicalClock } from '../../src/hlc/clock.js';
-import { HlcIdGenerator, hlcOfId } from '../../src/hlc/ids.js';
-import { compareHlc, type HlcTimestamp } from '../../src/hlc/timestamp.js';
+import { MonotonicClock } from '../../packages/idforge/src/core/clock.js';
+import { HybridLogicalClock } from '../../packages/idforge/src/hlc/clock.js';
+import { HlcIdGenerator, hlcOfId } from '../../packages/idforge/src/hlc/ids.js';
+import { compareHlc, type HlcTimestamp } from '../../packages/idforge/src/hlc/timestamp.js';
 import type { Comparison, SpeedGroup } from './speed.js';
 
 /** @tpp/hybrid-logical-clock 1.0 (no type declarations): one clock per module. */

@@ -2,11 +2,11 @@
  * idforge's Snowflake generator as the benchmark uses it: the speed cases, the safety
  * contenders (default MonotonicClock and a raw wall clock) and the throughput subject.
  */
-import { type Clock, MonotonicClock, wallClock } from '../../src/core/clock.js';
-import { ClockRollbackError } from '../../src/core/errors.js';
-import { SnowflakeGenerator } from '../../src/core/snowflake/generator.js';
-import { defineLayout, type Layout } from '../../src/core/snowflake/layout.js';
-import { getLayout } from '../../src/core/snowflake/presets.js';
+import { type Clock, MonotonicClock, wallClock } from '../../packages/idforge/src/core/clock.js';
+import { ClockRollbackError } from '../../packages/idforge/src/core/errors.js';
+import { SnowflakeGenerator } from '../../packages/idforge/src/core/snowflake/generator.js';
+import { defineLayout, type Layout } from '../../packages/idforge/src/core/snowflake/layout.js';
+import { getLayout } from '../../packages/idforge/src/core/snowflake/presets.js';
 import type { RollbackCase, SnowflakeContender, ThroughputSubject } from './snowflake-peers.js';
 
 /** The node ID every idforge generator of the benchmark uses. */

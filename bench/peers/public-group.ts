@@ -12,9 +12,9 @@
  */
 import Hashids from 'hashids';
 import Sqids from 'sqids';
-import { seededRandom } from '../../src/core/random.js';
-import { generatePublicKey } from '../../src/public/keys.js';
-import { PublicIds } from '../../src/public/opaque.js';
+import { seededRandom } from '../../packages/idforge/src/core/random.js';
+import { generatePublicKey } from '../../packages/idforge/src/public/keys.js';
+import { PublicIds } from '../../packages/idforge/src/public/opaque.js';
 import type { Comparison, SpeedGroup } from './speed.js';
 
 const N = 4096;

@@ -12,10 +12,10 @@ import { monotonicFactory as ulidMonotonicFactory, ulid as ulidPkg } from 'ulid'
 import { monotonicFactory as ulidxMonotonicFactory, ulid as ulidxUlid } from 'ulidx';
 import { v4 as uuidPkgV4, v7 as uuidPkgV7 } from 'uuid';
 import { uuidv7 as uuidv7Pkg } from 'uuidv7';
-import { ksuid } from '../../src/core/ksuid.js';
-import { monotonicUlid, ulid } from '../../src/core/ulid.js';
-import { UuidV4Generator, uuidv4 } from '../../src/core/uuid/v4.js';
-import { uuidv7 } from '../../src/core/uuid/v7.js';
+import { ksuid } from '../../packages/idforge/src/core/ksuid.js';
+import { monotonicUlid, ulid } from '../../packages/idforge/src/core/ulid.js';
+import { UuidV4Generator, uuidv4 } from '../../packages/idforge/src/core/uuid/v4.js';
+import { uuidv7 } from '../../packages/idforge/src/core/uuid/v7.js';
 import {
   type IdforgeSnowflake,
   idforgeSnowflake,

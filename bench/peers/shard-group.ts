@@ -18,8 +18,8 @@
  * and the peers' shard keys idforge's bucket for every ID.
  */
 import { createRequire } from 'node:module';
-import { DEFAULT_SHARD_KEY, shardKey } from '../../src/shard/shard-key.js';
-import { siphash24 } from '../../src/shard/siphash.js';
+import { DEFAULT_SHARD_KEY, shardKey } from '../../packages/idforge/src/shard/shard-key.js';
+import { siphash24 } from '../../packages/idforge/src/shard/siphash.js';
 import type { Comparison, SpeedGroup } from './speed.js';
 
 /** siphash 1.2 (no type declarations): jedisct1's siphash-js. */

@@ -3,7 +3,7 @@
  * TypeScript implementation. Every case returns the TypeID text a caller gets, prefix "user".
  */
 import { typeid as typeidJs, typeidUnboxed } from 'typeid-js';
-import { TypeIdGenerator, typeid } from '../../src/public/typeid-generator.js';
+import { TypeIdGenerator, typeid } from '../../packages/idforge/src/public/typeid-generator.js';
 import type { SpeedGroup } from './speed.js';
 
 const IDFORGE = 'idforge typeid';

@@ -13,8 +13,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
-import { openCounterStore, openSegmentStore, openSequence } from '../../src/stores/open.js';
+import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';
+import {
+  openCounterStore,
+  openSegmentStore,
+  openSequence,
+} from '../../packages/stores/src/open.js';
 import { dropNamespaces } from '../../test/helpers/namespaces.js';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';

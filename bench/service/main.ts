@@ -20,7 +20,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createClient } from '../../src/client/index.js';
+import { createClient } from '../../packages/idforge/src/client/index.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -30,7 +30,7 @@ const CONNECTIONS = 64;
 const TOKEN = 'bench-token-0123456789abcdef0123';
 const CAP = 4_096_000;
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = import.meta.resolve('tsx');
+const loader = join(root, 'scripts/dev-loader.mjs');
 
 interface Row {
   readonly name: string;
@@ -232,10 +232,12 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
     }),
   );
   // The built CLI when there is one (as deployed); else the sources through tsx.
-  const built = join(root, 'dist/bin/idforge.js');
-  const cli = existsSync(built) ? [built] : ['--import', tsx, join(root, 'src/bin/idforge.ts')];
+  const built = join(root, 'packages/server/dist/bin/idforge-server.js');
+  const cli = existsSync(built)
+    ? [built]
+    : ['--import', loader, join(root, 'packages/server/src/bin/idforge-server.ts')];
   console.log(
-    `service: ${existsSync(built) ? 'dist/bin/idforge.js (npm run build)' : 'src via tsx'}`,
+    `service: ${existsSync(built) ? 'packages/server/dist (npm run build)' : 'the sources via tsx'}`,
   );
   const service = start(
     [...cli, 'serve', '--config', config, '--log-level', 'info'],

@@ -21,8 +21,13 @@
  * Uses one connection for everything (the statistics a backend has not flushed are not yet
  * visible), given by the caller, who also owns its lifetime.
  */
-import { compose, getLayout, ManualClock, SnowflakeGenerator } from '../../src/core/index.js';
-import { bucketRanges, shardKey } from '../../src/shard/index.js';
+import {
+  compose,
+  getLayout,
+  ManualClock,
+  SnowflakeGenerator,
+} from '../../packages/idforge/src/core/index.js';
+import { bucketRanges, shardKey } from '../../packages/idforge/src/shard/index.js';
 
 /** What the demo needs of a connection: pg.Client fits. */
 export interface Queryable {

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { DbBenchReport } from '../../src/bench/report.js';
-import { writeReport } from '../../src/bench/write-report.js';
+import type { DbBenchReport } from '../../packages/idforge/src/bench/report.js';
+import { writeReport } from '../../packages/idforge/src/bench/write-report.js';
 import { browserSkip, launchChromium, watchPage } from '../helpers/browser.js';
 import { reportFixture, sizelessFixture, zeroRateFixture } from './fixture.js';
 

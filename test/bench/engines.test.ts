@@ -15,9 +15,9 @@ import {
   type DbBenchReport,
   defaultSchemes,
   runDbBench,
-} from '../../src/bench/index.js';
-import { BenchTargetInUseError } from '../../src/core/index.js';
-import { openBenchEngine } from '../../src/stores/index.js';
+} from '../../packages/idforge/src/bench/index.js';
+import { BenchTargetInUseError } from '../../packages/idforge/src/core/index.js';
+import { openBenchEngine } from '../../packages/stores/src/index.js';
 import { serviceSkip } from '../helpers/services.js';
 
 const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/test';

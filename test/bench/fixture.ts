@@ -1,6 +1,10 @@
 // Hand-made reports of `idforge bench db` for the report tests, and a small XML
 // well-formedness check for the SVGs (no XML parser in Node's standard library).
-import { BENCH_SCHEMES, type DbBenchReport, type SchemeResult } from '../../src/bench/report.js';
+import {
+  BENCH_SCHEMES,
+  type DbBenchReport,
+  type SchemeResult,
+} from '../../packages/idforge/src/bench/report.js';
 
 const STORAGE: Record<string, string> = {
   bigint: 'bigint identity',

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { niceTicks, rateChartSvg, sizeChartSvg } from '../../src/bench/charts.js';
-import type { DbBenchReport } from '../../src/bench/report.js';
-import { formatNumber, renderReportMarkdown } from '../../src/bench/report-md.js';
-import { writeReport } from '../../src/bench/write-report.js';
+import { niceTicks, rateChartSvg, sizeChartSvg } from '../../packages/idforge/src/bench/charts.js';
+import type { DbBenchReport } from '../../packages/idforge/src/bench/report.js';
+import { formatNumber, renderReportMarkdown } from '../../packages/idforge/src/bench/report-md.js';
+import { writeReport } from '../../packages/idforge/src/bench/write-report.js';
 import {
   assertWellFormedXml,
   reportFixture,

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { run } from '../../src/cli/main.js';
+import { run } from '../../packages/server/src/cli/index.js';
 import { cli } from '../helpers/cli.js';
 
 interface Advice {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { bytes64, FORMATS, formatId, IdOutput } from '../../src/cli/formats.js';
+import { bytes64, FORMATS, formatId, IdOutput } from '../../packages/idforge/src/cli/formats.js';
 import { cli } from '../helpers/cli.js';
 import { freshNamespaceUrl } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';

@@ -43,10 +43,19 @@ const args = (url: string, table: string, ...more: string[]) => [
 /** Runs the bin until its first progress line, then SIGKILLs it; `onLine` runs first. */
 function killAfterFirstProgress(argv: string[], onLine: () => void): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin/idforge.ts', ...argv], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        './scripts/dev-loader.mjs',
+        'packages/server/src/bin/idforge-server.ts',
+        ...argv,
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     let killed = false;
     child.stderr.on('data', (chunk: Buffer) => {

@@ -8,8 +8,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { run } from '../../src/cli/main.js';
-import { formatPublicKeys, generatePublicKey, PublicIds } from '../../src/public/index.js';
+import {
+  formatPublicKeys,
+  generatePublicKey,
+  PublicIds,
+} from '../../packages/idforge/src/public/index.js';
+import { run } from '../../packages/server/src/cli/index.js';
 import { assertFilledOnce, openTestDb, seedTable, type TestDb } from '../helpers/backfill-db.js';
 import { cli } from '../helpers/cli.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { run } from '../../src/cli/main.js';
+import { run } from '../../packages/server/src/cli/index.js';
 import { cli } from '../helpers/cli.js';
 
 /** The terminal's "erase to the end of the line", escaped for a RegExp. */

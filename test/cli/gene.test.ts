@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { decompose, getLayout, shardOf } from '../../src/core/index.js';
+import { decompose, getLayout, shardOf } from '../../packages/idforge/src/core/index.js';
 import { cli } from '../helpers/cli.js';
 
 const gene8 = getLayout('gene-8');

@@ -4,7 +4,7 @@
 // unknown option) exit 2 with a pointer to --help.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { saltedKey } from '../../src/shard/index.js';
+import { saltedKey } from '../../packages/idforge/src/shard/index.js';
 import { cli } from '../helpers/cli.js';
 
 const IDS = [

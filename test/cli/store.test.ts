@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { decompose, getLayout } from '../../src/core/index.js';
+import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
 import { cli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-store-'));
@@ -84,7 +84,7 @@ test('usage mistakes: --node with --store, --store on another scheme, a bad rang
 
 test('leases lists live holders, as a table and as JSON', async () => {
   const u = url('leases');
-  const { openLeaseStore } = await import('../../src/stores/open.js');
+  const { openLeaseStore } = await import('../../packages/stores/src/open.js');
   const store = await openLeaseStore(u);
   const owner = { instanceId: 'inst-1', host: 'h1', pid: 42, startedAtMs: 0 };
   await store.acquire({ min: 7, max: 7, ttlMs: 60_000, owner, clockMs: 0, reserveMarkMs: 1000 });

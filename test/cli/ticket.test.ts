@@ -6,11 +6,11 @@ import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { serverList } from '../../src/cli/args.js';
-import { planCommand, planHelp } from '../../src/cli/commands/plan.js';
-import { ticketCommand, ticketHelp } from '../../src/cli/commands/ticket.js';
-import { UsageError } from '../../src/cli/io.js';
-import { StoreUnavailableError } from '../../src/core/index.js';
+import { serverList } from '../../packages/idforge/src/cli/args.js';
+import { planCommand, planHelp } from '../../packages/idforge/src/cli/commands/plan.js';
+import { UsageError } from '../../packages/idforge/src/cli/io.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { ticketCommand, ticketHelp } from '../../packages/server/src/cli/commands/ticket.js';
 import { serviceSkip } from '../helpers/services.js';
 
 function fakeIo() {

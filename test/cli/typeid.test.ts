@@ -2,7 +2,7 @@
 // (or --scheme typeid), convert to and from UUID, and the usage mistakes named with exit 2.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseTypeId, typeIdTimestamp } from '../../src/public/index.js';
+import { parseTypeId, typeIdTimestamp } from '../../packages/idforge/src/public/index.js';
 import { cli } from '../helpers/cli.js';
 
 const ID = 'prefix_01h455vb4pex5vsknk084sn02q';

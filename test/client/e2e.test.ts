@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createClient } from '../../src/client/index.js';
+import { createClient } from '../../packages/idforge/src/client/index.js';
 import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -3,7 +3,7 @@
 // never answers. The back-off runs on an injected clock, so no test sleeps or times anything.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { createClient, type IdforgeClient } from '../../src/client/index.js';
+import { createClient, type IdforgeClient } from '../../packages/idforge/src/client/index.js';
 import {
   ClientClosedError,
   IdforgeError,
@@ -14,7 +14,7 @@ import {
   ServiceRejectedError,
   ServiceResponseError,
   ServiceUnavailableError,
-} from '../../src/core/index.js';
+} from '../../packages/idforge/src/core/index.js';
 import { type FakeService, startFakeService } from '../helpers/fake-id-service.js';
 import { closedPort, type Stand, silentServer } from '../helpers/tcp.js';
 import { waitFor } from '../helpers/wait.js';

@@ -5,10 +5,14 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createClient } from '../../src/client/index.js';
-import { type Clock, ServiceRejectedError, ServiceResponseError } from '../../src/core/index.js';
-import { blockingSleep } from '../../src/core/internal.js';
-import { formatHlc, hlcOfId, parseHlc } from '../../src/hlc/index.js';
+import { createClient } from '../../packages/idforge/src/client/index.js';
+import {
+  type Clock,
+  ServiceRejectedError,
+  ServiceResponseError,
+} from '../../packages/idforge/src/core/index.js';
+import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
+import { formatHlc, hlcOfId, parseHlc } from '../../packages/idforge/src/hlc/index.js';
 import { startFakeService } from '../helpers/fake-id-service.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 

@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const dir = join(root, 'src/client');
+const dir = join(root, 'packages/idforge/src/client');
 
-test('src/client imports only itself and ../core/index.js', () => {
+test('idforge/client imports only itself and ../core/index.js', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
   assert.ok(files.includes('index.ts'));
   for (const f of files) {
@@ -19,7 +19,7 @@ test('src/client imports only itself and ../core/index.js', () => {
       .concat([...src.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!));
     for (const spec of specs) {
       const target = resolve(dir, spec);
-      const ok = spec.startsWith('./') || target === join(root, 'src/core/index.js');
+      const ok = spec.startsWith('./') || target === join(root, 'packages/idforge/src/core/index.js');
       assert.ok(ok, `${relative(root, join(dir, f))} imports "${spec}"`);
     }
     assert.doesNotMatch(src, /\bprocess\.\w|\brequire\(|\bBuffer\./, f);

@@ -4,8 +4,11 @@
 // repeated and always increase, across a node killed mid-run and answers lost on the way.
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import { createClient, type IdforgeClient } from '../../src/client/index.js';
-import { ServiceResponseError, ServiceUnavailableError } from '../../src/core/index.js';
+import { createClient, type IdforgeClient } from '../../packages/idforge/src/client/index.js';
+import {
+  ServiceResponseError,
+  ServiceUnavailableError,
+} from '../../packages/idforge/src/core/index.js';
 import {
   type FakeService,
   type FakeStore,

@@ -6,9 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { SequenceExhaustedError, StoreUnavailableError } from '../../src/core/index.js';
-import type { CounterStore } from '../../src/sequences/ports.js';
-import { openRedisCounterStore } from '../../src/stores/redis/counter-store.js';
+import {
+  SequenceExhaustedError,
+  StoreUnavailableError,
+} from '../../packages/idforge/src/core/index.js';
+import type { CounterStore } from '../../packages/idforge/src/sequences/ports.js';
+import { openRedisCounterStore } from '../../packages/stores/src/redis/counter-store.js';
 import { serviceSkip } from '../helpers/services.js';
 
 const URL = 'redis://127.0.0.1:6379';

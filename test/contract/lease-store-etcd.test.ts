@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Etcd3 } from 'etcd3';
-import type { LeaseStore } from '../../src/coord/ports.js';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import { parseEtcdUrl } from '../../src/stores/etcd/connect.js';
-import { openEtcdLeaseStore } from '../../src/stores/etcd/lease-store.js';
+import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { parseEtcdUrl } from '../../packages/stores/src/etcd/connect.js';
+import { openEtcdLeaseStore } from '../../packages/stores/src/etcd/lease-store.js';
 import { requireServices, serviceSkip } from '../helpers/services.js';
 import { leaseStoreContract, owner, report, request, untilExpired } from './lease-store.js';
 

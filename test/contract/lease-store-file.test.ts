@@ -17,11 +17,11 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { LeaseStore } from '../../src/coord/ports.js';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import { parseFileUrl } from '../../src/stores/file/connect.js';
-import { FileLeaseStore, openFileLeaseStore } from '../../src/stores/file/lease-store.js';
-import { StateFile } from '../../src/stores/file/state-file.js';
+import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { parseFileUrl } from '../../packages/stores/src/file/connect.js';
+import { FileLeaseStore, openFileLeaseStore } from '../../packages/stores/src/file/lease-store.js';
+import { StateFile } from '../../packages/stores/src/file/state-file.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { leaseStoreContract, owner, report, request } from './lease-store.js';
 

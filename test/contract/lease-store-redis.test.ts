@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import type { Lease, LeaseStore } from '../../src/coord/ports.js';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import { parseRedisUrl } from '../../src/stores/redis/connect.js';
-import { openRedisLeaseStore } from '../../src/stores/redis/lease-store.js';
+import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { parseRedisUrl } from '../../packages/stores/src/redis/connect.js';
+import { openRedisLeaseStore } from '../../packages/stores/src/redis/lease-store.js';
 import { serviceSkip } from '../helpers/services.js';
 import { leaseStoreContract, owner, report, request } from './lease-store.js';
 

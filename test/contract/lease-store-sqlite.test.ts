@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { openLeaseStore } from '../../src/stores/open.js';
+import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { leaseStoreContract } from './lease-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-sqlite-'));

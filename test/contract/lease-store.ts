@@ -6,7 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Lease, LeaseOwner, LeaseRequest, LeaseStore } from '../../src/coord/ports.js';
+import type {
+  Lease,
+  LeaseOwner,
+  LeaseRequest,
+  LeaseStore,
+} from '../../packages/idforge/src/coord/ports.js';
 import { raceInProcesses } from './fixtures/race.js';
 
 export interface ContractOptions {

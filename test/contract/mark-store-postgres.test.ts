@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import { openPostgresMarkStore } from '../../src/stores/postgres/mark-store.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { openPostgresMarkStore } from '../../packages/stores/src/postgres/mark-store.js';
 import { serviceSkip } from '../helpers/services.js';
 import { markStoreContract } from './mark-store.js';
 

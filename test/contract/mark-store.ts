@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { StoreNotMigratedError } from '../../src/core/index.js';
-import type { DurableMarkStore } from '../../src/sequences/ports.js';
+import { StoreNotMigratedError } from '../../packages/idforge/src/core/index.js';
+import type { DurableMarkStore } from '../../packages/idforge/src/sequences/ports.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { raceInProcesses } from './fixtures/race.js';
 
@@ -18,10 +18,12 @@ const fixture = fileURLToPath(new URL('../faults/fixtures/mark-raise-proc.ts', i
 export async function openMarks(url: string, migrate = true): Promise<DurableMarkStore> {
   let store: DurableMarkStore;
   if (url.startsWith('sqlite:')) {
-    const { openSqliteMarkStore } = await import('../../src/stores/sqlite/mark-store.js');
+    const { openSqliteMarkStore } = await import('../../packages/stores/src/sqlite/mark-store.js');
     store = await openSqliteMarkStore(url, { autoMigrate: false });
   } else {
-    const { openPostgresMarkStore } = await import('../../src/stores/postgres/mark-store.js');
+    const { openPostgresMarkStore } = await import(
+      '../../packages/stores/src/postgres/mark-store.js'
+    );
     store = await openPostgresMarkStore(url, { connectTimeoutMs: 3000 });
   }
   if (migrate) await store.migrate();

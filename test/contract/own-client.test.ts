@@ -25,7 +25,7 @@ import {
   SqliteLeaseStore,
   SqliteMarkStore,
   SqliteSegmentStore,
-} from '../../src/stores/index.js';
+} from '../../packages/stores/src/index.js';
 import { dropNamespaces, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import type { SegmentStore } from '../../src/sequences/ports.js';
-import { connectMysql, parseMysqlUrl } from '../../src/stores/mysql/connect.js';
-import { openMysqlSegmentStore } from '../../src/stores/mysql/segment-store.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
+import { connectMysql, parseMysqlUrl } from '../../packages/stores/src/mysql/connect.js';
+import { openMysqlSegmentStore } from '../../packages/stores/src/mysql/segment-store.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 import { closedPort, silentServer, stallableProxy } from '../helpers/tcp.js';

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, test } from 'node:test';
 import pg from 'pg';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import type { SegmentStore } from '../../src/sequences/ports.js';
-import { connectPostgres } from '../../src/stores/postgres/connect.js';
-import { openPostgresSegmentStore } from '../../src/stores/postgres/segment-store.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
+import { connectPostgres } from '../../packages/stores/src/postgres/connect.js';
+import { openPostgresSegmentStore } from '../../packages/stores/src/postgres/segment-store.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 import { closedPort, silentServer, stallableProxy } from '../helpers/tcp.js';

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { StorePathError, StoreUnavailableError } from '../../src/core/index.js';
-import type { SegmentStore } from '../../src/sequences/ports.js';
-import { openSqliteSegmentStore } from '../../src/stores/sqlite/segment-store.js';
+import { StorePathError, StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
+import { openSqliteSegmentStore } from '../../packages/stores/src/sqlite/segment-store.js';
 import { assertContiguous, concurrentTakes, segmentStoreContract } from './segment-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-segments-'));

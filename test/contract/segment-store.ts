@@ -8,8 +8,8 @@ import {
   StoreNotMigratedError,
   TagExistsError,
   UnknownTagError,
-} from '../../src/core/index.js';
-import type { Segment, SegmentStore } from '../../src/sequences/ports.js';
+} from '../../packages/idforge/src/core/index.js';
+import type { Segment, SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
 import { waitFor } from '../helpers/wait.js';
 import { type RaceCall, raceInProcesses } from './fixtures/race.js';
 

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import { MysqlTicketServer } from '../../src/stores/mysql/ticket-server.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { MysqlTicketServer } from '../../packages/stores/src/mysql/ticket-server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { ticketServerContract } from './ticket-server.js';
 

@@ -1,7 +1,7 @@
 // The TicketServer contract on PostgreSQL (IDFORGE_POSTGRES_URL, default the shared
 // postgres://postgres@127.0.0.1:5432/test): one schema per namespace, dropped at the end.
 import pg from 'pg';
-import { PostgresTicketServer } from '../../src/stores/postgres/ticket-server.js';
+import { PostgresTicketServer } from '../../packages/stores/src/postgres/ticket-server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { ticketServerContract } from './ticket-server.js';
 

@@ -4,9 +4,9 @@
 // fault suite (test/faults/tickets.test.ts) runs two real MariaDB processes.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { StoreUnavailableError, UnknownTagError } from '../../src/core/index.js';
-import { setupTicketServers } from '../../src/sequences/index.js';
-import type { PlannableTicketServer } from '../../src/sequences/ports.js';
+import { StoreUnavailableError, UnknownTagError } from '../../packages/idforge/src/core/index.js';
+import { setupTicketServers } from '../../packages/idforge/src/sequences/index.js';
+import type { PlannableTicketServer } from '../../packages/idforge/src/sequences/ports.js';
 import { stallableProxy } from '../helpers/tcp.js';
 
 export interface TicketHarness {

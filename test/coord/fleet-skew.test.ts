@@ -2,10 +2,10 @@
 // Redis) or, on etcd, which has no clock to read, against peers by watching their renewals.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { createSnowflakeNode } from '../../src/coord/index.js';
-import { type Clock, ClockSkewError } from '../../src/core/index.js';
-import { blockingSleep } from '../../src/core/internal.js';
-import { openLeaseStore } from '../../src/stores/open.js';
+import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
+import { type Clock, ClockSkewError } from '../../packages/idforge/src/core/index.js';
+import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
+import { openLeaseStore } from '../../packages/stores/src/open.js';
 import {
   dropNamespaces,
   freshNamespaceUrl,

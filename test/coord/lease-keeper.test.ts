@@ -16,15 +16,18 @@ import { join } from 'node:path';
 import { after, describe, type TestContext, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { LeaseKeeper, type LeaseKeeperSettings } from '../../src/coord/lease-keeper.js';
-import type { Lease, LeaseOwner, LeaseStore } from '../../src/coord/ports.js';
+import {
+  LeaseKeeper,
+  type LeaseKeeperSettings,
+} from '../../packages/idforge/src/coord/lease-keeper.js';
+import type { Lease, LeaseOwner, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import {
   IdforgeError,
   ManualClock,
   NoFreeWorkerError,
   StoreUnavailableError,
-} from '../../src/core/index.js';
-import { SqliteLeaseStore } from '../../src/stores/sqlite/lease-store.js';
+} from '../../packages/idforge/src/core/index.js';
+import { SqliteLeaseStore } from '../../packages/stores/src/sqlite/lease-store.js';
 import { early } from '../helpers/wait.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-lease-keeper-'));

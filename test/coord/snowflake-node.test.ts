@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { createSnowflakeNode, type NodeLogger } from '../../src/coord/index.js';
-import type { LeaseStore } from '../../src/coord/ports.js';
+import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
+import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import {
   BehindMarkError,
   type Clock,
@@ -17,9 +17,9 @@ import {
   IdforgeError,
   ManualClock,
   SnowflakeGenerator,
-} from '../../src/core/index.js';
-import { blockingSleep } from '../../src/core/internal.js';
-import { openLeaseStore } from '../../src/stores/open.js';
+} from '../../packages/idforge/src/core/index.js';
+import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
+import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { faultyStore } from '../helpers/fault-store.js';
 import { early, waitFor } from '../helpers/wait.js';
 

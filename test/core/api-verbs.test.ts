@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import * as root from '../../src/core/index.js';
+import * as root from '../../packages/idforge/src/core/index.js';
 import {
   composeKsuid,
   formatKsuid,
@@ -37,7 +37,7 @@ import {
   validateSnowflake,
   validateUlid,
   validateUuid,
-} from '../../src/core/index.js';
+} from '../../packages/idforge/src/core/index.js';
 
 const reason = (r: string) => (e: unknown) => e instanceof InvalidIdError && e.reason === r;
 

@@ -8,6 +8,9 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const lib = join(root, 'packages/idforge/src');
+const storesDir = join(root, 'packages/stores/src');
+const server = join(root, 'packages/server/src');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -27,8 +30,8 @@ function imports(file: string): string[] {
   return found;
 }
 
-test('src/core imports only itself: no package and no node: module', () => {
-  const core = join(root, 'src/core');
+test('idforge/core imports only itself: no package and no node: module', () => {
+  const core = join(lib, 'core');
   for (const f of files(core)) {
     for (const spec of imports(f)) {
       assert.ok(spec.startsWith('.'), `${relative(root, f)} imports "${spec}"`);
@@ -45,27 +48,28 @@ test('src/core imports only itself: no package and no node: module', () => {
 });
 
 test('the CLI uses the core through its public barrel only', () => {
-  for (const f of files(join(root, 'src/cli'))) {
+  for (const f of [...files(join(lib, 'cli')), ...files(join(server, 'cli'))]) {
     for (const spec of imports(f)) {
       if (!spec.startsWith('.')) {
-        assert.ok(spec.startsWith('node:'), `${relative(root, f)} imports package "${spec}"`);
+        assert.ok(
+          /^(node:|idforge(\/(cli|coord|sequences|bench|public|shard))?$|@idforge\/stores$)/.test(
+            spec,
+          ),
+          `${relative(root, f)} imports package "${spec}"`,
+        );
         continue;
       }
       const target = resolve(dirname(f), spec);
-      if (target.includes(`${join(root, 'src/core')}`)) {
-        assert.equal(
-          target,
-          join(root, 'src/core/index.js'),
-          `${relative(root, f)} imports ${spec}`,
-        );
+      if (target.includes(`${join(lib, 'core')}`)) {
+        assert.equal(target, join(lib, 'core/index.js'), `${relative(root, f)} imports ${spec}`);
       }
     }
   }
 });
 
 test('only the bin shim has process-wide side effects', () => {
-  for (const dir of ['src/cli', 'src/core']) {
-    for (const f of files(join(root, dir))) {
+  for (const dir of [join(lib, 'cli'), join(lib, 'core'), join(server, 'cli')]) {
+    for (const f of files(dir)) {
       const src = readFileSync(f, 'utf8');
       assert.doesNotMatch(src, /process\.(exit|on|exitCode|argv)/, relative(root, f));
     }
@@ -73,7 +77,7 @@ test('only the bin shim has process-wide side effects', () => {
 });
 
 test('the core barrel is the only re-exporter of its layer', () => {
-  for (const f of files(join(root, 'src/core'))) {
+  for (const f of files(join(lib, 'core'))) {
     if (f.endsWith('src/core/index.ts') || f.endsWith('src/core/internal.ts')) continue;
     assert.doesNotMatch(readFileSync(f, 'utf8'), /^export \* from/m, relative(root, f));
   }
@@ -81,7 +85,7 @@ test('the core barrel is the only re-exporter of its layer', () => {
 
 test('coord, sequences and bench import the core barrels, their own files and node: only: no driver', () => {
   for (const layer of ['coord', 'sequences', 'bench']) {
-    const dir = join(root, 'src', layer);
+    const dir = join(lib, layer);
     for (const f of files(dir)) {
       for (const spec of imports(f)) {
         if (!spec.startsWith('.')) {
@@ -91,8 +95,8 @@ test('coord, sequences and bench import the core barrels, their own files and no
         const target = resolve(dirname(f), spec);
         assert.ok(
           target.startsWith(dir) ||
-            target === join(root, 'src/core/index.js') ||
-            target === join(root, 'src/core/internal.js'),
+            target === join(lib, 'core/index.js') ||
+            target === join(lib, 'core/internal.js'),
           `${relative(root, f)} reaches outside its layer and the core barrel: "${spec}"`,
         );
       }
@@ -100,10 +104,9 @@ test('coord, sequences and bench import the core barrels, their own files and no
   }
 });
 
-test('drivers are imported only under src/stores', () => {
+test('drivers are imported only under packages/stores', () => {
   const drivers = /^(pg|mysql2(\/promise)?|ioredis|etcd3|better-sqlite3|classic-level)$/;
-  for (const f of files(join(root, 'src'))) {
-    if (f.startsWith(join(root, 'src/stores'))) continue;
+  for (const f of [...files(lib), ...files(server)]) {
     for (const spec of imports(f)) {
       assert.doesNotMatch(spec, drivers, `${relative(root, f)} imports the driver "${spec}"`);
     }
@@ -111,11 +114,11 @@ test('drivers are imported only under src/stores', () => {
 });
 
 test('the public barrel lists its exports by name and exposes no unsafe* path or codec table', async () => {
-  const src = readFileSync(join(root, 'src/core/index.ts'), 'utf8');
+  const src = readFileSync(join(lib, 'core/index.ts'), 'utf8');
   assert.doesNotMatch(src, /^export \* from/m, 'src/core/index.ts re-exports a whole file');
   const internalOnly = /^unsafe|_ALPHABET|_TABLE|^CROCKFORD_|^BASE62_|^BYTE_TO_HEX$|^HEX_VALUE$/;
   const guards = /^(assert[A-Z]|typeError$|rangeError$|describe$)/;
-  const names = Object.keys(await import('../../src/core/index.js'));
+  const names = Object.keys(await import('../../packages/idforge/src/core/index.js'));
   for (const name of names) {
     assert.doesNotMatch(name, internalOnly, `the public barrel exports ${name}`);
     assert.doesNotMatch(name, guards, `the public barrel exports the guard ${name}`);
@@ -123,43 +126,101 @@ test('the public barrel lists its exports by name and exposes no unsafe* path or
   assert.ok(names.length < 110, `${names.length} runtime exports in the root (keep it under 110)`);
 });
 
-test('the internal barrel is not a package entry point', () => {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    exports: Record<string, unknown>;
-  };
-  assert.doesNotMatch(JSON.stringify(pkg.exports), /internal/);
+interface Manifest {
+  name: string;
+  exports: Record<string, unknown>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+const manifest = (dir: string) =>
+  JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as Manifest;
+
+test('idforge/internal is used by the sibling packages only, which pin idforge to the same version', () => {
+  const library = manifest('idforge');
+  for (const dir of ['stores', 'server']) {
+    const pkg = manifest(dir);
+    assert.equal(pkg.dependencies?.idforge, (library as unknown as { version: string }).version);
+  }
+  for (const f of files(lib)) {
+    for (const spec of imports(f)) assert.notEqual(spec, 'idforge/internal', relative(root, f));
+  }
+  for (const f of files(server)) {
+    for (const spec of imports(f)) assert.notEqual(spec, 'idforge/internal', relative(root, f));
+  }
 });
 
-test('stores reach the core through its barrels only (index.js, internal.js)', () => {
-  const core = join(root, 'src/core');
-  const barrels = [join(core, 'index.js'), join(core, 'internal.js')];
-  for (const f of files(join(root, 'src/stores'))) {
+test('the library imports no other package of the workspace, and only @noble/ciphers besides node:', () => {
+  for (const f of files(lib)) {
     for (const spec of imports(f)) {
-      if (!spec.startsWith('.')) continue;
-      const target = resolve(dirname(f), spec);
-      if (!target.startsWith(core)) continue;
-      assert.ok(barrels.includes(target), `${relative(root, f)} imports ${spec}`);
+      if (spec.startsWith('.') || spec.startsWith('node:')) continue;
+      assert.match(spec, /^@noble\/ciphers\//, `${relative(root, f)} imports "${spec}"`);
     }
   }
 });
 
-test('service imports the public barrels of core, coord, sequences and hlc; stores only from its composition root', () => {
-  const dir = join(root, 'src/service');
-  const barrels = ['core', 'coord', 'sequences', 'hlc'].map((l) =>
-    join(root, 'src', l, 'index.js'),
-  );
+test('no relative import crosses a package folder; every package a source imports is declared', () => {
+  for (const dir of ['idforge', 'stores', 'server']) {
+    const pkgRoot = join(root, 'packages', dir, 'src');
+    const pkg = manifest(dir);
+    const declared = new Set([
+      pkg.name,
+      ...Object.keys(pkg.dependencies ?? {}),
+      ...Object.keys(pkg.peerDependencies ?? {}),
+    ]);
+    for (const f of files(pkgRoot)) {
+      for (const spec of imports(f)) {
+        if (spec.startsWith('.')) {
+          const target = resolve(dirname(f), spec);
+          assert.ok(target.startsWith(pkgRoot), `${relative(root, f)} reaches out: "${spec}"`);
+          continue;
+        }
+        if (spec.startsWith('node:')) continue;
+        const name = spec.startsWith('@')
+          ? spec.split('/').slice(0, 2).join('/')
+          : spec.split('/')[0]!;
+        assert.ok(
+          declared.has(name),
+          `${relative(root, f)} imports "${spec}", not in ${dir}/package.json`,
+        );
+      }
+    }
+  }
+});
+
+test('stores reach the library through its entry points; never the server', () => {
+  const allowed =
+    /^(idforge(\/(internal|coord|sequences|bench|public))?|node:.*|pg|mysql2\/promise|ioredis|etcd3|better-sqlite3|classic-level)$/;
+  for (const f of files(storesDir)) {
+    for (const spec of imports(f)) {
+      if (spec.startsWith('.')) continue;
+      assert.match(spec, allowed, `${relative(root, f)} imports "${spec}"`);
+    }
+  }
+});
+
+test('service imports the public barrels of idforge, coord, sequences and hlc; stores only from its composition root', () => {
+  const dir = join(server, 'service');
   // server.ts opens the stores; the settings (config.ts, config-values.ts) check that a URL
   // names a store able to hold what it is for.
   const roots = ['server.ts', 'config.ts', 'config-values.ts'].map((n) => join(dir, n));
   for (const f of files(dir)) {
     for (const spec of imports(f)) {
-      if (!spec.startsWith('.')) continue;
-      const target = resolve(dirname(f), spec);
-      if (target.startsWith(dir)) continue;
-      const ok =
-        barrels.includes(target) ||
-        (roots.includes(f) && target === join(root, 'src/stores/index.js'));
-      assert.ok(ok, `${relative(root, f)} imports ${spec}`);
+      if (spec.startsWith('.')) {
+        assert.ok(
+          resolve(dirname(f), spec).startsWith(dir),
+          `${relative(root, f)} imports ${spec}`,
+        );
+        continue;
+      }
+      if (spec === '@idforge/stores') {
+        assert.ok(roots.includes(f), `${relative(root, f)} imports the stores`);
+        continue;
+      }
+      assert.doesNotMatch(
+        spec,
+        /^idforge\/(internal|cli|bin|client|public|bench|shard)$/,
+        `${relative(root, f)} imports ${spec}`,
+      );
     }
   }
 });
@@ -176,9 +237,9 @@ const BROWSER_LAYERS = [
 
 for (const { layer, packages } of BROWSER_LAYERS) {
   test(`${layer} imports the core barrels and its own files${packages === null ? '' : ' and @noble/ciphers'} only: no node:, no driver (it runs in browsers)`, () => {
-    const dir = join(root, 'src', layer);
+    const dir = join(lib, layer);
     const found = files(dir);
-    assert.ok(found.length > 0, `src/${layer} has sources`);
+    assert.ok(found.length > 0, `idforge/${layer} has sources`);
     for (const f of found) {
       for (const spec of imports(f)) {
         if (!spec.startsWith('.')) {
@@ -188,8 +249,8 @@ for (const { layer, packages } of BROWSER_LAYERS) {
         const target = resolve(dirname(f), spec);
         assert.ok(
           target.startsWith(dir) ||
-            target === join(root, 'src/core/index.js') ||
-            target === join(root, 'src/core/internal.js'),
+            target === join(lib, 'core/index.js') ||
+            target === join(lib, 'core/internal.js'),
           `${relative(root, f)} reaches outside its layer and the core barrels: "${spec}"`,
         );
       }
@@ -203,13 +264,13 @@ for (const { layer, packages } of BROWSER_LAYERS) {
 }
 
 test('client imports the core barrel and its own files only: no node:, no package (it runs in browsers)', () => {
-  const dir = join(root, 'src/client');
+  const dir = join(lib, 'client');
   for (const f of files(dir)) {
     for (const spec of imports(f)) {
       assert.ok(spec.startsWith('.'), `${relative(root, f)} imports "${spec}"`);
       const target = resolve(dirname(f), spec);
       assert.ok(
-        target.startsWith(dir) || target === join(root, 'src/core/index.js'),
+        target.startsWith(dir) || target === join(lib, 'core/index.js'),
         `${relative(root, f)} reaches outside the client and the core barrel: "${spec}"`,
       );
     }

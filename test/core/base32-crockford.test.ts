@@ -10,8 +10,8 @@ import {
   decodeCrockford128Into,
   encodeBase32Crockford,
   unsafeEncodeCrockford128,
-} from '../../src/core/encoding/base32-crockford.js';
-import { InvalidIdError } from '../../src/core/errors.js';
+} from '../../packages/idforge/src/core/encoding/base32-crockford.js';
+import { InvalidIdError } from '../../packages/idforge/src/core/errors.js';
 
 /** Independent reference: the bytes as one big-endian number, written in base 32. */
 function reference(bytes: Uint8Array): string {

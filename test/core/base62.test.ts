@@ -8,8 +8,8 @@ import {
   decodeBase62,
   decodeBase62Into,
   encodeBase62,
-} from '../../src/core/encoding/base62.js';
-import { InvalidIdError } from '../../src/core/errors.js';
+} from '../../packages/idforge/src/core/encoding/base62.js';
+import { InvalidIdError } from '../../packages/idforge/src/core/errors.js';
 
 const MAX = (1n << 160n) - 1n;
 

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { blockingSleep, ManualClock, MonotonicClock, wallClock } from '../../src/core/clock.js';
+import {
+  blockingSleep,
+  ManualClock,
+  MonotonicClock,
+  wallClock,
+} from '../../packages/idforge/src/core/clock.js';
 
 /** A wall clock and a monotonic reading under the test's control. */
 function rig(wallStart = 1_700_000_000_000) {

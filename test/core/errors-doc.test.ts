@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import * as errorsBase from '../../src/core/errors.js';
-import * as errorsBackfill from '../../src/core/errors-backfill.js';
-import * as errorsClient from '../../src/core/errors-client.js';
-import * as errorsCoord from '../../src/core/errors-coord.js';
-import * as errorsHlc from '../../src/core/errors-hlc.js';
-import * as errorsPublic from '../../src/core/errors-public.js';
-import * as errorsSeq from '../../src/core/errors-seq.js';
-import * as errorsStore from '../../src/core/errors-store.js';
+import * as errorsBase from '../../packages/idforge/src/core/errors.js';
+import * as errorsBackfill from '../../packages/idforge/src/core/errors-backfill.js';
+import * as errorsClient from '../../packages/idforge/src/core/errors-client.js';
+import * as errorsCoord from '../../packages/idforge/src/core/errors-coord.js';
+import * as errorsHlc from '../../packages/idforge/src/core/errors-hlc.js';
+import * as errorsPublic from '../../packages/idforge/src/core/errors-public.js';
+import * as errorsSeq from '../../packages/idforge/src/core/errors-seq.js';
+import * as errorsStore from '../../packages/idforge/src/core/errors-store.js';
 
 const errors = {
   ...errorsBase,

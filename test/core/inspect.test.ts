@@ -11,7 +11,7 @@ import {
   KSUID_MAX,
   ManualClock,
   SnowflakeGenerator,
-} from '../../src/core/index.js';
+} from '../../packages/idforge/src/core/index.js';
 
 const reason = (r: string) => (e: unknown) => e instanceof InvalidIdError && e.reason === r;
 const V7 = '017f22e2-79b0-7cc3-98c4-dc0c0c07398f';

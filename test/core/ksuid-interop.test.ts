@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { ManualClock } from '../../src/core/clock.js';
+import { ManualClock } from '../../packages/idforge/src/core/clock.js';
 import {
   composeKsuid,
   decomposeKsuid,
@@ -17,8 +17,8 @@ import {
   KsuidGenerator,
   ksuid,
   parseKsuid,
-} from '../../src/core/ksuid.js';
-import { seededRandom } from '../../src/core/random.js';
+} from '../../packages/idforge/src/core/ksuid.js';
+import { seededRandom } from '../../packages/idforge/src/core/random.js';
 
 interface PeerKsuid {
   readonly string: string;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { ManualClock } from '../../src/core/clock.js';
-import { BASE62_ALPHABET } from '../../src/core/encoding/base62.js';
-import { bytesToHex } from '../../src/core/encoding/hex.js';
-import { HorizonExceededError, InvalidIdError } from '../../src/core/errors.js';
+import { ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { BASE62_ALPHABET } from '../../packages/idforge/src/core/encoding/base62.js';
+import { bytesToHex } from '../../packages/idforge/src/core/encoding/hex.js';
+import { HorizonExceededError, InvalidIdError } from '../../packages/idforge/src/core/errors.js';
 import {
   composeKsuid,
   decomposeKsuid,
@@ -18,8 +18,8 @@ import {
   ksuid,
   ksuidBytes,
   parseKsuid,
-} from '../../src/core/ksuid.js';
-import { fixedRandom, seededRandom } from '../../src/core/random.js';
+} from '../../packages/idforge/src/core/ksuid.js';
+import { fixedRandom, seededRandom } from '../../packages/idforge/src/core/random.js';
 import { appendVector, invalidKsuids, ksuidVectors } from '../vectors/ksuid.js';
 
 const hex = (b: Uint8Array) => bytesToHex(b).toUpperCase();

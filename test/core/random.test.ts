@@ -6,7 +6,7 @@ import {
   fixedRandom,
   RandomPool,
   seededRandom,
-} from '../../src/core/random.js';
+} from '../../packages/idforge/src/core/random.js';
 
 test('RandomPool hands out consecutive fresh ranges and refills when used up', () => {
   let fills = 0;

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { InvalidIdError } from '../../src/core/errors.js';
+import { InvalidIdError } from '../../packages/idforge/src/core/errors.js';
 import {
   compose,
   decompose,
@@ -9,9 +9,13 @@ import {
   parseSnowflake,
   shardOf,
   snowflakeTimestamp,
-} from '../../src/core/snowflake/codec.js';
-import { defineLayout, type Layout, type LayoutSpec } from '../../src/core/snowflake/layout.js';
-import { getLayout, PRESET_NAMES } from '../../src/core/snowflake/presets.js';
+} from '../../packages/idforge/src/core/snowflake/codec.js';
+import {
+  defineLayout,
+  type Layout,
+  type LayoutSpec,
+} from '../../packages/idforge/src/core/snowflake/layout.js';
+import { getLayout, PRESET_NAMES } from '../../packages/idforge/src/core/snowflake/presets.js';
 import { baiduReadmeVector, snowflakeVectors } from '../vectors/snowflake.js';
 
 describe('published vectors', () => {

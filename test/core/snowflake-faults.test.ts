@@ -1,13 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type Clock, ManualClock } from '../../src/core/clock.js';
-import { ClockRollbackError, HorizonExceededError } from '../../src/core/errors.js';
-import { decompose } from '../../src/core/snowflake/codec.js';
+import { type Clock, ManualClock } from '../../packages/idforge/src/core/clock.js';
+import {
+  ClockRollbackError,
+  HorizonExceededError,
+} from '../../packages/idforge/src/core/errors.js';
+import { decompose } from '../../packages/idforge/src/core/snowflake/codec.js';
 import {
   SnowflakeGenerator,
   type SnowflakeGeneratorOptions,
-} from '../../src/core/snowflake/generator.js';
-import { getLayout } from '../../src/core/snowflake/presets.js';
+} from '../../packages/idforge/src/core/snowflake/generator.js';
+import { getLayout } from '../../packages/idforge/src/core/snowflake/presets.js';
 
 const def = getLayout('default');
 const T0 = def.epochMs + 1_000_000; // a tick well inside the default layout

@@ -3,13 +3,17 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { ManualClock } from '../../src/core/clock.js';
-import { InvalidIdError, InvalidLayoutError } from '../../src/core/errors.js';
-import { seededRandom } from '../../src/core/random.js';
-import { decompose, shardOf } from '../../src/core/snowflake/codec.js';
-import { SnowflakeGenerator } from '../../src/core/snowflake/generator.js';
-import { defineLayout, type FieldSpec, type Layout } from '../../src/core/snowflake/layout.js';
-import { getLayout } from '../../src/core/snowflake/presets.js';
+import { ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { InvalidIdError, InvalidLayoutError } from '../../packages/idforge/src/core/errors.js';
+import { seededRandom } from '../../packages/idforge/src/core/random.js';
+import { decompose, shardOf } from '../../packages/idforge/src/core/snowflake/codec.js';
+import { SnowflakeGenerator } from '../../packages/idforge/src/core/snowflake/generator.js';
+import {
+  defineLayout,
+  type FieldSpec,
+  type Layout,
+} from '../../packages/idforge/src/core/snowflake/layout.js';
+import { getLayout } from '../../packages/idforge/src/core/snowflake/presets.js';
 
 const quiet = { onWarning: () => {} };
 const gene8 = getLayout('gene-8');

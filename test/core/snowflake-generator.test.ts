@@ -1,15 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type Clock, ManualClock } from '../../src/core/clock.js';
-import { ClockRollbackError } from '../../src/core/errors.js';
-import { decompose } from '../../src/core/snowflake/codec.js';
+import { type Clock, ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { ClockRollbackError } from '../../packages/idforge/src/core/errors.js';
+import { decompose } from '../../packages/idforge/src/core/snowflake/codec.js';
 import {
   SnowflakeGenerator,
   type SnowflakeGeneratorOptions,
-} from '../../src/core/snowflake/generator.js';
-import { defineLayout, type Layout } from '../../src/core/snowflake/layout.js';
-import { getLayout, PRESET_NAMES } from '../../src/core/snowflake/presets.js';
+} from '../../packages/idforge/src/core/snowflake/generator.js';
+import { defineLayout, type Layout } from '../../packages/idforge/src/core/snowflake/layout.js';
+import { getLayout, PRESET_NAMES } from '../../packages/idforge/src/core/snowflake/presets.js';
 
 const def = getLayout('default');
 const T0 = def.epochMs + 1_000_000; // a tick well inside the default layout

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DiscordSnowflake, TwitterSnowflake } from '@sapphire/snowflake';
 import fc from 'fast-check';
-import { compose, decompose } from '../../src/core/snowflake/codec.js';
-import type { Layout } from '../../src/core/snowflake/layout.js';
-import { getLayout } from '../../src/core/snowflake/presets.js';
+import { compose, decompose } from '../../packages/idforge/src/core/snowflake/codec.js';
+import type { Layout } from '../../packages/idforge/src/core/snowflake/layout.js';
+import { getLayout } from '../../packages/idforge/src/core/snowflake/presets.js';
 
 describe('interop with @sapphire/snowflake (peer oracle), both ways', () => {
   const discord = getLayout('discord');

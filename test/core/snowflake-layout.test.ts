@@ -1,7 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { InvalidLayoutError } from '../../src/core/errors.js';
-import { defineLayout, isLayout, type LayoutSpec } from '../../src/core/snowflake/layout.js';
+import { InvalidLayoutError } from '../../packages/idforge/src/core/errors.js';
+import {
+  defineLayout,
+  isLayout,
+  type LayoutSpec,
+} from '../../packages/idforge/src/core/snowflake/layout.js';
 
 const base: LayoutSpec = {
   name: 'custom',

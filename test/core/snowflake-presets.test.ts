@@ -1,8 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { defineLayout, describeLayout, layoutYearsLeft } from '../../src/core/snowflake/layout.js';
-import { getLayout, LAYOUTS, PRESET_NAMES } from '../../src/core/snowflake/presets.js';
+import {
+  defineLayout,
+  describeLayout,
+  layoutYearsLeft,
+} from '../../packages/idforge/src/core/snowflake/layout.js';
+import {
+  getLayout,
+  LAYOUTS,
+  PRESET_NAMES,
+} from '../../packages/idforge/src/core/snowflake/presets.js';
 
 describe('presets', () => {
   const iso = (ms: number | undefined) =>

@@ -7,9 +7,9 @@ import fc from 'fast-check';
 import id128 from 'id128';
 import * as ulidPkg from 'ulid';
 import * as ulidx from 'ulidx';
-import { ManualClock } from '../../src/core/clock.js';
-import { bytesToHex } from '../../src/core/encoding/hex.js';
-import { seededRandom } from '../../src/core/random.js';
+import { ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { bytesToHex } from '../../packages/idforge/src/core/encoding/hex.js';
+import { seededRandom } from '../../packages/idforge/src/core/random.js';
 import {
   formatUlid,
   isUlid,
@@ -20,7 +20,7 @@ import {
   ulidTimestamp,
   ulidToUuid,
   uuidToUlid,
-} from '../../src/core/ulid.js';
+} from '../../packages/idforge/src/core/ulid.js';
 
 const bytes16 = fc.uint8Array({ minLength: 16, maxLength: 16 });
 const time = fc.integer({ min: 0, max: 2 ** 48 - 1 });

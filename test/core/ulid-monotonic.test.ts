@@ -2,16 +2,16 @@
 // then strict increase over a million IDs under a real, a still and a stepping-back clock.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Clock, defaultClock, ManualClock } from '../../src/core/clock.js';
-import { MonotonicOverflowError } from '../../src/core/errors.js';
-import { fixedRandom, seededRandom } from '../../src/core/random.js';
+import { type Clock, defaultClock, ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { MonotonicOverflowError } from '../../packages/idforge/src/core/errors.js';
+import { fixedRandom, seededRandom } from '../../packages/idforge/src/core/random.js';
 import {
   formatUlid,
   monotonicUlid,
   parseUlid,
   UlidGenerator,
   ulidTimestamp,
-} from '../../src/core/ulid.js';
+} from '../../packages/idforge/src/core/ulid.js';
 import { monotonicCarryVectors, monotonicVector } from '../vectors/ulid.js';
 
 /** A generator whose first randomness is the 10 random bytes of `id`, at `id`'s time. */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { ManualClock } from '../../src/core/clock.js';
-import { bytesToHex } from '../../src/core/encoding/hex.js';
-import { HorizonExceededError, InvalidIdError } from '../../src/core/errors.js';
-import { fixedRandom, seededRandom } from '../../src/core/random.js';
+import { ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { bytesToHex } from '../../packages/idforge/src/core/encoding/hex.js';
+import { HorizonExceededError, InvalidIdError } from '../../packages/idforge/src/core/errors.js';
+import { fixedRandom, seededRandom } from '../../packages/idforge/src/core/random.js';
 import {
   formatUlid,
   isUlid,
@@ -15,7 +15,7 @@ import {
   ulidTimestamp,
   ulidToUuid,
   uuidToUlid,
-} from '../../src/core/ulid.js';
+} from '../../packages/idforge/src/core/ulid.js';
 import {
   encodeTimeVector,
   lenientVector,

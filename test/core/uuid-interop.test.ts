@@ -11,18 +11,22 @@ import {
   uuidv4 as liosV4,
   uuidv7 as liosV7,
 } from 'uuidv7';
-import { ManualClock } from '../../src/core/clock.js';
-import { formatUuid } from '../../src/core/uuid/format.js';
+import { ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { formatUuid } from '../../packages/idforge/src/core/uuid/format.js';
 import {
   isUuid,
   parseUuid,
   uuidVariant,
   uuidVersion,
   validateUuid,
-} from '../../src/core/uuid/parse.js';
-import { uuidGregorianTime, v1ToV6, v6ToV1 } from '../../src/core/uuid/v1v6.js';
-import { UuidV4Generator, uuidv4, uuidv4Bytes } from '../../src/core/uuid/v4.js';
-import { UuidV7Generator, uuidv7, uuidv7Timestamp } from '../../src/core/uuid/v7.js';
+} from '../../packages/idforge/src/core/uuid/parse.js';
+import { uuidGregorianTime, v1ToV6, v6ToV1 } from '../../packages/idforge/src/core/uuid/v1v6.js';
+import { UuidV4Generator, uuidv4, uuidv4Bytes } from '../../packages/idforge/src/core/uuid/v4.js';
+import {
+  UuidV7Generator,
+  uuidv7,
+  uuidv7Timestamp,
+} from '../../packages/idforge/src/core/uuid/v7.js';
 
 const RUNS = 300;
 const msecs = fc.integer({ min: 0, max: 2 ** 48 - 1 });

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { InvalidIdError, type InvalidIdReason } from '../../src/core/errors.js';
-import { formatUuid } from '../../src/core/uuid/format.js';
+import { InvalidIdError, type InvalidIdReason } from '../../packages/idforge/src/core/errors.js';
+import { formatUuid } from '../../packages/idforge/src/core/uuid/format.js';
 import {
   isUuid,
   parseUuid,
   uuidVariant,
   uuidVersion,
   validateUuid,
-} from '../../src/core/uuid/parse.js';
+} from '../../packages/idforge/src/core/uuid/parse.js';
 import { RFC9562_VECTORS } from '../vectors/uuid.js';
 
 const GOOD = '017f22e2-79b0-7cc3-98c4-dc0c0c07398f'; // RFC 9562 §A.6, lower-cased

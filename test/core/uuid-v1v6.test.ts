@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { InvalidIdError } from '../../src/core/errors.js';
-import { formatUuid } from '../../src/core/uuid/format.js';
-import { isUuid } from '../../src/core/uuid/parse.js';
+import { InvalidIdError } from '../../packages/idforge/src/core/errors.js';
+import { formatUuid } from '../../packages/idforge/src/core/uuid/format.js';
+import { isUuid } from '../../packages/idforge/src/core/uuid/parse.js';
 import {
   fromMysqlSwap,
   mysqlSwapHex,
@@ -13,7 +13,7 @@ import {
   uuidv6Timestamp,
   v1ToV6,
   v6ToV1,
-} from '../../src/core/uuid/v1v6.js';
+} from '../../packages/idforge/src/core/uuid/v1v6.js';
 import { MYSQL_SWAP_EXAMPLE, RFC9562_V1_V6_PAIR, RFC9562_VECTORS } from '../vectors/uuid.js';
 
 const GREGORIAN_OFFSET_TICKS = 0x01b21dd213814000n; // RFC 9562 §5.1: 1582-10-15 → 1970-01-01

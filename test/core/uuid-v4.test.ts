@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fixedRandom, seededRandom } from '../../src/core/random.js';
-import { formatUuid } from '../../src/core/uuid/format.js';
-import { isUuid, uuidVariant, uuidVersion } from '../../src/core/uuid/parse.js';
-import { UuidV4Generator, uuidv4, uuidv4Bytes } from '../../src/core/uuid/v4.js';
+import { fixedRandom, seededRandom } from '../../packages/idforge/src/core/random.js';
+import { formatUuid } from '../../packages/idforge/src/core/uuid/format.js';
+import { isUuid, uuidVariant, uuidVersion } from '../../packages/idforge/src/core/uuid/parse.js';
+import { UuidV4Generator, uuidv4, uuidv4Bytes } from '../../packages/idforge/src/core/uuid/v4.js';
 
 const V4_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

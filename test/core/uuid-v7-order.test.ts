@@ -4,9 +4,9 @@
 // stepping backwards within the rollback allowance.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type Clock, ManualClock } from '../../src/core/clock.js';
-import { formatUuid } from '../../src/core/uuid/format.js';
-import { UuidV7Generator, type UuidV7Method } from '../../src/core/uuid/v7.js';
+import { type Clock, ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { formatUuid } from '../../packages/idforge/src/core/uuid/format.js';
+import { UuidV7Generator, type UuidV7Method } from '../../packages/idforge/src/core/uuid/v7.js';
 
 const N = 1_000_000;
 const START = 1_700_000_000_000.5;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ManualClock } from '../../src/core/clock.js';
-import { HorizonExceededError, InvalidIdError } from '../../src/core/errors.js';
-import { fixedRandom, RandomPool, seededRandom } from '../../src/core/random.js';
-import { formatUuid } from '../../src/core/uuid/format.js';
-import { isUuid, parseUuid } from '../../src/core/uuid/parse.js';
+import { ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { HorizonExceededError, InvalidIdError } from '../../packages/idforge/src/core/errors.js';
+import { fixedRandom, RandomPool, seededRandom } from '../../packages/idforge/src/core/random.js';
+import { formatUuid } from '../../packages/idforge/src/core/uuid/format.js';
+import { isUuid, parseUuid } from '../../packages/idforge/src/core/uuid/parse.js';
 import {
   createUuidV7State,
   stepV7Counter,
@@ -17,8 +17,8 @@ import {
   uuidv7,
   uuidv7Bytes,
   uuidv7Timestamp,
-} from '../../src/core/uuid/v7.js';
-import type { UuidV7State } from '../../src/core/uuid/v7-state.js';
+} from '../../packages/idforge/src/core/uuid/v7.js';
+import type { UuidV7State } from '../../packages/idforge/src/core/uuid/v7-state.js';
 import { RFC_EXAMPLE_UNIX_MS } from '../vectors/uuid.js';
 
 /**

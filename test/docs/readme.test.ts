@@ -27,8 +27,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { run } from '../../src/cli/main.js';
-import * as core from '../../src/core/index.js';
+import { run } from '../../packages/server/src/cli/index.js';
+import { workspaceSources } from '../../scripts/workspace-sources.mjs';
 import {
   exampleModule,
   type Fence,
@@ -40,7 +40,7 @@ import {
 } from '../helpers/readme.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const coreUrl = pathToFileURL(join(root, 'src/core/index.ts')).href;
+const sources = workspaceSources();
 const assertUrl = pathToFileURL(join(root, 'test/helpers/readme-assert.ts')).href;
 const DOCS = ['README.md', 'docs/api.md', 'docs/cli.md', 'docs/hlc.md', 'docs/sharding.md'];
 const temp = mkdtempSync(join(tmpdir(), 'idforge-readme-'));
@@ -95,7 +95,7 @@ async function checkTranscript(t: Transcript): Promise<void> {
 let examples = 0;
 async function runExample(file: string, fence: Fence): Promise<void> {
   const path = join(temp, `example-${++examples}.mts`);
-  writeFileSync(path, exampleModule(fence, coreUrl, assertUrl, file));
+  writeFileSync(path, exampleModule(fence, sources, assertUrl, file));
   await import(pathToFileURL(path).href);
 }
 
@@ -130,18 +130,14 @@ test('the docs have examples to check (a renamed fence must not turn this test o
 
 test('docs/api.md names every runtime export of every entry point', async () => {
   const api = readFileSync(join(root, 'docs/api.md'), 'utf8');
-  const entries: Record<string, Record<string, unknown>> = {
-    idforge: core,
-    'idforge/coord': await import('../../src/coord/index.js'),
-    'idforge/sequences': await import('../../src/sequences/index.js'),
-    'idforge/stores': await import('../../src/stores/index.js'),
-    'idforge/service': await import('../../src/service/index.js'),
-    'idforge/client': await import('../../src/client/index.js'),
-    'idforge/bench': await import('../../src/bench/index.js'),
-    'idforge/public': await import('../../src/public/index.js'),
-    'idforge/hlc': await import('../../src/hlc/index.js'),
-    'idforge/shard': await import('../../src/shard/index.js'),
-  };
+  // Every entry point of every package but the two that are not an API: idforge/internal
+  // (shared by the packages of one release) and idforge/bin (the process around the CLI).
+  const entries: Record<string, Record<string, unknown>> = {};
+  for (const [entry, url] of sources) {
+    if (entry === 'idforge/internal' || entry === 'idforge/bin') continue;
+    entries[entry] = (await import(url)) as Record<string, unknown>;
+  }
+  assert.ok(Object.keys(entries).length >= 12, Object.keys(entries).join(' '));
   for (const [entry, mod] of Object.entries(entries)) {
     for (const name of Object.keys(mod)) {
       const named = new RegExp(`\`(new )?${name.replace(/\$/g, '\\$')}[\`(]`);
@@ -158,8 +154,8 @@ test('the README is a front page: under ~150 lines, one table per entry point', 
     'idforge',
     'idforge/coord',
     'idforge/sequences',
-    'idforge/stores',
-    'idforge/service',
+    '@idforge/stores',
+    '@idforge/server',
     'idforge/client',
     'idforge/bench',
     'idforge/public',

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
-import { planCommand } from '../../src/cli/commands/plan.js';
+import { planCommand } from '../../packages/idforge/src/cli/commands/plan.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const doc = read('docs/sequences-tickets.md');

@@ -15,10 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { decompose, getLayout } from '../../src/core/index.js';
+import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
 import { waitFor } from '../helpers/wait.js';
 
-const bin = fileURLToPath(new URL('../../src/bin/idforge.ts', import.meta.url));
+const bin = fileURLToPath(new URL('../../packages/idforge/src/bin/idforge.ts', import.meta.url));
+const loader = fileURLToPath(new URL('../../scripts/dev-loader.mjs', import.meta.url));
 const frozen = fileURLToPath(new URL('./fixtures/frozen-clock.mjs', import.meta.url));
 const blocking = fileURLToPath(new URL('./fixtures/blocking-stdout.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-fleet-'));
@@ -34,7 +35,7 @@ interface CliProc {
 }
 
 function startCli(args: string[], preload: string[] = [], env: NodeJS.ProcessEnv = {}): CliProc {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, bin, ...args], {
+  const child = spawn(process.execPath, ['--import', loader, ...preload, bin, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });

@@ -6,8 +6,8 @@
 // generator that no lease fences issues again after another took its worker ID.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decompose, getLayout } from '../../src/core/index.js';
-import { openLeaseStore } from '../../src/stores/index.js';
+import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
+import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { duplicates, migrated, type NodeProc, startNode } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 

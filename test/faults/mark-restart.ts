@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decompose, getLayout } from '../../src/core/index.js';
+import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
 import { duplicates, migrated, type NodeProc, startNode } from '../helpers/procs.js';
 
 const layout = getLayout('default');

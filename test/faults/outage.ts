@@ -9,15 +9,15 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createSnowflakeNode } from '../../src/coord/index.js';
+import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
 import {
   decompose,
   getLayout,
   IdforgeError,
   SnowflakeGenerator,
   StoreUnavailableError,
-} from '../../src/core/index.js';
-import { openLeaseStore } from '../../src/stores/open.js';
+} from '../../packages/idforge/src/core/index.js';
+import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { cli } from '../helpers/cli.js';
 import { dropNamespaces, type ServerName } from '../helpers/namespaces.js';
 import { duplicates } from '../helpers/procs.js';

@@ -14,13 +14,13 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { CounterRegressedError, IdforgeError } from '../../src/core/index.js';
-import { counterBlockSource } from '../../src/sequences/counter-source.js';
-import type { BlockSource, DurableMarkStore } from '../../src/sequences/ports.js';
+import { CounterRegressedError, IdforgeError } from '../../packages/idforge/src/core/index.js';
+import { counterBlockSource } from '../../packages/idforge/src/sequences/counter-source.js';
+import type { BlockSource, DurableMarkStore } from '../../packages/idforge/src/sequences/ports.js';
 import {
   openRedisCounterStore,
   type RedisCounterStore,
-} from '../../src/stores/redis/counter-store.js';
+} from '../../packages/stores/src/redis/counter-store.js';
 import { openMarks } from '../contract/mark-store.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { duplicates } from '../helpers/procs.js';

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Segment } from '../../src/sequences/ports.js';
+import type { Segment } from '../../packages/idforge/src/sequences/ports.js';
 import { assertContiguous } from '../contract/segment-store.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { openTestSegmentStore } from '../helpers/segment-stores.js';

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openSegmentStore } from '../../src/stores/open.js';
+import { openSegmentStore } from '../../packages/stores/src/open.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { duplicates } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';

@@ -15,8 +15,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import { openTicketServers, setupTicketServers } from '../../src/stores/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { openTicketServers, setupTicketServers } from '../../packages/stores/src/index.js';
 import { ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { waitFor } from '../helpers/wait.js';

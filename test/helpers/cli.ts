@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { run } from '../../src/cli/main.js';
+import { run } from '../../packages/server/src/cli/index.js';
 
 export interface CliResult {
   code: number;

@@ -2,7 +2,7 @@
 // segments sent to `idforge serve` processes at once, everything they return kept by node, and
 // the checks on it (duplicates, worker IDs, ticks).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decompose, getLayout } from '../../src/core/index.js';
+import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
 import { ADMIN_TOKEN, alive } from './cluster.js';
 import type { ServiceProc } from './service.js';
 import { early } from './wait.js';

@@ -3,7 +3,7 @@
 // leases, and a proxy that cuts one off from its store. The load they serve: cluster-load.ts.
 import { connect, createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { migrateStore, openSegmentStore } from '../../src/stores/index.js';
+import { migrateStore, openSegmentStore } from '../../packages/stores/src/index.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS, type ServerName } from './namespaces.js';
 import { type ServiceProc, spawnService } from './service.js';
 import { serviceSkip } from './services.js';

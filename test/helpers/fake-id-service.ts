@@ -7,7 +7,7 @@
 // same port. It counts what it was asked.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ksuid, ulid, uuidv4, uuidv7 } from '../../src/core/index.js';
+import { ksuid, ulid, uuidv4, uuidv7 } from '../../packages/idforge/src/core/index.js';
 
 /** The tags of a sequence database shared by fakes: next number and stored step per tag. */
 export interface FakeStore {

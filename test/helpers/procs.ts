@@ -1,7 +1,7 @@
 // Spawns test/faults/fixtures/node-proc.ts processes and parses what they print.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openLeaseStore } from '../../src/stores/open.js';
+import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { tsEntry } from './bundle.js';
 
 const fixture = fileURLToPath(new URL('../faults/fixtures/node-proc.ts', import.meta.url));

@@ -194,19 +194,9 @@ const ASSIGN =
   /^(\s*)((?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*.+?);?\s*\/\/ (=>|throws) (.+)$/;
 const EXPR = /^(\s*)(.+?);?\s*\/\/ (=>|throws) (.+)$/;
 
-/** The package's subpath exports, as source files next to src/core/index.ts. */
-const SUBPATHS = {
-  coord: 'coord/index.ts',
-  sequences: 'sequences/index.ts',
-  stores: 'stores/index.ts',
-  public: 'public/index.ts',
-  bench: 'bench/index.ts',
-  hlc: 'hlc/index.ts',
-  shard: 'shard/index.ts',
-} as const;
-
 /**
- * A ts block as a module: `from 'idforge'` imports `coreUrl`, and a line ending in
+ * A ts block as a module: `from 'idforge'` (or any entry of the workspace packages, 'idforge/coord',
+ * '@idforge/stores', ...) imports its source file as `sources` maps it, and a line ending in
  * `// => VALUE` asserts that its expression (or the variable it declares) deep-equals VALUE
  * (any JavaScript expression: JSON, `123n`, `undefined`), while `// throws NAME` asserts that
  * the expression throws an error whose name is NAME (the assertions come from `assertUrl`,
@@ -214,21 +204,16 @@ const SUBPATHS = {
  */
 export function exampleModule(
   fence: Fence,
-  coreUrl: string,
+  sources: ReadonlyMap<string, string>,
   assertUrl: string,
   where: string,
 ): string {
   const body = fence.lines.map((text, i) => {
     const at = JSON.stringify(`${where}:${fence.line + i}`);
-    const code = text
-      .replace(/from\s+(['"])idforge\1/g, `from ${JSON.stringify(coreUrl)}`)
-      .replace(
-        /from\s+(['"])idforge\/(coord|sequences|stores|public|bench|hlc|shard)\1/g,
-        (_m, _q, sub: string) => {
-          const file = SUBPATHS[sub as keyof typeof SUBPATHS];
-          return `from ${JSON.stringify(coreUrl.replace(/core\/index\.ts$/, file))}`;
-        },
-      );
+    const code = text.replace(/from\s+(['"])((?:@idforge\/)?[\w/-]+)\1/g, (m, _q, spec: string) => {
+      const url = sources.get(spec);
+      return url === undefined ? m : `from ${JSON.stringify(url)}`;
+    });
     const decl = ASSIGN.exec(code);
     if (decl !== null) {
       const [, indent, statement, name, kind, expected] = decl;

@@ -1,11 +1,11 @@
 // Opens a segment store from a URL by its scheme (sqlite:, postgres://, mysql://), for tests
 // and fixtures that run on every backend.
 
-import type { SegmentStore } from '../../src/sequences/ports.js';
-import { openMysqlSegmentStore } from '../../src/stores/mysql/segment-store.js';
-import { openPostgresSegmentStore } from '../../src/stores/postgres/segment-store.js';
-import { openSqliteSegmentStore } from '../../src/stores/sqlite/segment-store.js';
-import { storeScheme } from '../../src/stores/url.js';
+import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
+import { openMysqlSegmentStore } from '../../packages/stores/src/mysql/segment-store.js';
+import { openPostgresSegmentStore } from '../../packages/stores/src/postgres/segment-store.js';
+import { openSqliteSegmentStore } from '../../packages/stores/src/sqlite/segment-store.js';
+import { storeScheme } from '../../packages/stores/src/url.js';
 
 export function openTestSegmentStore(
   url: string,

@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import type { Clock } from '../../src/core/index.js';
+import type { Clock } from '../../packages/idforge/src/core/index.js';
 import {
   buildApp,
   type ConfigKey,
   openService,
   resolveConfig,
   type ServiceDeps,
-} from '../../src/service/index.js';
+} from '../../packages/server/src/service/index.js';
 
 export interface TestService {
   readonly app: FastifyInstance;
@@ -65,9 +65,11 @@ export async function openTestService(
   };
 }
 
-const bin = fileURLToPath(new URL('../../src/bin/idforge.ts', import.meta.url));
-// Resolved here, so a process started in another directory still finds the loader.
-const tsx = import.meta.resolve('tsx');
+const bin = fileURLToPath(
+  new URL('../../packages/server/src/bin/idforge-server.ts', import.meta.url),
+);
+// An absolute path, so a process started in another directory still finds the loader.
+const loader = fileURLToPath(new URL('../../scripts/dev-loader.mjs', import.meta.url));
 
 export interface ServiceProc {
   readonly child: ChildProcess;
@@ -87,11 +89,15 @@ export function spawnService(
   env: Record<string, string> = {},
   cwd?: string,
 ): ServiceProc {
-  const child = spawn(process.execPath, ['--import', tsx, bin, 'serve', '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-    ...(cwd === undefined ? {} : { cwd }),
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', loader, bin, 'serve', '--port', '0', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+      ...(cwd === undefined ? {} : { cwd }),
+    },
+  );
   let onReady!: (url: string) => void;
   let onFail!: (e: Error) => void;
   const ready = new Promise<string>((res, rej) => {

@@ -4,15 +4,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type Clock, HorizonExceededError, ManualClock } from '../../src/core/index.js';
+import {
+  type Clock,
+  HorizonExceededError,
+  ManualClock,
+} from '../../packages/idforge/src/core/index.js';
 import {
   compareHlc,
   HlcCounterOverflowError,
   HlcDriftError,
   type HlcTimestamp,
   HybridLogicalClock,
-} from '../../src/hlc/index.js';
-import { hlcReceiveStep, hlcSendStep } from '../../src/hlc/step.js';
+} from '../../packages/idforge/src/hlc/index.js';
+import { hlcReceiveStep, hlcSendStep } from '../../packages/idforge/src/hlc/step.js';
 
 const T = Date.parse('2026-03-01T00:00:00Z');
 const ts = (l: number, c: number): HlcTimestamp => ({ l, c });

@@ -9,19 +9,22 @@ import {
   HorizonExceededError,
   InvalidIdError,
   ManualClock,
-} from '../../src/core/index.js';
+} from '../../packages/idforge/src/core/index.js';
 import {
   compareHlc,
   HLC_LAYOUT,
   HlcDriftError,
   HlcIdGenerator,
   hlcOfId,
-} from '../../src/hlc/index.js';
+} from '../../packages/idforge/src/hlc/index.js';
 
 const T = Date.parse('2026-03-01T00:00:00Z');
 
 test('the layout is the one drawn in its doc comment: time 41, counter 12, node 10 (lowest)', () => {
-  const src = readFileSync(new URL('../../src/hlc/ids.ts', import.meta.url), 'utf8');
+  const src = readFileSync(
+    new URL('../../packages/idforge/src/hlc/ids.ts', import.meta.url),
+    'utf8',
+  );
   const drawn = describeLayout(HLC_LAYOUT).split('\n').slice(1);
   for (const line of drawn) assert.ok(src.includes(` * ${line}\n`), `diagram line: ${line}`);
   assert.deepEqual(

@@ -8,14 +8,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { type Clock, SnowflakeGenerator } from '../../src/core/index.js';
+import { type Clock, SnowflakeGenerator } from '../../packages/idforge/src/core/index.js';
 import {
   compareHlc,
   HlcIdGenerator,
   type HlcTimestamp,
   HybridLogicalClock,
   hlcOfId,
-} from '../../src/hlc/index.js';
+} from '../../packages/idforge/src/hlc/index.js';
 
 /** ε: every clock's offset from true time stays in [-ε/2, ε/2], so any two differ by <= ε. */
 const EPS = 100;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { InvalidIdError } from '../../src/core/index.js';
+import { InvalidIdError } from '../../packages/idforge/src/core/index.js';
 import {
   compareHlc,
   formatHlc,
@@ -14,7 +14,7 @@ import {
   packHlc,
   parseHlc,
   unpackHlc,
-} from '../../src/hlc/index.js';
+} from '../../packages/idforge/src/hlc/index.js';
 
 const tsArb: fc.Arbitrary<HlcTimestamp> = fc
   .tuple(

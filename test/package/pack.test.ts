@@ -107,7 +107,7 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
   test('a postgres:// URL fails with DriverMissingError naming pg', async () => {
     const out = await inApp(`
       import { DriverMissingError } from 'idforge';
-      import { openLeaseStore } from 'idforge/stores';
+      import { openLeaseStore } from '@idforge/stores';
       try {
         await openLeaseStore('postgres://idforge@127.0.0.1:5432/test');
         process.stdout.write('opened');
@@ -127,7 +127,7 @@ describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () =>
 
   test('sqlite: (the embedded default) works from the installed package', async () => {
     const out = await inApp(`
-      import { openLeaseStore } from 'idforge/stores';
+      import { openLeaseStore } from '@idforge/stores';
       const store = await openLeaseStore('sqlite:${join(dir, 'pack.db')}');
       process.stdout.write(JSON.stringify(await store.list()));
       await store.close();`);

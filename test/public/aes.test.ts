@@ -6,7 +6,7 @@ import { createCipheriv } from 'node:crypto';
 import { test } from 'node:test';
 import { cmac } from '@noble/ciphers/aes.js';
 import fc from 'fast-check';
-import { AesBlock, loadWord, storeWord, swapWord } from '../../src/public/aes.js';
+import { AesBlock, loadWord, storeWord, swapWord } from '../../packages/idforge/src/public/aes.js';
 import { aesVectors, cmacVectors } from '../vectors/aes.js';
 
 const fromHex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => Number.parseInt(x, 16));

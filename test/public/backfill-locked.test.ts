@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
-import { BackfillTableError } from '../../src/core/index.js';
-import { runBackfill, uuidv4Values } from '../../src/public/index.js';
-import { MysqlBackfillTarget } from '../../src/stores/mysql/backfill-target.js';
-import { connectMysql } from '../../src/stores/mysql/connect.js';
-import { PostgresBackfillTarget } from '../../src/stores/postgres/backfill-target.js';
+import { BackfillTableError } from '../../packages/idforge/src/core/index.js';
+import { runBackfill, uuidv4Values } from '../../packages/idforge/src/public/index.js';
+import { MysqlBackfillTarget } from '../../packages/stores/src/mysql/backfill-target.js';
+import { connectMysql } from '../../packages/stores/src/mysql/connect.js';
+import { PostgresBackfillTarget } from '../../packages/stores/src/postgres/backfill-target.js';
 import { engineSkip, MY_URL, openTestDb, PG_URL, seedTable } from '../helpers/backfill-db.js';
 
 for (const engine of ['postgres', 'mysql'] as const) {

@@ -5,7 +5,7 @@
 // report), and an abort between batches.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BackfillNoKeyError, BackfillTableError } from '../../src/core/index.js';
+import { BackfillNoKeyError, BackfillTableError } from '../../packages/idforge/src/core/index.js';
 import {
   type BackfillColumn,
   type BackfillKey,
@@ -14,7 +14,7 @@ import {
   MAX_BACKFILL_PASSES,
   runBackfill,
   uuidv4Values,
-} from '../../src/public/index.js';
+} from '../../packages/idforge/src/public/index.js';
 
 const ID: BackfillColumn = {
   name: 'id',

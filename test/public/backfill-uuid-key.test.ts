@@ -6,14 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { formatUuid, uuidv4Bytes } from '../../src/core/index.js';
+import { formatUuid, uuidv4Bytes } from '../../packages/idforge/src/core/index.js';
 import {
   generatePublicKey,
   PublicIds,
   publicIdValues,
   runBackfill,
-} from '../../src/public/index.js';
-import { openBackfillTarget } from '../../src/stores/index.js';
+} from '../../packages/idforge/src/public/index.js';
+import { openBackfillTarget } from '../../packages/stores/src/index.js';
 import { engineSkip, openTestDb } from '../helpers/backfill-db.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-backfill-uuid-'));

@@ -10,7 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { BackfillNoKeyError, BackfillTableError, uuidv4Bytes } from '../../src/core/index.js';
+import {
+  BackfillNoKeyError,
+  BackfillTableError,
+  uuidv4Bytes,
+} from '../../packages/idforge/src/core/index.js';
 import {
   type BackfillProgress,
   type BackfillTarget,
@@ -20,8 +24,8 @@ import {
   runBackfill,
   uuidv4Values,
   uuidv7Values,
-} from '../../src/public/index.js';
-import { openBackfillTarget } from '../../src/stores/index.js';
+} from '../../packages/idforge/src/public/index.js';
+import { openBackfillTarget } from '../../packages/stores/src/index.js';
 import {
   assertFilledOnce,
   type Engine,

@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { fixedRandom, PublicKeysInvalidError } from '../../src/core/index.js';
+import { fixedRandom, PublicKeysInvalidError } from '../../packages/idforge/src/core/index.js';
 import {
   formatPublicKeys,
   generatePublicKey,
   type PublicKey,
   parsePublicKeys,
-} from '../../src/public/keys.js';
+} from '../../packages/idforge/src/public/keys.js';
 
 const keyArb: fc.Arbitrary<PublicKey> = fc.record(
   {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createCipheriv } from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { PublicIds } from '../../src/public/opaque.js';
+import { PublicIds } from '../../packages/idforge/src/public/opaque.js';
 import { cmacVectors } from '../vectors/aes.js';
 
 function aes(key: Uint8Array, block: Uint8Array): Buffer {

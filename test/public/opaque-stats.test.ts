@@ -6,10 +6,10 @@
 // leak (a counter showing through, an ECB-like shared block) fails them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { seededRandom } from '../../src/core/index.js';
-import { decodeBase64url } from '../../src/public/base64url.js';
-import { generatePublicKey } from '../../src/public/keys.js';
-import { PublicIds } from '../../src/public/opaque.js';
+import { seededRandom } from '../../packages/idforge/src/core/index.js';
+import { decodeBase64url } from '../../packages/idforge/src/public/base64url.js';
+import { generatePublicKey } from '../../packages/idforge/src/public/keys.js';
+import { PublicIds } from '../../packages/idforge/src/public/opaque.js';
 
 const N = 20000;
 const ids = new PublicIds({ keys: [generatePublicKey(5, seededRandom(2024))] });

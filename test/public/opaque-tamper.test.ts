@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { PublicIdInvalidError, seededRandom } from '../../src/core/index.js';
-import { generatePublicKey } from '../../src/public/keys.js';
-import { PublicIds } from '../../src/public/opaque.js';
+import { PublicIdInvalidError, seededRandom } from '../../packages/idforge/src/core/index.js';
+import { generatePublicKey } from '../../packages/idforge/src/public/keys.js';
+import { PublicIds } from '../../packages/idforge/src/public/opaque.js';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const OTHERS = `${B64}=+/. é😀\u0000`;

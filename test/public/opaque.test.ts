@@ -3,9 +3,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { PublicIdInvalidError, PublicKeyRetiredError, seededRandom } from '../../src/core/index.js';
-import { generatePublicKey, type PublicKey } from '../../src/public/keys.js';
-import { PUBLIC_ID_64_LENGTH, PUBLIC_ID_128_LENGTH, PublicIds } from '../../src/public/opaque.js';
+import {
+  PublicIdInvalidError,
+  PublicKeyRetiredError,
+  seededRandom,
+} from '../../packages/idforge/src/core/index.js';
+import { generatePublicKey, type PublicKey } from '../../packages/idforge/src/public/keys.js';
+import {
+  PUBLIC_ID_64_LENGTH,
+  PUBLIC_ID_128_LENGTH,
+  PublicIds,
+} from '../../packages/idforge/src/public/opaque.js';
 
 const fromHex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => Number.parseInt(x, 16));
 const key = (version: number, seed: number, bytes: 16 | 32 = 16, retired = false): PublicKey => ({

@@ -3,7 +3,11 @@
 // written straight from the state (checked against the parser and the core's uuidv7Timestamp).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ManualClock, seededRandom, uuidv7Timestamp } from '../../src/core/index.js';
+import {
+  ManualClock,
+  seededRandom,
+  uuidv7Timestamp,
+} from '../../packages/idforge/src/core/index.js';
 import {
   parseTypeId,
   TYPEID_ALPHABET,
@@ -11,7 +15,7 @@ import {
   typeIdTimestamp,
   typeIdToUuid,
   typeid,
-} from '../../src/public/index.js';
+} from '../../packages/idforge/src/public/index.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { TypeID, typeid as theirTypeid } from 'typeid-js';
-import { ManualClock, seededRandom } from '../../src/core/index.js';
+import { ManualClock, seededRandom } from '../../packages/idforge/src/core/index.js';
 import {
   formatTypeId,
   isTypeId,
@@ -13,7 +13,7 @@ import {
   TypeIdGenerator,
   typeIdToUuid,
   uuidToTypeId,
-} from '../../src/public/index.js';
+} from '../../packages/idforge/src/public/index.js';
 
 const prefixArb = fc.stringMatching(/^([a-z]([a-z_]{0,61}[a-z])?)?$/).filter((p) => p.length <= 63);
 

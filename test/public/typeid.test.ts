@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { formatUlid, InvalidIdError, parseUlid } from '../../src/core/index.js';
+import { formatUlid, InvalidIdError, parseUlid } from '../../packages/idforge/src/core/index.js';
 import {
   formatTypeId,
   isTypeId,
@@ -19,7 +19,7 @@ import {
   typeid,
   uuidToTypeId,
   validateTypeId,
-} from '../../src/public/index.js';
+} from '../../packages/idforge/src/public/index.js';
 
 interface Valid {
   name: string;

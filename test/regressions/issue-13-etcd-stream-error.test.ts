@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Etcd3, isRecoverableError } from 'etcd3';
-import { clientOptions } from '../../src/stores/etcd/connect.js';
+import { clientOptions } from '../../packages/stores/src/etcd/connect.js';
 
 test('a failed etcd stream is reported to the host policy without an uncaught throw', async () => {
   const client = new Etcd3(clientOptions(['127.0.0.1:1'], 1000, isRecoverableError));

@@ -11,8 +11,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createClient } from '../../src/client/index.js';
-import { ServiceUnavailableError } from '../../src/core/index.js';
+import { createClient } from '../../packages/idforge/src/client/index.js';
+import { ServiceUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { openTestService, tempDir } from '../helpers/service.js';
 
@@ -38,8 +38,14 @@ async function holdLock(path: string): Promise<{ release(): Promise<void> }> {
 
 describe('issue 19 §15: the server answers a sequence wait within the client timeout', () => {
   test('the service waits less than the client default, with room for the answer', async () => {
-    const service = (await import('../../src/service/sequences.js')) as Record<string, unknown>;
-    const client = (await import('../../src/client/options.js')) as Record<string, unknown>;
+    const service = (await import('../../packages/server/src/service/sequences.js')) as Record<
+      string,
+      unknown
+    >;
+    const client = (await import('../../packages/idforge/src/client/options.js')) as Record<
+      string,
+      unknown
+    >;
     const wait = service.SEQUENCE_WAIT_MS;
     const timeout = client.DEFAULT_TIMEOUT_MS;
     assert.equal(typeof wait, 'number', 'SEQUENCE_WAIT_MS is exported');

@@ -12,13 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, type TestContext, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { SequenceExhaustedError } from '../../src/core/index.js';
+import { SequenceExhaustedError } from '../../packages/idforge/src/core/index.js';
 import {
   MAX_SEQUENCE_VALUE,
   openSegmentSequence,
   type SegmentFetchEvent,
-} from '../../src/sequences/index.js';
-import { openSegmentStore } from '../../src/stores/open.js';
+} from '../../packages/idforge/src/sequences/index.js';
+import { openSegmentStore } from '../../packages/stores/src/open.js';
 import { openTestService } from '../helpers/service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-issue19-ex-'));

@@ -3,7 +3,7 @@
 // Now the router's limit is the tag limit, and a longer parameter is a 414 in idforge's shape.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { MAX_TAG_LENGTH } from '../../src/sequences/index.js';
+import { MAX_TAG_LENGTH } from '../../packages/idforge/src/sequences/index.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 
 const ADMIN = 'admin-token-19-param-length-000';

@@ -12,12 +12,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
-import { SegmentBuffer } from '../../src/sequences/index.js';
+import { SegmentBuffer } from '../../packages/idforge/src/sequences/index.js';
 import {
   SEQUENCE_WAIT_MS,
   SequenceRegistry,
   type SequenceSource,
-} from '../../src/service/sequences.js';
+} from '../../packages/server/src/service/sequences.js';
 
 // The store stand-in: a process of its own that answers every byte at once.
 const server = spawn(

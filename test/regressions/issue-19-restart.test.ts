@@ -12,9 +12,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { decompose } from '../../src/core/index.js';
-import { resolveConfig, startService } from '../../src/service/index.js';
-import { openLeaseStore } from '../../src/stores/index.js';
+import { decompose } from '../../packages/idforge/src/core/index.js';
+import { resolveConfig, startService } from '../../packages/server/src/service/index.js';
+import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { spawnService, tempDir } from '../helpers/service.js';
 
 interface Cycle {

@@ -11,8 +11,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Lease, LeaseStore } from '../../src/coord/index.js';
-import { openLeaseStore } from '../../src/stores/index.js';
+import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/index.js';
+import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 

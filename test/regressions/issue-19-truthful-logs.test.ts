@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { connect, createServer, type Socket } from 'node:net';
 import { after, test } from 'node:test';
-import { createSnowflakeNode } from '../../src/coord/index.js';
-import { resolveConfig, startService } from '../../src/service/index.js';
-import { openLeaseStore } from '../../src/stores/index.js';
+import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
+import { resolveConfig, startService } from '../../packages/server/src/service/index.js';
+import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 import { waitFor } from '../helpers/wait.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { buildApp, openService, resolveConfig } from '../../src/service/index.js';
+import { buildApp, openService, resolveConfig } from '../../packages/server/src/service/index.js';
 import { fakeWallEnv, libfaketime, stepWall } from '../helpers/faketime.js';
 import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { DriverMissingError, ErrorCode } from '../../src/core/index.js';
-import { bindingFailure } from '../../src/stores/driver.js';
+import { DriverMissingError, ErrorCode } from '../../packages/idforge/src/core/index.js';
+import { bindingFailure } from '../../packages/stores/src/driver.js';
 
 const require = createRequire(import.meta.url);
 

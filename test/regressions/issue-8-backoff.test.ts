@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import { Backoff } from '../../src/core/internal.js';
-import type { BlockSource } from '../../src/sequences/ports.js';
-import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { Backoff } from '../../packages/idforge/src/core/internal.js';
+import type { BlockSource } from '../../packages/idforge/src/sequences/ports.js';
+import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';
 
 describe('Backoff', () => {
   test('delays grow by the factor up to maxMs, jittered within [step/2, step), and reset', () => {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
-import { describe as describeValue, rangeError } from '../../src/core/internal.js';
+import { describe as describeValue, rangeError } from '../../packages/idforge/src/core/internal.js';
 import {
   openCounterStore,
   openLeaseStore,
@@ -24,8 +24,8 @@ import {
   openSegmentStore,
   openSequence,
   openTicketServers,
-} from '../../src/stores/open.js';
-import { redactUrl, storeScheme } from '../../src/stores/url.js';
+} from '../../packages/stores/src/open.js';
+import { redactUrl, storeScheme } from '../../packages/stores/src/url.js';
 import { cli } from '../helpers/cli.js';
 import {
   assertNoSecret,
@@ -128,7 +128,7 @@ async function printedBy(fn: () => Promise<void>): Promise<string> {
   return lines.join('\n');
 }
 
-/** Each opener idforge/stores exports, on a URL; a store that opens is closed again. */
+/** Each opener @idforge/stores exports, on a URL; a store that opens is closed again. */
 const OPENERS: [string, (url: string) => Promise<{ close(): Promise<void> | void }>][] = [
   ['openLeaseStore', (u) => openLeaseStore(u, { connectTimeoutMs: 500 })],
   ['openSegmentStore', (u) => openSegmentStore(u, { connectTimeoutMs: 500 })],

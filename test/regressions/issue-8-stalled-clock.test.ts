@@ -4,7 +4,11 @@
 // of the clock), after which ClockStalledError names the stall; the state is unchanged.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Clock, ClockStalledError, SnowflakeGenerator } from '../../src/core/index.js';
+import {
+  type Clock,
+  ClockStalledError,
+  SnowflakeGenerator,
+} from '../../packages/idforge/src/core/index.js';
 
 /** A clock stuck at `ms`: sleeping does not move it (a frozen VM clock, a broken clock). */
 function frozenClock(ms: number) {

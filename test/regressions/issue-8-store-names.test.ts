@@ -15,7 +15,7 @@ import {
   openLeaseStore,
   openMarkStore,
   openSegmentStore,
-} from '../../src/stores/open.js';
+} from '../../packages/stores/src/open.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 

@@ -13,14 +13,14 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createSnowflakeNode, type SnowflakeNode } from '../../src/coord/index.js';
-import { IdforgeError } from '../../src/core/index.js';
+import { createSnowflakeNode, type SnowflakeNode } from '../../packages/idforge/src/coord/index.js';
+import { IdforgeError } from '../../packages/idforge/src/core/index.js';
 import {
   migrateStore,
   openLeaseStore,
   openSegmentStore,
   openSequence,
-} from '../../src/stores/open.js';
+} from '../../packages/stores/src/open.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { ownServer } from '../helpers/server.js';

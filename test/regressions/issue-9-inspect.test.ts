@@ -8,7 +8,11 @@
 // - `convert --to hex` refused KSUIDs and Snowflakes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { InvalidIdError, inspect, SnowflakeGenerator } from '../../src/core/index.js';
+import {
+  InvalidIdError,
+  inspect,
+  SnowflakeGenerator,
+} from '../../packages/idforge/src/core/index.js';
 import { cli } from '../helpers/cli.js';
 
 test('inspect takes a bigint from a SnowflakeGenerator', () => {

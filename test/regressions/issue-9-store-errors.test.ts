@@ -16,8 +16,8 @@ import {
   StorePathError,
   StoreUnavailableError,
   UnknownTagError,
-} from '../../src/core/index.js';
-import { TicketClient } from '../../src/sequences/index.js';
+} from '../../packages/idforge/src/core/index.js';
+import { TicketClient } from '../../packages/idforge/src/sequences/index.js';
 import {
   lazyTicketServer,
   openCounterStore,
@@ -25,7 +25,7 @@ import {
   openMarkStore,
   openSegmentStore,
   openTicketServers,
-} from '../../src/stores/open.js';
+} from '../../packages/stores/src/open.js';
 import { freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { migrateStore, openLeaseStore } from '../../src/stores/index.js';
-import { connectPostgres } from '../../src/stores/postgres/connect.js';
+import { migrateStore, openLeaseStore } from '../../packages/stores/src/index.js';
+import { connectPostgres } from '../../packages/stores/src/postgres/connect.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 

@@ -3,9 +3,12 @@
 // exact rather than timed. The real-server runs are in test/faults/redis-counter.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CounterRegressedError, SequenceExhaustedError } from '../../src/core/index.js';
-import { counterBlockSource } from '../../src/sequences/counter-source.js';
-import type { CounterStore, DurableMarkStore } from '../../src/sequences/ports.js';
+import {
+  CounterRegressedError,
+  SequenceExhaustedError,
+} from '../../packages/idforge/src/core/index.js';
+import { counterBlockSource } from '../../packages/idforge/src/sequences/counter-source.js';
+import type { CounterStore, DurableMarkStore } from '../../packages/idforge/src/sequences/ports.js';
 import { early } from '../helpers/wait.js';
 
 const quiet = { warn() {} };

@@ -1,7 +1,7 @@
 // The offset/increment planner: statements per writer, disjoint series, headroom, caveat.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PLAN_CAVEAT, planWriters } from '../../src/sequences/plan.js';
+import { PLAN_CAVEAT, planWriters } from '../../packages/idforge/src/sequences/plan.js';
 
 describe('planWriters', () => {
   test("mysql: two writers get the seeds' SET GLOBAL pair, offsets 1 and 2", () => {

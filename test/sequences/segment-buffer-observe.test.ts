@@ -4,11 +4,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { StoreUnavailableError, UnknownTagError } from '../../src/core/index.js';
-import type { SegmentFetchEvent } from '../../src/sequences/index.js';
-import type { BlockSource, SegmentStore, SegmentTag } from '../../src/sequences/ports.js';
-import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
-import { openSegmentSequence } from '../../src/sequences/sequence.js';
+import { StoreUnavailableError, UnknownTagError } from '../../packages/idforge/src/core/index.js';
+import type { SegmentFetchEvent } from '../../packages/idforge/src/sequences/index.js';
+import type {
+  BlockSource,
+  SegmentStore,
+  SegmentTag,
+} from '../../packages/idforge/src/sequences/ports.js';
+import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';
+import { openSegmentSequence } from '../../packages/idforge/src/sequences/sequence.js';
 
 /**
  * A block source from 1 up: every call is recorded with its size; it answers when the test

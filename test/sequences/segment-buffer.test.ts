@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import type { BlockSource } from '../../src/sequences/ports.js';
-import { SegmentBuffer } from '../../src/sequences/segment-buffer.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import type { BlockSource } from '../../packages/idforge/src/sequences/ports.js';
+import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';
 import { early } from '../helpers/wait.js';
 
 /** A counter handing out blocks; `down` makes it fail, `hang` never answer, `delay` wait. */

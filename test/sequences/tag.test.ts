@@ -3,10 +3,18 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
-import { run } from '../../src/cli/main.js';
-import { assertTag, MAX_SEQUENCE_VALUE, MAX_TAG_LENGTH } from '../../src/sequences/index.js';
-import { RedisCounterStore, SqliteMarkStore, SqliteSegmentStore } from '../../src/stores/index.js';
-import { ticketTable } from '../../src/stores/ticket-common.js';
+import {
+  assertTag,
+  MAX_SEQUENCE_VALUE,
+  MAX_TAG_LENGTH,
+} from '../../packages/idforge/src/sequences/index.js';
+import { run } from '../../packages/server/src/cli/index.js';
+import {
+  RedisCounterStore,
+  SqliteMarkStore,
+  SqliteSegmentStore,
+} from '../../packages/stores/src/index.js';
+import { ticketTable } from '../../packages/stores/src/ticket-common.js';
 
 const GOOD = [
   'a',

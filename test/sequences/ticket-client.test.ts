@@ -3,9 +3,12 @@
 // test/faults/tickets.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { StoreUnavailableError } from '../../src/core/index.js';
-import type { TicketServer } from '../../src/sequences/ports.js';
-import { TicketClient, type TicketServerEvent } from '../../src/sequences/ticket-client.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import type { TicketServer } from '../../packages/idforge/src/sequences/ports.js';
+import {
+  TicketClient,
+  type TicketServerEvent,
+} from '../../packages/idforge/src/sequences/ticket-client.js';
 import { early } from '../helpers/wait.js';
 
 /** Server `offset` of `increment`; `down` fails, `held` keeps answers until released. */

@@ -10,7 +10,7 @@ import {
   parseSnowflake,
   uuidVersion,
   uuidv7Timestamp,
-} from '../../src/core/index.js';
+} from '../../packages/idforge/src/core/index.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 import { serviceSkip } from '../helpers/services.js';

@@ -1,8 +1,8 @@
 // ClockWatch driven by a stepped wall source and a ManualClock: no sleeping.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ManualClock } from '../../src/core/index.js';
-import { ClockWatch } from '../../src/service/clock-watch.js';
+import { ManualClock } from '../../packages/idforge/src/core/index.js';
+import { ClockWatch } from '../../packages/server/src/service/clock-watch.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 

@@ -2,7 +2,12 @@
 // the key and the fix for every unknown key or bad value.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, envName, flagName, resolveConfig } from '../../src/service/index.js';
+import {
+  ConfigError,
+  envName,
+  flagName,
+  resolveConfig,
+} from '../../packages/server/src/service/index.js';
 
 const file = (values: unknown) => ({ path: 'idforge.json', values });
 

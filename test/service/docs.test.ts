@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { CONFIG_KEYS, envName, flagName } from '../../src/service/index.js';
+import { CONFIG_KEYS, envName, flagName } from '../../packages/server/src/service/index.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 
 const doc = readFileSync(new URL('../../docs/service.md', import.meta.url), 'utf8');

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { CODE_STATUS, ServiceCode } from '../../src/service/index.js';
+import { CODE_STATUS, ServiceCode } from '../../packages/server/src/service/index.js';
 
 const errorsDoc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const serviceDoc = readFileSync(new URL('../../docs/service.md', import.meta.url), 'utf8');

@@ -3,7 +3,7 @@
 // without a sample, refusing requests after a 100 ms stall whatever the limit).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LoopLag } from '../../src/service/lag.js';
+import { LoopLag } from '../../packages/server/src/service/lag.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** Holds the event loop busy for `ms`, as a CPU-bound handler or a long GC would. */

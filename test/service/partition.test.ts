@@ -7,7 +7,7 @@
 // 0 duplicates among everything every node returned. On postgres and redis.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { migrateStore } from '../../src/stores/index.js';
+import { migrateStore } from '../../packages/stores/src/index.js';
 import {
   Cluster,
   leases,

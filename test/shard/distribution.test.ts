@@ -6,8 +6,8 @@
 // millisecond's burst into one bucket. Deterministic: the IDs are a fixed sequence.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compose, getLayout } from '../../src/core/index.js';
-import { shardKey } from '../../src/shard/index.js';
+import { compose, getLayout } from '../../packages/idforge/src/core/index.js';
+import { shardKey } from '../../packages/idforge/src/shard/index.js';
 
 const BUCKETS = 16;
 const N = 16_000;

@@ -11,7 +11,7 @@ import {
   parseKsuid,
   parseUlid,
   ulidToUuid,
-} from '../../src/core/index.js';
+} from '../../packages/idforge/src/core/index.js';
 import {
   bucketRanges,
   DEFAULT_SHARD_KEY,
@@ -19,7 +19,7 @@ import {
   saltedKey,
   shardKey,
   siphash24,
-} from '../../src/shard/index.js';
+} from '../../packages/idforge/src/shard/index.js';
 
 const hex = (s: string) => Uint8Array.from(s.match(/../g)!.map((h) => Number.parseInt(h, 16)));
 const be64 = (n: bigint) => hex(n.toString(16).padStart(16, '0'));

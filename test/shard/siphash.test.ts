@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { siphash24 } from '../../src/shard/index.js';
+import { siphash24 } from '../../packages/idforge/src/shard/index.js';
 import { SIPHASH_KEY_HEX, SIPHASH_SOURCE, SIPHASH_VECTORS } from '../vectors/siphash.js';
 
 const hex = (s: string) => Uint8Array.from(s.match(/../g)!.map((h) => Number.parseInt(h, 16)));

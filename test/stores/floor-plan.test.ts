@@ -1,14 +1,17 @@
-// The floor plan of src/stores (issue 9 §2) and the import picture of src/: no circle in src/
-// (the CLI included), every backend folder laid out alike, the entry re-exporting by name only, and no
+// The floor plan of @idforge/stores (issue 9 §2) and the import picture of the packages: no
+// circle in or across them (the CLI included), every backend folder laid out alike, the entry re-exporting by name only, and no
 // server driver imported statically (they are optional peer dependencies, loaded lazily).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { workspaceSources } from '../../scripts/workspace-sources.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const stores = join(root, 'src/stores');
+const stores = join(root, 'packages/stores/src');
+const sources = workspaceSources();
+const packages = ['idforge', 'stores', 'server'].map((d) => join(root, 'packages', d, 'src'));
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -32,14 +35,16 @@ function staticImports(file: string, types = false): string[] {
   return found;
 }
 
-test('no import circle in src/ (static imports, types included)', () => {
+test('no import circle in the packages, across them included (static imports, types included)', () => {
   const graph = new Map<string, string[]>();
-  for (const f of files(join(root, 'src'))) {
+  for (const f of packages.flatMap((p) => files(p))) {
     graph.set(
       f,
-      staticImports(f, true)
-        .filter((s) => s.startsWith('.'))
-        .map((s) => resolve(dirname(f), s).replace(/\.js$/, '.ts')),
+      staticImports(f, true).flatMap((s) => {
+        if (s.startsWith('.')) return [resolve(dirname(f), s).replace(/\.js$/, '.ts')];
+        const url = sources.get(s);
+        return url === undefined ? [] : [fileURLToPath(url)];
+      }),
     );
   }
   const state = new Map<string, 'open' | 'done'>();
@@ -89,7 +94,7 @@ test('every backend folder has connect.ts and per-port files, and no open.ts', (
   );
 });
 
-test('src/stores/index.ts re-exports by name only; url.ts is a leaf', () => {
+test('@idforge/stores index.ts re-exports by name only; url.ts is a leaf', () => {
   const index = readFileSync(join(stores, 'index.ts'), 'utf8');
   assert.doesNotMatch(index, /export \*/);
   const body = index.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '').trim();
@@ -98,14 +103,15 @@ test('src/stores/index.ts re-exports by name only; url.ts is a leaf', () => {
 });
 
 test('server drivers are never imported statically: only import type, and import() in connect.ts', () => {
-  const drivers = /^(pg|mysql2(\/promise)?|ioredis|etcd3|classic-level)$/;
-  for (const f of files(join(root, 'src'))) {
+  const drivers = /^(pg|mysql2(\/promise)?|ioredis|etcd3|better-sqlite3|classic-level)$/;
+  for (const f of packages.flatMap((p) => files(p))) {
     for (const spec of staticImports(f)) {
       assert.doesNotMatch(spec, drivers, `${relative(root, f)} imports "${spec}" statically`);
     }
     const dynamic = [...readFileSync(f, 'utf8').matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)];
     for (const m of dynamic) {
-      if (drivers.test(m[1]!)) assert.match(f, /src\/stores\/\w+\/connect\.ts$/, relative(root, f));
+      if (drivers.test(m[1]!))
+        assert.match(f, /packages\/stores\/src\/\w+\/connect\.ts$/, relative(root, f));
     }
   }
 });

@@ -6,13 +6,17 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import type { BenchBatch, KeyKind } from '../../src/bench/ports.js';
+import type { BenchBatch, KeyKind } from '../../packages/idforge/src/bench/ports.js';
 import {
   LEVEL_BENCH_MARKER,
   type LevelBenchEngine,
   openLevelBenchEngine,
-} from '../../src/stores/leveldb/bench-engine.js';
-import { compactionDue, parseLevelStats, parseLevelUrl } from '../../src/stores/leveldb/connect.js';
+} from '../../packages/stores/src/leveldb/bench-engine.js';
+import {
+  compactionDue,
+  parseLevelStats,
+  parseLevelUrl,
+} from '../../packages/stores/src/leveldb/connect.js';
 
 const root = mkdtempSync(join(tmpdir(), 'idforge-leveldb-bench-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -7,7 +7,7 @@
  * unix 1645557742000 ms); the v1 and v6 examples share clock sequence 0x33C8 and node
  * 0x9F6BDECED846.
  */
-import type { UuidVariant } from '../../src/core/uuid/parse.js';
+import type { UuidVariant } from '../../packages/idforge/src/core/uuid/parse.js';
 
 export interface UuidVector {
   /** Where the vector is published. */

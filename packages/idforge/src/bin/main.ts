@@ -1,0 +1,69 @@
+/**
+ * The process around the command line: streams, signals, the exit code. The only code with
+ * process-wide side effects; `idforge` (this package's bin) and `idforge-server` (the server
+ * package's) both end here.
+ *
+ * `serve` takes SIGTERM and SIGINT from the first line of this module: a signal that arrives
+ * while the commands still load is held and handed to the command as soon as it subscribes,
+ * so that a stop sent at any moment of start-up ends the process cleanly instead of being
+ * lost (issue 19). Other commands keep the default action (Ctrl-C ends them at once).
+ */
+import type { CliHost, CliIo } from '../cli/index.js';
+
+/** What a bin runs: the command line's `run`, and the host lending the other packages. */
+export interface BinOptions {
+  readonly argv: readonly string[];
+  readonly load: () => Promise<{
+    run(argv: readonly string[], io: CliIo, host?: CliHost): Promise<number>;
+  }>;
+  readonly host?: () => Promise<CliHost>;
+}
+
+/** Runs the command line as the process: sets the exit code, ends a stuck `serve`. */
+export async function binMain(options: BinOptions): Promise<void> {
+  const serving = options.argv[0] === 'serve';
+  const held: string[] = [];
+  const listeners = new Set<(signal: string) => void>();
+  const early = (signal: NodeJS.Signals) => {
+    if (listeners.size === 0) held.push(signal);
+    for (const listener of listeners) listener(signal);
+  };
+  if (serving) process.on('SIGTERM', early).on('SIGINT', early);
+
+  const { run } = await options.load();
+  const host = options.host === undefined ? {} : await options.host();
+
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+  process.exitCode = await run(
+    options.argv,
+    {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+      env: process.env,
+      onSignal: (listener) => {
+        if (!serving) {
+          const handler = (signal: NodeJS.Signals) => listener(signal);
+          process.on('SIGTERM', handler).on('SIGINT', handler);
+          return () => process.off('SIGTERM', handler).off('SIGINT', handler);
+        }
+        listeners.add(listener);
+        for (const signal of held.splice(0)) listener(signal);
+        return () => listeners.delete(listener);
+      },
+    },
+    host,
+  );
+  if (serving) {
+    process.off('SIGTERM', early).off('SIGINT', early);
+    // The service has stopped and closed what it opened; should a driver still hold a socket
+    // open, the process ends anyway rather than linger after its stop.
+    setTimeout(() => {
+      process.stderr.write('idforge serve: handles still open 2 s after the stop; exiting\n');
+      process.exit();
+    }, 2000).unref();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What the library's command line borrows from the other packages when they are installed.
+ * `idforge` (this package) holds every command that needs no server; the store-backed ones
+ * (serve, migrate, leases, seq, ticket, bench, backfill) are in `@idforge/server`, and
+ * `gen snowflake --store URL` opens its store through `@idforge/stores`. The bin hands `run`
+ * a host that loads them on demand; a package that is not installed becomes one line naming
+ * the install command, exit 2, never Node's ERR_MODULE_NOT_FOUND.
+ */
+import type { LeaseStore } from '../coord/index.js';
+import type { Options } from './args.js';
+import { type CliIo, UsageError } from './io.js';
+
+/** One command: its help text, its flags and what it does; resolves to the exit code. */
+export interface Command {
+  readonly help: string;
+  readonly options: Options;
+  run(
+    positionals: string[],
+    values: Record<string, unknown>,
+    io: CliIo,
+    host: CliHost,
+  ): number | Promise<number>;
+}
+
+/** The part of `@idforge/stores` the library's commands use. */
+export interface StoresModule {
+  openLeaseStore(
+    url: string,
+    options?: { readonly onCreate?: (path: string) => void },
+  ): Promise<LeaseStore>;
+}
+
+/** Where the packages the library does not depend on come from. */
+export interface CliHost {
+  /** The server package's commands (`@idforge/server/cli`), loaded when one is asked for. */
+  readonly serverCommands?: () => Promise<Readonly<Record<string, Command>>>;
+  /** The stores package (`@idforge/stores`), loaded when a command is given `--store`. */
+  readonly stores?: () => Promise<StoresModule>;
+}
+
+/** The commands of the server package, listed in the library's help. */
+export const SERVER_COMMANDS: readonly string[] = [
+  'serve',
+  'migrate',
+  'leases',
+  'seq',
+  'ticket',
+  'bench',
+  'backfill',
+];
+
+export const SERVER_PACKAGE = '@idforge/server';
+export const STORES_PACKAGE = '@idforge/stores';
+
+/**
+ * The usage error of a command whose package is not installed: the one line that installs it
+ * (printed as `idforge serve: … npm install @idforge/server`, exit 2).
+ */
+export class PackageMissingError extends UsageError {
+  constructor(
+    readonly packageName: string,
+    what: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${what} is in the ${packageName} package: npm install ${packageName}`, options);
+  }
+}
+
+/**
+ * Resolves what `load` imports; rejects with `PackageMissingError` when `load` is absent or
+ * the package `pkg` is not installed, and with the import's own error otherwise.
+ */
+export async function loadPackage<T>(
+  pkg: string,
+  what: string,
+  load: (() => Promise<T>) | undefined,
+): Promise<T> {
+  if (load === undefined) throw new PackageMissingError(pkg, what);
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const message = error instanceof Error ? error.message : '';
+    if (
+      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+      (message.includes(`'${pkg}'`) || message.includes(`'${pkg}/`))
+    ) {
+      throw new PackageMissingError(pkg, what, { cause: error });
+    }
+    throw error;
+  }
+}

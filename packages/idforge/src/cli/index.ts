@@ -1,0 +1,31 @@
+/**
+ * `idforge/cli`: the command line as a library, for the packages that add commands to it
+ * (`@idforge/server` adds serve, migrate, leases, seq, ticket, bench and backfill) and for
+ * tests and tools that drive it in-process. `run(argv, io, host)` never ends the process.
+ * This file re-exports only, by name.
+ */
+export {
+  bigintArg,
+  DEFAULT_STORE,
+  integer,
+  noArgs,
+  type Options,
+  STORE_HELP,
+  serverList,
+  storeUrl,
+  tagArg,
+  ticketTagArg,
+} from './args.js';
+export {
+  type CliHost,
+  type Command,
+  loadPackage,
+  PackageMissingError,
+  SERVER_COMMANDS,
+  SERVER_PACKAGE,
+  STORES_PACKAGE,
+  type StoresModule,
+} from './host.js';
+export { type CliIo, formatTable, LineWriter, UsageError } from './io.js';
+export { loadPublicKeys } from './keys.js';
+export { run, VERSION } from './main.js';

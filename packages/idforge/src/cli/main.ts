@@ -1,0 +1,254 @@
+/**
+ * The idforge command line as a function: `run(argv, io)` resolves to the exit code and never
+ * ends the process itself, so tests drive it in-process. Exit codes: 0 success, 1 an input was
+ * invalid or an operation failed, 2 a usage mistake.
+ */
+import { IdforgeError } from '../core/index.js';
+import { closest, parseCommandLine } from './args.js';
+import { adviseCommand, adviseHelp } from './commands/advise.js';
+import { convertCommand, convertHelp } from './commands/convert.js';
+import { genCommand, genHelp } from './commands/gen.js';
+import { inspectCommand, inspectHelp } from './commands/inspect.js';
+import { layoutsCommand, layoutsHelp } from './commands/layouts.js';
+import { planCommand, planHelp } from './commands/plan.js';
+import { publicCommand, publicHelp } from './commands/public.js';
+import { shardCommand, shardHelp } from './commands/shard.js';
+import {
+  type CliHost,
+  type Command,
+  loadPackage,
+  PackageMissingError,
+  SERVER_COMMANDS,
+  SERVER_PACKAGE,
+} from './host.js';
+import { type CliIo, UsageError } from './io.js';
+
+export type { CliIo } from './io.js';
+
+export const VERSION = '0.2.0';
+
+const mainHelp = `Usage: idforge <command> [options]
+
+Unique identifiers for distributed systems: UUIDv4/v7, ULID, KSUID and Snowflake layouts.
+
+Commands:
+  gen <scheme>        generate IDs: uuidv4, uuidv7, ulid, ksuid, snowflake, typeid
+  inspect <id...>     detect the scheme of IDs and decode them (time, version, fields)
+  convert <id...>     convert between forms: v1/v6, MySQL swapped bytes, ULID/UUID, hex
+  layouts             list the Snowflake layouts with their horizons and rate caps
+  leases              list the live worker-ID leases of a store, with their marks
+  migrate             create what idforge needs in a store (--store URL; idempotent)
+  seq <sub> [tag]     segment sequences (create, next, show, step): numbers by blocks from a table
+  ticket <sub> <tag>  Flickr ticket servers (setup, next) over --servers URL,URL
+  plan --writers N    auto-increment offset/increment statements for N writers
+  advise              recommend an ID scheme from a few questions (--writers N, --json)
+  bench db            measure what each key scheme costs on your database (--store, --rows)
+  backfill            add and fill a public ID column of a live table, online (--store, --table)
+  public <sub>        opaque public IDs: keygen, retire, encode <id...>, decode <pid...>
+  shard <id...>       salt bucket and composite key for range-partitioned stores (--buckets N)
+  serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
+
+serve, migrate, leases, seq, ticket, bench and backfill are in the server package
+(npm install @idforge/server, or npx @idforge/server to serve at once); gen --store needs
+@idforge/stores. Every other command works with idforge alone.
+
+Options:
+  -h, --help          help for idforge or a command (idforge help <command>)
+  -v, --version       print the version
+
+Every command with JSON output takes --json (gen: the same as --format json). A mistake in
+the command line exits 2 with one line naming the command and the flag, and the closest flag
+when one is close: idforge gen: unknown flag "--jsn" (did you mean --json?)
+
+Examples:
+  idforge gen uuidv7 -n 3
+  idforge gen snowflake --node 7
+  idforge gen snowflake --layout twitter-2010 --field datacenter=1 --field worker=3
+  idforge gen snowflake --store sqlite:idforge.db -n 5
+  idforge seq create orders --step 1000 && idforge seq next orders -n 3
+  idforge plan --writers 3 --writer 2
+  idforge inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV
+  idforge inspect 175928847299117063 --layout discord --json
+  idforge convert c232ab00-9414-11ec-b3c8-9f6bdeced846 --to v6
+`;
+
+/** The commands of the library's bin: none of them needs a server package. */
+const COMMANDS: Record<string, Command> = {
+  gen: {
+    help: genHelp,
+    options: {
+      count: { type: 'string', short: 'n' },
+      json: { type: 'boolean' },
+      format: { type: 'string' },
+      layout: { type: 'string' },
+      node: { type: 'string' },
+      field: { type: 'string', multiple: true },
+      'gene-from': { type: 'string' },
+      gene: { type: 'string' },
+      method: { type: 'string' },
+      monotonic: { type: 'boolean' },
+      prefix: { type: 'string' },
+      store: { type: 'string' },
+      workers: { type: 'string' },
+      ttl: { type: 'string' },
+      wait: { type: 'string' },
+      'ttl-ms': { type: 'string' },
+      'acquire-timeout-ms': { type: 'string' },
+    },
+    run: (p, v, io, host) => genCommand(p, v, io, host),
+  },
+  inspect: {
+    help: inspectHelp,
+    options: {
+      scheme: { type: 'string' },
+      layout: { type: 'string' },
+      lenient: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    run: (p, v, io) => inspectCommand(p, v, io),
+  },
+  convert: {
+    help: convertHelp,
+    options: { to: { type: 'string' }, from: { type: 'string' }, prefix: { type: 'string' } },
+    run: (p, v, io) => convertCommand(p, v, io),
+  },
+  plan: {
+    help: planHelp,
+    options: {
+      writers: { type: 'string' },
+      writer: { type: 'string' },
+      dialect: { type: 'string' },
+      increment: { type: 'string' },
+      tag: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    run: (p, v, io) => planCommand(p, v, io),
+  },
+  advise: {
+    help: adviseHelp,
+    options: {
+      writers: { type: 'string' },
+      'key-size': { type: 'string' },
+      'node-ids': { type: 'string' },
+      public: { type: 'string' },
+      partitioned: { type: 'string' },
+      'gap-free': { type: 'string' },
+      json: { type: 'boolean' },
+      interactive: { type: 'boolean', short: 'i' },
+    },
+    run: (p, v, io) => adviseCommand(p, v, io),
+  },
+  public: {
+    help: publicHelp,
+    options: {
+      out: { type: 'string' },
+      'key-file': { type: 'string' },
+      version: { type: 'string' },
+      bytes: { type: 'string' },
+      prefix: { type: 'string' },
+      as: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    run: (p, v, io) => publicCommand(p, v, io),
+  },
+  shard: {
+    help: shardHelp,
+    options: { buckets: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' } },
+    run: (p, v, io) => shardCommand(p, v, io),
+  },
+  layouts: {
+    help: layoutsHelp,
+    options: { json: { type: 'boolean' } },
+    run: (p, v, io) => {
+      if (p.length > 0) throw new UsageError(`unexpected argument "${p[0]}"`);
+      return layoutsCommand(v, io, Date.now());
+    },
+  },
+};
+
+/**
+ * Runs the CLI with `argv` (without the node and script paths); resolves to the exit code.
+ * `host` lends the commands of the packages this one does not depend on (the server's
+ * commands, the stores for `gen --store`); without it those name their install line, exit 2.
+ */
+export async function run(argv: readonly string[], io: CliIo, host: CliHost = {}): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help') {
+    io.stdout.write(mainHelp);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === 'help' && rest[0] === undefined) {
+    io.stdout.write(mainHelp);
+    return 0;
+  }
+  if (name === '-v' || name === '--version') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const topic = name === 'help' ? rest[0] : undefined;
+  let command: Command | undefined;
+  try {
+    command = await commandOf(topic ?? name, host);
+    if (command === undefined) throw unknownCommand(topic ?? name);
+    if (name === 'help') {
+      io.stdout.write(command.help);
+      return 0;
+    }
+    const { values, positionals } = parseCommandLine(rest, command.options);
+    if (values.help) {
+      io.stdout.write(command.help);
+      return 0;
+    }
+    return await command.run(positionals, values, io, host);
+  } catch (e) {
+    const known = command !== undefined || SERVER_COMMANDS.includes(name);
+    const cmd = known && name !== 'help' ? ` ${name}` : '';
+    if (e instanceof PackageMissingError) {
+      io.stderr.write(`${prefixed(cmd, e.message)}\n`);
+      return 2;
+    }
+    if (e instanceof UsageError || e instanceof TypeError || e instanceof RangeError) {
+      io.stderr.write(
+        `${prefixed(cmd, (e as Error).message)}\nRun "idforge${cmd} --help" for usage.\n`,
+      );
+      return 2;
+    }
+    if (e instanceof IdforgeError) {
+      io.stderr.write(`${prefixed(cmd, e.message)} [${e.code}]\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+/** The command `name`: the library's own, or a server command lent by `host`. */
+async function commandOf(name: string | undefined, host: CliHost): Promise<Command | undefined> {
+  if (name === undefined) return undefined;
+  if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];
+  if (!SERVER_COMMANDS.includes(name)) return undefined;
+  const commands = await loadPackage(SERVER_PACKAGE, `idforge ${name}`, host.serverCommands);
+  return Object.hasOwn(commands, name) ? commands[name] : undefined;
+}
+
+/** A command (or top-level flag) not known, with the closest known one. */
+function unknownCommand(name: string): UsageError {
+  const flag = name.startsWith('-');
+  const close = flag
+    ? closest(name.replace(/^--?/, ''), ['help', 'version'])
+    : closest(name, [...Object.keys(COMMANDS), ...SERVER_COMMANDS]);
+  const hint = close === undefined ? '' : ` (did you mean ${flag ? '--' : ''}${close}?)`;
+  return new UsageError(`unknown ${flag ? 'flag' : 'command'} "${name}"${hint}`);
+}
+
+/**
+ * `idforge <command>: message`, once: a message naming a subcommand ("seq create: expected a
+ * tag") reads "idforge seq create: expected a tag", never "idforge seq: seq create: …".
+ */
+function prefixed(cmd: string, message: string): string {
+  const name = cmd.trim();
+  if (name !== '' && message.startsWith(`${name}: `)) return `idforge ${message}`;
+  if (name !== '' && /^\S+ \S+: /.test(message) && message.startsWith(`${name} `)) {
+    return `idforge ${message}`;
+  }
+  return `idforge${cmd}: ${message}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * idforge/sequences: central sequences (segments with double buffering, ticket servers,
+ * Redis counters) behind one interface, and the rules every store of a sequence follows (a
+ * tag, the largest value, setting ticket servers up). Stores are opened from @idforge/stores.
+ * This file re-exports only, by name.
+ */
+export {
+  type CounterBlockSource,
+  type CounterBlockSourceOptions,
+  type CounterSourceStats,
+  counterBlockSource,
+} from './counter-source.js';
+export {
+  MAX_WRITERS,
+  PLAN_CAVEAT,
+  type PlanDialect,
+  type PlanOptions,
+  planWriters,
+  type WriterPlan,
+  type WriterPlanSet,
+} from './plan.js';
+export {
+  type BlockSource,
+  type CounterStore,
+  type CreateTagOptions,
+  type DurableMarkStore,
+  MAX_SEQUENCE_VALUE,
+  type PlannableTicketServer,
+  type Segment,
+  type SegmentStore,
+  type SegmentTag,
+  type TicketServer,
+} from './ports.js';
+export { SegmentBuffer } from './segment-buffer.js';
+export type {
+  SegmentBufferOptions,
+  SegmentBufferSnapshot,
+  SegmentBufferStats,
+  SegmentFetchEvent,
+} from './segment-buffer-types.js';
+export { openSegmentSequence, type SegmentSequenceOptions, type Sequence } from './sequence.js';
+export { assertTag, assertTicketTag, MAX_TAG_LENGTH } from './tag.js';
+export {
+  shortReason,
+  TicketClient,
+  type TicketClientOptions,
+  type TicketServerEvent,
+  type TicketServerStats,
+  type TicketSource,
+} from './ticket-client.js';
+export { setupTicketServers } from './ticket-setup.js';

@@ -1,0 +1,275 @@
+/**
+ * `idforge backfill`: adds a public ID column to a live table and fills it online, by
+ * idforge/public's `runBackfill` over the target @idforge/stores opens for the URL. Progress on
+ * standard error (a bar on a terminal, a line per tenth otherwise); Ctrl-C stops between two
+ * batches (exit 130) and the same command resumes.
+ */
+
+import { openBackfillTarget, storeScheme } from '@idforge/stores';
+import { type CliIo, integer, loadPublicKeys, UsageError } from 'idforge/cli';
+import {
+  type BackfillProgress,
+  type BackfillReport,
+  type BackfillValues,
+  MAX_BACKFILL_BATCH,
+  PublicIds,
+  type PublicKey,
+  publicIdValues,
+  runBackfill,
+  uuidv4Values,
+  uuidv7Values,
+} from 'idforge/public';
+
+export const backfillHelp = `Usage: idforge backfill --store URL --table T --column C --scheme uuidv7|uuidv4|public
+                        [--key-column id] [--batch 1000] [--key-file F] [--prefix P] [--json]
+
+Adds a public ID column to a live table and fills it without stopping the application: adds
+the column if missing (nullable; uuid on PostgreSQL, BINARY(16) on MariaDB/MySQL, BLOB on
+SQLite, never CHAR(36); text of the public ID's length for --scheme public), fills it in
+batches ordered by the key that each commit on their own (never overwriting a value), catches
+rows inserted meanwhile in a last pass, then builds the unique index without blocking writes
+(CONCURRENTLY on PostgreSQL, LOCK=NONE on InnoDB). Nothing but the table records progress: a
+run stopped at any point is resumed by running it again, and every row is filled once.
+
+Stores:
+  sqlite:PATH                       an existing file
+  postgres://user@host:port/db      the table by the search_path, or --table schema.name
+  mysql://user@host:port/db         MariaDB or MySQL (InnoDB), the URL's database
+
+Options:
+  --store URL        the database holding the table (required)
+  --table T          the table (required)
+  --column C         the column to add and fill (required), e.g. public_id
+  --scheme S         uuidv7 (time-ordered, random), uuidv4 (random) or public (the opaque
+                     public ID of each row's key, idforge/public) (required)
+  --key-column K     the unique NOT NULL integer or uuid column to walk by (default id)
+  --batch N          rows per batch and transaction, 1 to ${MAX_BACKFILL_BATCH.toLocaleString('en-US')} (default 1000)
+  --key-file F       --scheme public: the key file (default: the keys in $IDFORGE_PUBLIC_KEYS)
+  --prefix P         --scheme public: the type prefix of the public IDs (inv → inv_…)
+  --json             print the report as JSON
+
+Ctrl-C stops after the current batch (exit 130); what was filled stays, rerun to resume.
+First make the application write the column for the rows it inserts: rows inserted with NULL
+after the last pass are left for a rerun (the report says how many, and the exit code is 1).
+
+Examples:
+  idforge backfill --store postgres://app@db/shop --table orders --column public_id --scheme uuidv7
+  idforge backfill --store mysql://root@127.0.0.1/shop --table orders --column public_id --scheme uuidv4 --batch 500
+`;
+
+const SCHEMES = ['uuidv7', 'uuidv4', 'public'];
+
+/** `idforge backfill`. */
+export async function backfillCommand(
+  positionals: readonly string[],
+  values: Record<string, unknown>,
+  io: CliIo,
+): Promise<number> {
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const url = required(values, 'store', 'a database URL');
+  const table = required(values, 'table', 'a table name');
+  const column = required(values, 'column', 'a column name');
+  const scheme = required(values, 'scheme', 'uuidv7, uuidv4 or public');
+  if (!SCHEMES.includes(scheme)) {
+    throw new UsageError(`--scheme: expected uuidv7, uuidv4 or public, got "${scheme}"`);
+  }
+  const keyColumn = typeof values['key-column'] === 'string' ? values['key-column'] : 'id';
+  if (keyColumn === column) {
+    throw new UsageError(
+      `--key-column: expected a column other than --column, got "${column}" for both`,
+    );
+  }
+  const batch =
+    typeof values.batch === 'string'
+      ? integer('--batch', values.batch, 1, MAX_BACKFILL_BATCH)
+      : 1000;
+  const engine = usage(() => storeScheme(url));
+  if (engine !== 'postgres' && engine !== 'mysql' && engine !== 'sqlite') {
+    throw new UsageError(
+      `--store: expected sqlite:PATH, postgres://... or mysql://..., got a ${engine} URL`,
+    );
+  }
+  const source = valuesFor(scheme, values, io);
+
+  const controller = new AbortController();
+  const unsubscribe = io.onSignal?.((signal) => {
+    io.stderr.write(`\nidforge backfill: ${signal}: stopping after this batch…\n`);
+    controller.abort(new Error(signal));
+  });
+  const progress = new ProgressPrinter(io);
+  let report: BackfillReport;
+  try {
+    const target = await openBackfillTarget(url);
+    try {
+      report = await usage(() =>
+        runBackfill(target, {
+          table,
+          column,
+          keyColumn,
+          values: source,
+          batch,
+          signal: controller.signal,
+          onProgress: (p) => progress.update(p),
+        }),
+      );
+    } finally {
+      await target.close();
+    }
+  } catch (error) {
+    progress.end();
+    if (controller.signal.aborted) {
+      io.stderr.write(
+        `idforge backfill: interrupted after filling ${int(progress.filled)} rows (each batch ` +
+          'is committed); rerun the same command to resume.\n',
+      );
+      return 130;
+    }
+    throw error;
+  } finally {
+    unsubscribe?.();
+  }
+  progress.end();
+  io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : summary(report));
+  // Rows still NULL: not done, whatever the reason; a script must not build on it.
+  return report.complete ? 0 : 1;
+}
+
+function required(values: Record<string, unknown>, name: string, what: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name}: expected ${what}`);
+  return v;
+}
+
+function valuesFor(scheme: string, values: Record<string, unknown>, io: CliIo): BackfillValues {
+  if (scheme !== 'public') {
+    for (const flag of ['key-file', 'prefix']) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag}: only with --scheme public`);
+    }
+    return scheme === 'uuidv7' ? uuidv7Values() : uuidv4Values();
+  }
+  const ids = new PublicIds({ keys: loadKeys(values, io) });
+  const prefix = typeof values.prefix === 'string' ? values.prefix : undefined;
+  if (prefix !== undefined) usage(() => ids.encode(0n, prefix));
+  return publicIdValues((id) => {
+    // Keys come smallest first, so a negative one stops the first batch, before any write.
+    if (typeof id === 'bigint' && id < 0n) {
+      throw new UsageError(
+        `--scheme public: the table has a negative key (${id}); public IDs encode keys 0 to 2^64 - 1: use --scheme uuidv7 or uuidv4 for this table`,
+      );
+    }
+    return ids.encode(id, prefix);
+  });
+}
+
+/** `--key-file F`, else `$IDFORGE_PUBLIC_KEYS` from io.env (as `idforge public` reads them). */
+function loadKeys(values: Record<string, unknown>, io: CliIo): PublicKey[] {
+  const file = values['key-file'];
+  return loadPublicKeys(
+    typeof file === 'string' ? file : undefined,
+    io,
+    'idforge backfill',
+    '--scheme public: expected --key-file F or $IDFORGE_PUBLIC_KEYS (idforge public keygen writes a key file)',
+  );
+}
+
+/** `fn()`, its RangeError or TypeError (a malformed name, a URL) as a UsageError. */
+function usage<T>(fn: () => T): T {
+  try {
+    const out = fn();
+    if (out instanceof Promise) {
+      return out.catch((error: unknown) => {
+        throw asUsage(error);
+      }) as T;
+    }
+    return out;
+  } catch (error) {
+    throw asUsage(error);
+  }
+}
+
+function asUsage(error: unknown): unknown {
+  return error instanceof RangeError || error instanceof TypeError
+    ? new UsageError(error.message)
+    : error;
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** The lines printed at the end. */
+function summary(r: BackfillReport): string {
+  const name = `${r.table}.${r.column}`;
+  if (r.passes === 0 && !r.columnAdded && !r.indexAdded && r.complete) {
+    return `${name} is complete: all ${int(r.rowsAtEnd)} rows have a value and the unique index exists; nothing to do.\n`;
+  }
+  const lines = [
+    `${name} (${r.columnType}) on ${r.address}, scheme ${r.scheme}, key ${r.keyColumn}`,
+    r.columnAdded
+      ? '  column: added'
+      : `  column: existed, ${int(r.alreadyFilled)} rows filled before`,
+    `  filled: ${int(r.filled)} rows in ${r.passes} pass(es), ${int(r.rowsPerSecond)} rows/s`,
+    `  unique index: ${r.indexAdded ? `${r.index} built` : 'existed'}`,
+    r.complete
+      ? `complete: all ${int(r.rowsAtEnd)} rows have a ${r.column} (${r.seconds.toFixed(1)} s)`
+      : `incomplete: ${int(r.remaining)} rows inserted with NULL after the last pass; make the application write ${r.column} on insert, then rerun`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** A bar on a terminal (redrawn in place, at most 10 times a second); lines otherwise. */
+class ProgressPrinter {
+  readonly #io: CliIo;
+  readonly #tty: boolean;
+  #lastDraw = 0;
+  #lastTenth = 0;
+  #drawn = false;
+  filled = 0;
+
+  constructor(io: CliIo) {
+    this.#io = io;
+    this.#tty = io.stderr.isTTY === true;
+  }
+
+  update(p: BackfillProgress): void {
+    this.filled = p.filled;
+    if (p.phase === 'index') {
+      this.#write(`filled ${int(p.filled)} rows; building the unique index…`, true);
+      return;
+    }
+    const rate = p.elapsedMs > 0 ? (p.filled * 1000) / p.elapsedMs : 0;
+    const eta = rate > 0 ? (p.total - p.filled) / rate : 0;
+    const pass = p.pass > 1 ? ` (pass ${p.pass})` : '';
+    const text = `${int(p.filled)}/${int(p.total)} rows${pass}, ${int(rate)} rows/s, ETA ${duration(eta)}`;
+    if (this.#tty) {
+      const now = Date.now();
+      if (now - this.#lastDraw < 100 && p.filled < p.total) return;
+      this.#lastDraw = now;
+      const width = 24;
+      const full = Math.min(width, Math.round((p.filled / Math.max(1, p.total)) * width));
+      this.#write(`[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${text}`, false);
+    } else {
+      const tenth = Math.floor((p.filled * 10) / Math.max(1, p.total));
+      if (tenth <= this.#lastTenth && p.pass === 1) return;
+      this.#lastTenth = tenth;
+      this.#write(text, true);
+    }
+  }
+
+  #write(text: string, line: boolean): void {
+    if (this.#tty) {
+      this.#io.stderr.write(`\r${text}\x1b[K${line ? '\n' : ''}`);
+      this.#drawn = !line;
+    } else {
+      this.#io.stderr.write(`${text}\n`);
+    }
+  }
+
+  end(): void {
+    if (this.#drawn) this.#io.stderr.write('\n');
+    this.#drawn = false;
+  }
+}
+
+function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}

@@ -1,0 +1,234 @@
+/**
+ * `idforge bench db`: what a key scheme costs on the user's own database. Opens the engine the
+ * URL names, runs idforge/bench's `runDbBench` with progress on standard error, writes the
+ * report (report.json, report.md, SVG charts) and prints a summary table.
+ */
+
+import { openBenchEngine, storeScheme } from '@idforge/stores';
+import {
+  type BenchProgress,
+  type DbBenchReport,
+  defaultSchemes,
+  MAX_BENCH_BATCH,
+  MAX_BENCH_ROWS,
+  parseSchemes,
+  runDbBench,
+  writeReport,
+} from 'idforge/bench';
+import { type CliIo, formatTable, integer, UsageError } from 'idforge/cli';
+
+export const benchHelp = `Usage: idforge bench db --store URL --rows N [--schemes LIST] [--batch N] [--out DIR]
+                        [--keep] [--force] [--json]
+
+Measures what a primary-key scheme costs on your own database: one table per scheme (key, a
+timestamp, an int, a short payload, a secondary index on the timestamp), loaded in key
+generation order in multi-row INSERTs of --batch rows, one transaction each. Reports per scheme
+the load time and the insert rate of each tenth of the load, table and index sizes, leaf
+density, WAL bytes and full-page images (PostgreSQL), page splits and redo bytes (InnoDB),
+compaction bytes (LevelDB), and order inversions; the server's settings; and whether the
+indexes fitted the cache. Writes report.json, report.md, rate-by-tenth.svg and sizes.svg.
+
+Stores:
+  sqlite:PATH                       a file (created if missing)
+  postgres://user@host:port/db      tables in the schema idforge_bench
+  mysql://user@host:port/db         MariaDB or MySQL (InnoDB)
+  leveldb:DIR                       LevelDB (classic-level), one database per scheme in DIR
+
+Options:
+  --store URL      the database to load (required); use one made for the bench
+  --rows N         rows per scheme, 1 to ${MAX_BENCH_ROWS.toLocaleString('en-US')} (required)
+  --schemes LIST   comma-separated, or "all": bigint, sequence, snowflake, uuidv7, ulid, uuidv4,
+                   uuidv4-text, uuidv7-text, uuidv1-swap (default: those that apply to the
+                   engine; uuidv1-swap is MySQL's UUID_TO_BIN(u, 1) order, on MySQL/MariaDB)
+  --batch N        rows per INSERT and transaction, 1 to ${MAX_BENCH_BATCH.toLocaleString('en-US')} (default 1000)
+  --out DIR        where the report goes (default ./idforge-bench-report); replaced whole
+  --keep           keep the tables after measuring (default: each is dropped)
+  --force          run although the database holds tables the bench did not create
+  --json           print report.json instead of the summary table
+
+Ctrl-C stops between two batches, drops the bench's tables and writes no report (exit 130).
+
+Examples:
+  idforge bench db --store sqlite:bench.db --rows 100000
+  idforge bench db --store postgres://postgres@127.0.0.1/bench --rows 1000000 --out pg-1m
+  idforge bench db --store mysql://root@127.0.0.1/bench --rows 1000000 --schemes bigint,uuidv4,uuidv7,uuidv1-swap
+`;
+
+const DEFAULT_OUT = 'idforge-bench-report';
+
+/** `idforge bench <sub>`: only `db` for now. */
+export async function benchCommand(
+  positionals: readonly string[],
+  values: Record<string, unknown>,
+  io: CliIo,
+): Promise<number> {
+  const [sub, ...extra] = positionals;
+  if (sub !== 'db') {
+    throw new UsageError(
+      sub === undefined ? 'expected a subcommand: db' : `unknown subcommand "${sub}" (expected db)`,
+    );
+  }
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  if (typeof values.store !== 'string') throw new UsageError('--store: expected a database URL');
+  if (typeof values.rows !== 'string') throw new UsageError('--rows: expected a number of rows');
+  const url = values.store;
+  const rows = integer('--rows', values.rows, 1, MAX_BENCH_ROWS);
+  const batch =
+    typeof values.batch === 'string' ? integer('--batch', values.batch, 1, MAX_BENCH_BATCH) : 1000;
+  const engineName = engineOf(url);
+  const schemes =
+    typeof values.schemes === 'string'
+      ? usage(() => parseSchemes(values.schemes as string, engineName))
+      : defaultSchemes(engineName);
+  const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT;
+
+  const controller = new AbortController();
+  const unsubscribe = io.onSignal?.((signal) => {
+    io.stderr.write(`\nidforge bench db: ${signal}: stopping after this batch…\n`);
+    controller.abort(new Error(signal));
+  });
+  const progress = new ProgressPrinter(io);
+  const engine = await openBenchEngine(url);
+  let report: DbBenchReport;
+  try {
+    report = await runDbBench(engine, {
+      rows,
+      batch,
+      schemes,
+      keep: values.keep === true,
+      force: values.force === true,
+      signal: controller.signal,
+      onProgress: (p) => progress.update(p),
+      idforgeVersion: '0.1.0',
+    });
+  } catch (error) {
+    progress.end();
+    if (controller.signal.aborted) {
+      io.stderr.write(
+        'idforge bench db: interrupted; the bench dropped its tables and wrote no report.\n',
+      );
+      return 130;
+    }
+    throw error;
+  } finally {
+    unsubscribe?.();
+    await engine.close();
+  }
+  progress.end();
+  const written = await writeReport(out, report);
+  if (values.json === true) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else io.stdout.write(summary(report, written));
+  return 0;
+}
+
+function engineOf(url: string): 'postgres' | 'mysql' | 'sqlite' | 'leveldb' {
+  const scheme = usage(() => storeScheme(url));
+  if (scheme === 'postgres' || scheme === 'mysql' || scheme === 'sqlite' || scheme === 'leveldb') {
+    return scheme;
+  }
+  throw new UsageError(
+    `--store: expected sqlite:PATH, postgres://..., mysql://... or leveldb:DIR, got a ${scheme} URL`,
+  );
+}
+
+function usage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+const mb = (b: number | null) => (b === null ? '–' : (b / 1048576).toFixed(1));
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** The table printed at the end: one line per scheme, rates and sizes. */
+function summary(report: DbBenchReport, written: readonly string[]): string {
+  const base = report.schemes.find((s) => s.scheme === 'bigint') ?? report.schemes[0]!;
+  const table = formatTable(
+    [
+      'scheme',
+      'storage',
+      'rows/s',
+      `vs ${base.scheme}`,
+      'table MB',
+      'pk MB',
+      'ts idx MB',
+      'inversions',
+    ],
+    report.schemes.map((s) => [
+      s.scheme,
+      s.storage,
+      int(s.rowsPerSecond),
+      base.rowsPerSecond > 0 ? `${(s.rowsPerSecond / base.rowsPerSecond).toFixed(2)}×` : '–',
+      mb(s.tableBytes),
+      mb(s.primaryIndexBytes),
+      mb(s.secondaryIndexBytes),
+      int(s.orderInversions),
+    ]),
+  );
+  return `${report.server}, ${int(report.rows)} rows per scheme\n${report.regime}\n\n${table}\n\nReport: ${written.join(', ')}\n`;
+}
+
+/** A bar on a terminal (redrawn in place, at most 10 times a second); lines otherwise. */
+class ProgressPrinter {
+  readonly #io: CliIo;
+  readonly #tty: boolean;
+  #lastDraw = 0;
+  #lastTenth = -1;
+  #drawn = false;
+
+  constructor(io: CliIo) {
+    this.#io = io;
+    this.#tty = io.stderr.isTTY === true;
+  }
+
+  update(p: BenchProgress): void {
+    const head = `${p.scheme} (${p.index}/${p.of})`;
+    if (p.phase === 'measure') {
+      this.#lastTenth = -1;
+      this.#write(
+        `${head}: loaded ${int(p.total)} rows in ${(p.elapsedMs / 1000).toFixed(1)} s; measuring…`,
+        true,
+      );
+      return;
+    }
+    if (p.phase === 'done') return;
+    const rate = p.elapsedMs > 0 ? (p.rows * 1000) / p.elapsedMs : 0;
+    const eta = rate > 0 ? (p.total - p.rows) / rate : 0;
+    const text = `${head}: ${int(p.rows)}/${int(p.total)} rows, ${int(rate)} rows/s, ETA ${duration(eta)}`;
+    if (this.#tty) {
+      const now = Date.now();
+      if (now - this.#lastDraw < 100 && p.rows < p.total) return;
+      this.#lastDraw = now;
+      const width = 24;
+      const full = Math.round((p.rows / p.total) * width);
+      this.#write(`[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${text}`, false);
+    } else {
+      const tenth = Math.floor((p.rows * 10) / p.total);
+      if (tenth === this.#lastTenth || tenth === 0) return;
+      this.#lastTenth = tenth;
+      this.#write(text, true);
+    }
+  }
+
+  #write(text: string, line: boolean): void {
+    if (this.#tty) {
+      this.#io.stderr.write(`\r${text}\x1b[K${line ? '\n' : ''}`);
+      this.#drawn = !line;
+    } else {
+      this.#io.stderr.write(`${text}\n`);
+    }
+  }
+
+  end(): void {
+    if (this.#drawn) this.#io.stderr.write('\n');
+    this.#drawn = false;
+  }
+}
+
+function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}

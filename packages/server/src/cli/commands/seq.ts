@@ -1,0 +1,210 @@
+/** `idforge seq create|next|show|step`: segment sequences ("号段") in a store. */
+
+import {
+  openRedisCounterStore,
+  openSegmentStore,
+  openSequence,
+  storeScheme,
+} from '@idforge/stores';
+import {
+  bigintArg,
+  type CliIo,
+  DEFAULT_STORE,
+  formatTable,
+  integer,
+  LineWriter,
+  STORE_HELP,
+  storeUrl,
+  tagArg,
+  UsageError,
+} from 'idforge/cli';
+import { MAX_SEQUENCE_VALUE, type SegmentTag } from 'idforge/sequences';
+
+export const seqHelp = `Usage: idforge seq <create|next|show|step> [tag] [options]
+
+Segment sequences: per business tag, a table row whose max_id moves up by a step; each
+process owns the numbers of the segments it takes, so numbers are unique across every
+process and host sharing the store, and increasing within a process.
+
+  seq create <tag> [--step N] [--start N] [--description TEXT]
+                    create a tag (step default 1000, first number default 1); an existing
+                    tag (or Redis counter) is refused (IDF_TAG_EXISTS) and left unchanged
+  seq next <tag> [-n COUNT]
+                    print COUNT numbers (default 1), one per line: one segment of
+                    max(COUNT, step) is taken; the numbers left in it are never reissued
+  seq show [--json] list the tags: max_id, step, updated_at, description
+  seq step <tag> <N>
+                    set the tag's stored step (the smallest segment) to N, 1 to 2^31 - 1;
+                    max_id is unchanged and every segment taken from then on is at least
+                    N; running processes keep the segments they hold (a table store only;
+                    a missing tag is IDF_UNKNOWN_TAG)
+
+Options:
+${STORE_HELP}                    (seq: a table in sqlite, postgres or mysql; a Redis counter,
+                    INCRBY blocks, in redis)
+  --marks URL       with redis://: the durable store of the counter's high-water mark, which
+                    refuses or re-seeds a counter that moved backwards (default: $IDFORGE_STORE,
+                    else sqlite:idforge.db)
+Run \`idforge migrate --store URL\` once before using a server store.
+`;
+
+export interface SeqValues {
+  store?: string;
+  step?: string;
+  start?: string;
+  description?: string;
+  count?: string;
+  json?: boolean;
+  marks?: string;
+}
+
+function tagOf(rest: string[], sub: string): string {
+  const [tag, extra] = rest;
+  if (tag === undefined) throw new UsageError(`seq ${sub}: expected a tag`);
+  if (extra !== undefined) throw new UsageError(`seq ${sub}: unexpected argument "${extra}"`);
+  return tagArg(tag, `seq ${sub}`); // the one rule of idforge/sequences, as every store checks it
+}
+
+/** `seq step <tag> <N>`: the tag and the new stored step. */
+function stepArgs(rest: string[]): [string, number] {
+  const [tag, n, ...extra] = rest;
+  if (tag === undefined) throw new UsageError('seq step: expected a tag and a step');
+  if (n === undefined) throw new UsageError('seq step: expected a step after the tag');
+  if (extra.length > 0) throw new UsageError(`seq step: unexpected argument "${extra[0]}"`);
+  return [tagArg(tag, 'seq step'), integer('seq step: N', n, 1, 2 ** 31 - 1)];
+}
+
+function showTable(tags: SegmentTag[]): string {
+  const head = ['tag', 'max_id', 'step', 'updated_at', 'description'];
+  const rows = tags.map((t) => [
+    t.tag,
+    t.maxId.toString(),
+    String(t.step),
+    new Date(t.updatedAtMs).toISOString(),
+    t.description,
+  ]);
+  return formatTable(head, rows);
+}
+
+export async function seqCommand(
+  positionals: string[],
+  values: SeqValues,
+  io: CliIo,
+): Promise<number> {
+  const [sub, ...rest] = positionals;
+  if (sub !== 'create' && sub !== 'next' && sub !== 'show' && sub !== 'step') {
+    throw new UsageError(
+      sub === undefined
+        ? 'expected create, next, show or step'
+        : `expected create, next, show or step, got "${sub}"`,
+    );
+  }
+  if (sub !== 'create' && (values.step ?? values.start ?? values.description) !== undefined) {
+    throw new UsageError('--step, --start and --description apply to seq create only');
+  }
+  if (sub !== 'next' && values.count !== undefined) throw new UsageError('-n applies to seq next');
+  if (sub !== 'show' && values.json) throw new UsageError('--json applies to seq show');
+  const [tag, newStep] =
+    sub === 'show' ? [] : sub === 'step' ? stepArgs(rest) : [tagOf(rest, sub), undefined];
+  if (sub === 'show' && rest.length > 0) throw new UsageError(`seq show: unexpected "${rest[0]}"`);
+  const step = integer('--step', values.step ?? '1000', 1, 2 ** 31 - 1);
+  const start = bigintArg('--start', values.start ?? '1', 1n, MAX_SEQUENCE_VALUE, '2^63 - 1');
+  const count = integer('--count', values.count ?? '1', 1, 10_000_000);
+  const url = storeUrl(values, io);
+  if (values.marks !== undefined && storeScheme(url) !== 'redis') {
+    throw new UsageError('--marks applies to a redis:// store only');
+  }
+  if (storeScheme(url) === 'redis') {
+    if (sub === 'step') {
+      throw new UsageError(
+        "seq step sets a segment table's step; a Redis counter keeps none (its block size is the client's)",
+      );
+    }
+    return redisSeq(
+      sub,
+      tag,
+      {
+        start,
+        count,
+        json: values.json === true,
+        // The marks store from the environment passed in, not the library default.
+        marks: values.marks ?? (io.env?.IDFORGE_STORE || DEFAULT_STORE),
+      },
+      url,
+      io,
+    );
+  }
+  // Only seq create makes a tag: show reads, and next and step need an existing tag, so for
+  // them a missing sqlite: file (or its table) is an error, never a new empty store.
+  const existing = sub !== 'create';
+  const store = await openSegmentStore(url, existing ? { create: false, autoMigrate: false } : {});
+  try {
+    if (sub === 'create') {
+      const t = await store.createTag(tag!, {
+        step,
+        start,
+        ...(values.description === undefined ? {} : { description: values.description }),
+      });
+      io.stdout.write(
+        `created ${t.tag} in ${store.address}: step ${t.step}, first number ${t.maxId + 1n}\n`,
+      );
+    } else if (sub === 'step') {
+      const t = await store.setStep(tag!, newStep!);
+      io.stdout.write(
+        `step of ${t.tag} in ${store.address} set to ${t.step}; max_id ${t.maxId} unchanged\n`,
+      );
+    } else if (sub === 'next') {
+      const seg = await store.takeSegment(tag!, count);
+      const out = new LineWriter(io.stdout);
+      for (let v = seg.first, i = 0; i < count; v++, i++) out.line(v.toString());
+      out.flush();
+    } else {
+      const tags = await store.listTags();
+      if (values.json) {
+        for (const t of tags) {
+          io.stdout.write(`${JSON.stringify({ ...t, maxId: t.maxId.toString() })}\n`);
+        }
+      } else if (tags.length === 0) io.stdout.write(`no tags in ${store.address}\n`);
+      else io.stdout.write(`${showTable(tags)}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
+/** `seq` on a Redis counter: create raises it to start - 1; next draws guarded blocks. */
+async function redisSeq(
+  sub: 'create' | 'next' | 'show',
+  tag: string | undefined,
+  args: { start: bigint; count: number; json: boolean; marks: string },
+  url: string,
+  io: CliIo,
+): Promise<number> {
+  if (sub === 'show') {
+    throw new UsageError('seq show lists segment tables; a Redis counter has no table to list');
+  }
+  if (sub === 'create') {
+    const counter = await openRedisCounterStore(url);
+    try {
+      // Refused like a table store's existing tag: an existing counter is left as it is.
+      const now = await counter.create(tag!, args.start - 1n);
+      io.stdout.write(`counter ${tag} in ${counter.address}: next number above ${now}\n`);
+    } finally {
+      await counter.close();
+    }
+    return 0;
+  }
+  const opened = await openSequence(url, tag!, {
+    blockSize: Math.min(args.count, 1_000_000),
+    marks: args.marks,
+  });
+  try {
+    const out = new LineWriter(io.stdout);
+    for (const v of await opened.sequence.nextBatch(args.count)) out.line(v.toString());
+    out.flush();
+  } finally {
+    await opened.close();
+  }
+  return 0;
+}

@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import type { CliIo } from 'idforge/cli';
+import {
+  CONFIG_KEYS,
+  ConfigError,
+  type ConfigKey,
+  envName,
+  flagName,
+  resolveConfig,
+  startService,
+} from '../../service/index.js';
+
+const FLAGLESS: readonly string[] = ['tokens'];
+const BOOLEAN: readonly string[] = ['protectOps', 'migrate', 'hlc'];
+
+/** A default as the help shows it: none for empty values, strings quoted. */
+function shown(value: unknown): string {
+  if (
+    value === null ||
+    value === '' ||
+    (typeof value === 'object' && Object.keys(value).length === 0)
+  ) {
+    return '';
+  }
+  return ` (default ${typeof value === 'string' ? JSON.stringify(value) : String(value)})`;
+}
+
+/** One option per entry: the flag, its help and default, its variable (wrapped past 96 columns). */
+function optionLines(): string {
+  const width = 28;
+  return Object.entries(CONFIG_KEYS)
+    .filter(([key]) => !FLAGLESS.includes(key))
+    .map(([key, spec]) => {
+      const flag = BOOLEAN.includes(key) ? flagName(key) : `${flagName(key)} V`;
+      const head = `  ${flag.padEnd(width)}${spec.help}${shown(spec.default)}`;
+      const env = `env ${envName(key)}`;
+      return head.length + env.length + 2 <= 96
+        ? `${head}; ${env}`
+        : `${head};\n${' '.repeat(width + 2)}${env}`;
+    })
+    .join('\n');
+}
+
+export const serveHelp = `Usage: idforge serve [options]
+
+Runs the idforge ID service (docs/service.md): leases a worker ID from --store, waits until
+the clock is past the worker ID's high-water mark, then serves HTTP: /v1/ids/{scheme},
+/v1/sequences/{tag}, segments for clients, Meituan Leaf's /api routes, /healthz, /readyz,
+/metrics, OpenAPI at /openapi.json and /docs, and a live dashboard at /. Logs are JSON lines
+on standard output. SIGTERM or SIGINT, at any point of start or while serving: answer new
+requests 503, finish requests in flight, record the mark, release the lease, exit 0; exit 1
+when a lease could not be released (the store was down: it expires by itself).
+
+Settings come from defaults < --config FILE (JSON) < IDFORGE_* environment variables <
+flags; an unknown key or a bad value is named at start (exit code 2). Tokens are set in the
+config file ("tokens": [{"name","token","schemes","tags","admin"}]) or, for one admin token,
+IDFORGE_ADMIN_TOKEN.
+
+Options:
+  --config FILE               JSON settings file (keys as below, camelCase); env IDFORGE_CONFIG
+${optionLines()}
+
+Examples:
+  idforge serve
+  idforge serve --store postgres://idf@db/ids --migrate --port 8080
+  curl -s 'http://127.0.0.1:8080/v1/ids/snowflake?count=3'
+`;
+
+/** parseArgs options of `serve`: one per configuration key. */
+export function serveOptions(): Record<string, { type: 'string' | 'boolean' }> {
+  const out: Record<string, { type: 'string' | 'boolean' }> = { config: { type: 'string' } };
+  for (const key of Object.keys(CONFIG_KEYS)) {
+    if (FLAGLESS.includes(key)) continue;
+    out[flagName(key).slice(2)] = { type: BOOLEAN.includes(key) ? 'boolean' : 'string' };
+  }
+  return out;
+}
+
+function readConfigFile(path: string): { path: string; values: unknown } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError('config', `--config: cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return { path, values: JSON.parse(text) };
+  } catch (error) {
+    throw new ConfigError(
+      'config',
+      `--config: ${path} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+export async function serveCommand(
+  positionals: string[],
+  values: Record<string, unknown>,
+  io: CliIo,
+): Promise<number> {
+  if (positionals.length > 0)
+    throw new ConfigError('serve', `unexpected argument "${positionals[0]}"`);
+  const env = io.env ?? {};
+  const flags: Partial<Record<ConfigKey, unknown>> = {};
+  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
+    const v = values[flagName(key).slice(2)];
+    if (v !== undefined) flags[key] = v;
+  }
+  const path = (values.config as string | undefined) ?? env.IDFORGE_CONFIG;
+  const config = resolveConfig({ ...(path ? { file: readConfigFile(path) } : {}), env, flags });
+  const stop = new AbortController();
+  const log = (level: number, msg: string, extra: Record<string, unknown> = {}) =>
+    io.stdout.write(`${JSON.stringify({ level, time: Date.now(), ...extra, msg })}\n`);
+  let received: string | null = null;
+  const unsubscribe = io.onSignal?.((signal) => {
+    if (received !== null) {
+      log(40, `received ${signal} again: already shutting down (bounded by shutdownTimeoutMs)`, {
+        signal,
+      });
+      return;
+    }
+    received = signal;
+    log(30, `received ${signal}: shutting down`, { signal });
+    stop.abort();
+  });
+  try {
+    const service = await startService(config, {
+      write: (line) => io.stdout.write(line),
+      signal: stop.signal,
+    });
+    const report = await service.closed;
+    return report.clean ? 0 : 1;
+  } catch (error) {
+    if (stop.signal.aborted) {
+      // A signal during start: startService released what it had leased (and logged any lease
+      // it could not release). Nothing was served: a clean stop.
+      log(30, `start-up interrupted by ${received ?? 'the abort'}: stopped before serving`);
+      return 0;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'is in use: stop the process listening there or pick another --port'
+        : code === 'EACCES'
+          ? 'needs privileges this user lacks: pick a port above 1023'
+          : 'is not an address of this host: check --host';
+    io.stderr.write(`idforge serve: ${config.host}:${config.port} ${why} [${code}]\n`);
+    return 1;
+  } finally {
+    unsubscribe?.();
+  }
+}

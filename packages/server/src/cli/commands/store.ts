@@ -1,0 +1,75 @@
+/** `idforge migrate` and `idforge leases`: the store commands. */
+
+import { migrateStore, openLeaseStore, redactUrl } from '@idforge/stores';
+import { type CliIo, formatTable, noArgs, STORE_HELP, storeUrl } from 'idforge/cli';
+import type { LeaseRecord } from 'idforge/coord';
+
+export const migrateHelp = `Usage: idforge migrate [--store URL]
+
+Creates everything idforge keeps in the store, idempotently (running it again changes
+nothing): worker-ID leases, marks and claims (sqlite, file, postgres, redis, etcd), segment tags
+(sqlite, postgres, mysql) and Redis counters' durable marks (sqlite, postgres). Servers need
+it before first use; the embedded SQLite store also creates its tables on first open.
+
+Options:
+${STORE_HELP}`;
+
+export const leasesHelp = `Usage: idforge leases [--store URL] [--json]
+
+Lists the live worker-ID leases of a store: worker ID, instance, host, pid, when the lease
+expires, the worker ID's clock high-water mark and the holder's last issued tick.
+
+Options:
+${STORE_HELP}  --json            one JSON array of the leases ([] when there is none; times in unix ms)
+`;
+
+export async function migrateCommand(
+  positionals: string[],
+  values: { store?: unknown },
+  io: CliIo,
+): Promise<number> {
+  noArgs(positionals);
+  const url = storeUrl(values, io);
+  const done = await migrateStore(url);
+  io.stdout.write(`migrated ${redactUrl(url)}: ${done.join('; ')}\n`);
+  return 0;
+}
+
+const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+
+function table(rows: LeaseRecord[], now: number): string {
+  const head = ['worker', 'instance', 'host', 'pid', 'expires in', 'mark', 'last issued'];
+  const body = rows.map((r) => [
+    String(r.workerId),
+    r.instanceId,
+    r.host,
+    String(r.pid),
+    `${((r.expiresAtMs - now) / 1000).toFixed(1)} s`,
+    iso(r.markMs),
+    iso(r.lastIssuedMs),
+  ]);
+  return formatTable(head, body);
+}
+
+export async function leasesCommand(
+  positionals: string[],
+  values: { store?: unknown; json?: unknown },
+  io: CliIo,
+): Promise<number> {
+  noArgs(positionals);
+  // Read-only: a missing sqlite:/file: store is an error, never a new empty file.
+  const store = await openLeaseStore(storeUrl(values, io), { create: false });
+  try {
+    const rows = await store.list();
+    if (values.json === true) {
+      io.stdout.write(`${JSON.stringify(rows)}\n`);
+    } else if (rows.length === 0) {
+      io.stdout.write(`no live leases in ${store.address}\n`);
+    } else {
+      io.stdout.write(`${table(rows, Date.now())}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+  return 0;
+}

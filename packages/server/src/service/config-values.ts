@@ -1,0 +1,231 @@
+/**
+ * The validators of the service's settings: each takes a value as a file, a variable or a
+ * flag gives it and returns it typed, or throws {@link ConfigError} naming where it came from
+ * and what was expected. The table of keys is in config.ts.
+ */
+
+import {
+  STORE_ROLES,
+  type StoreRoleName,
+  schemePrefix,
+  storeScheme,
+  wrongSchemeMessage,
+} from '@idforge/stores';
+import { PRESET_NAMES } from 'idforge';
+
+/** One bearer token and what it may do. Tokens come from the config file or the environment. */
+export interface TokenConfig {
+  /** A name for logs and metrics (never the token itself). */
+  readonly name: string;
+  readonly token: string;
+  /** Schemes of /v1/ids this token may issue; ['*'] for all. Default ['*']. */
+  readonly schemes: readonly string[];
+  /** Sequence tags this token may draw from; ['*'] for all. Default ['*']. */
+  readonly tags: readonly string[];
+  /** May call the admin routes (create tags, change steps, list leases). Default false. */
+  readonly admin: boolean;
+}
+
+/** How much the service logs. */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** A bad or unknown configuration key: `key` names it, the message says the fix. */
+export class ConfigError extends RangeError {
+  readonly key: string;
+  constructor(key: string, message: string) {
+    super(message);
+    this.name = 'ConfigError';
+    this.key = key;
+  }
+}
+
+export type Parse<T> = (value: unknown, where: string) => T;
+
+export interface KeySpec<T> {
+  readonly default: T;
+  readonly parse: Parse<T>;
+  readonly help: string;
+}
+
+export const fail = (where: string, expected: string, value: unknown): never => {
+  throw new ConfigError(where, `${where}: expected ${expected}, got ${show(value)}`);
+};
+
+export function show(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  return JSON.stringify(value) ?? String(value);
+}
+
+export function int(min: number, max: number): Parse<number> {
+  return (value, where) => {
+    const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min || n > max) {
+      return fail(where, `an integer in [${min}, ${max}]`, value);
+    }
+    return n;
+  };
+}
+
+export const text: Parse<string> = (value, where) =>
+  typeof value === 'string' && value.trim() !== ''
+    ? value.trim()
+    : fail(where, 'a non-empty string', value);
+
+export const bool: Parse<boolean> = (value, where) => {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return fail(where, 'true or false', value);
+};
+
+export const LEASE_SCHEMES: readonly string[] = STORE_ROLES.store.schemes;
+export const SEGMENT_SCHEMES = ['sqlite', 'postgres', 'mysql'];
+export const SEQUENCE_SCHEMES: readonly string[] = STORE_ROLES.sequences.schemes;
+export const MARK_SCHEMES: readonly string[] = STORE_ROLES.marks.schemes;
+
+/** The role whose scheme list `schemes` is (LEASE_SCHEMES, SEQUENCE_SCHEMES, MARK_SCHEMES). */
+const roleOf = (schemes: readonly string[]): StoreRoleName | undefined =>
+  (Object.keys(STORE_ROLES) as StoreRoleName[]).find((r) => STORE_ROLES[r].schemes === schemes);
+
+/**
+ * A store URL for one role: the message of a wrong scheme says which schemes the role accepts
+ * and, for a scheme of another role, which flag takes it (`wrongSchemeMessage`).
+ */
+export function url(schemes: readonly string[]): Parse<string> {
+  const role = roleOf(schemes);
+  return (value, where) => {
+    const u = text(value, where);
+    let scheme: string;
+    try {
+      scheme = storeScheme(u);
+    } catch (error) {
+      throw new ConfigError(where, `${where}: ${(error as Error).message}`);
+    }
+    if (!schemes.includes(scheme)) {
+      throw new ConfigError(
+        where,
+        `${where}: ${
+          role === undefined
+            ? `expected one of ${schemes.map(schemePrefix).join(', ')}, got ${schemePrefix(scheme)}`
+            : wrongSchemeMessage(role, scheme)
+        }`,
+      );
+    }
+    return u;
+  };
+}
+
+export const layoutName: Parse<string> = (value, where) => {
+  const name = text(value, where);
+  if (!(PRESET_NAMES as readonly string[]).includes(name)) {
+    throw new ConfigError(
+      where,
+      `${where}: unknown layout ${show(name)}; one of ${PRESET_NAMES.join(', ')} (idforge layouts)`,
+    );
+  }
+  return name;
+};
+
+export const layoutList: Parse<readonly string[]> = (value, where) => {
+  const items = typeof value === 'string' ? value.split(',').filter((s) => s.trim() !== '') : value;
+  if (!Array.isArray(items)) return fail(where, 'a list of layout names', value);
+  return items.map((v, i) => layoutName(v, `${where}[${i}]`));
+};
+
+export const workerRange: Parse<readonly [number, number] | null> = (value, where) => {
+  if (value === null) return null;
+  const m = typeof value === 'string' ? /^(\d+)(?:-(\d+))?$/.exec(value.trim()) : null;
+  const pair = m ? [Number(m[1]), Number(m[2] ?? m[1])] : value;
+  if (
+    !Array.isArray(pair) ||
+    pair.length !== 2 ||
+    !pair.every((n) => Number.isSafeInteger(n) && n >= 0) ||
+    pair[0] > pair[1]
+  ) {
+    return fail(where, 'a worker ID or a range MIN-MAX (or [min, max] in a file)', value);
+  }
+  return [pair[0] as number, pair[1] as number];
+};
+
+export const fieldValues: Parse<Readonly<Record<string, number>>> = (value, where) => {
+  let entries: [string, unknown][];
+  if (typeof value === 'string') {
+    entries = value
+      .split(',')
+      .filter((p) => p.trim() !== '')
+      .map((p) => {
+        const [k, v] = p.split('=');
+        return [(k ?? '').trim(), v?.trim()];
+      });
+  } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    entries = Object.entries(value);
+  } else return fail(where, 'NAME=V,NAME=V (or an object in a file)', value);
+  const out: Record<string, number> = {};
+  for (const [k, v] of entries) {
+    if (!/^[a-z][a-z0-9_]*$/i.test(k)) return fail(where, 'NAME=V pairs with field names', value);
+    out[k] = int(0, 2 ** 31 - 1)(v, `${where} ${k}`);
+  }
+  return out;
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const logLevel: Parse<LogLevel> = (value, where) =>
+  (LOG_LEVELS as readonly unknown[]).includes(value)
+    ? (value as LogLevel)
+    : fail(where, `one of ${LOG_LEVELS.join(', ')}`, value);
+
+const TOKEN_KEYS = ['name', 'token', 'schemes', 'tags', 'admin'];
+
+function list(value: unknown, where: string): readonly string[] {
+  if (value === undefined) return ['*'];
+  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string' && s !== '')) {
+    return fail(where, 'a list of names, or ["*"]', value);
+  }
+  return value as string[];
+}
+
+export const tokens: Parse<readonly TokenConfig[]> = (value, where) => {
+  if (!Array.isArray(value))
+    return fail(where, 'a list of {name, token, schemes, tags, admin}', value);
+  const names = new Set<string>();
+  return value.map((t, i) => {
+    const at = `${where}[${i}]`;
+    if (typeof t !== 'object' || t === null) return fail(at, 'an object {name, token, ...}', t);
+    for (const k of Object.keys(t)) {
+      if (!TOKEN_KEYS.includes(k)) {
+        throw new ConfigError(
+          `${at}.${k}`,
+          `${at}.${k}: unknown key; a token has ${TOKEN_KEYS.join(', ')}`,
+        );
+      }
+    }
+    const o = t as Record<string, unknown>;
+    const name = text(o.name, `${at}.name`);
+    if (names.has(name))
+      throw new ConfigError(
+        `${at}.name`,
+        `${at}.name: ${show(name)} is used twice; names must differ`,
+      );
+    names.add(name);
+    const token = text(o.token, `${at}.token`);
+    if (token.length < 16) {
+      throw new ConfigError(
+        `${at}.token`,
+        `${at}.token: too short (${token.length} characters); use at least 16 random characters, e.g. from \`openssl rand -hex 24\``,
+      );
+    }
+    return {
+      name,
+      token,
+      schemes: list(o.schemes, `${at}.schemes`),
+      tags: list(o.tags, `${at}.tags`),
+      admin: o.admin === undefined ? false : bool(o.admin, `${at}.admin`),
+    };
+  });
+};
+
+export const nullable =
+  <T>(p: Parse<T>): Parse<T | null> =>
+  (value, where) =>
+    value === null ? null : p(value, where);

@@ -1,0 +1,302 @@
+/**
+ * The service's configuration: one table of keys, each with its default, its environment
+ * variable, its command-line flag and a validator. Sources are merged defaults < config file
+ * (JSON) < IDFORGE_* environment variables < flags, and every value is validated once at
+ * start: an unknown key or a bad value throws {@link ConfigError} naming the key, where it came
+ * from and how to fix it (the CLI exits with code 2).
+ */
+import { storeScheme } from '@idforge/stores';
+import {
+  bool,
+  ConfigError,
+  fieldValues,
+  int,
+  type KeySpec,
+  LEASE_SCHEMES,
+  type LogLevel,
+  layoutList,
+  layoutName,
+  logLevel,
+  MARK_SCHEMES,
+  nullable,
+  SEGMENT_SCHEMES,
+  SEQUENCE_SCHEMES,
+  show,
+  type TokenConfig,
+  text,
+  tokens,
+  url,
+  workerRange,
+} from './config-values.js';
+
+/** The validated configuration of `idforge serve`. */
+export interface ServiceConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Lease and mark store: sqlite:, file:, postgres://, redis://, etcd://. */
+  readonly store: string;
+  /** Segment store (sqlite:, postgres://, mysql://) or Redis counters (redis://), or null. */
+  readonly sequences: string | null;
+  /** Durable marks of Redis counters (sqlite: or postgres://). */
+  readonly marks: string | null;
+  /** The Snowflake layout of this node. */
+  readonly layout: string;
+  /** Further layouts a request may choose with ?layout= (each needs its own worker ID). */
+  readonly layouts: readonly string[];
+  /**
+   * Fixed values of node fields other than the leased one, for layouts with several
+   * (twitter-2010: { datacenter: 1 }; discord: { process: 0 }); each layout takes those it has.
+   */
+  readonly fields: Readonly<Record<string, number>>;
+  /**
+   * Serve HLC IDs (idforge/hlc, GET /v1/ids/hlc) from a worker ID of layout `hlc`, and take
+   * and answer the `IdForge-HLC` header (docs/hlc.md).
+   */
+  readonly hlc: boolean;
+  /** A caller's `IdForge-HLC` further ahead of this node's clock is refused (400). */
+  readonly hlcMaxDriftMs: number;
+  /** Worker IDs this node may lease, [min, max]; null for the layout's whole field. */
+  readonly workers: readonly [number, number] | null;
+  readonly ttlMs: number;
+  /**
+   * A clock behind its worker ID's stored mark by up to this is waited out at start; more
+   * fails with IDF_BEHIND_MARK (a clock stepped back across the restart).
+   */
+  readonly markToleranceMs: number;
+  /** How long start waits for a free worker ID or a store that is down. */
+  readonly acquireTimeoutMs: number;
+  readonly maxCount: number;
+  readonly maxSegmentSize: number;
+  readonly tokens: readonly TokenConfig[];
+  /** /healthz, /readyz, /metrics, /v1/status and the dashboard need a token too. */
+  readonly protectOps: boolean;
+  /** Requests per token (or per client address without one) per window; 0 turns it off. */
+  readonly rateLimit: number;
+  readonly rateWindowMs: number;
+  readonly bodyLimit: number;
+  /**
+   * Longest a client may take to send one whole request, headers and body: then 408
+   * IDF_REQUEST_TIMEOUT and the connection is closed (slowloris, a body trickled).
+   */
+  readonly requestTimeoutMs: number;
+  /** Answer 503 when the event loop lags more than this. 0 turns it off. */
+  readonly maxEventLoopDelayMs: number;
+  readonly shutdownTimeoutMs: number;
+  /**
+   * At shutdown, how long the listener stays open answering 503 (Retry-After, Connection:
+   * close) before it closes, unless every connection has ended sooner. 0 closes it at once.
+   */
+  readonly drainGraceMs: number;
+  /** Warn (readyz, log) while the wall clock is this far from the nodes' monotonic clock. */
+  readonly wallDivergenceWarnMs: number;
+  /** Create idforge's tables in server stores at start (idempotent; SQLite always does). */
+  readonly migrate: boolean;
+  readonly logLevel: LogLevel;
+}
+
+/** Every key: its default, validator and one line of help (what `idforge serve --help` lists). */
+export const CONFIG_KEYS = {
+  host: { default: '127.0.0.1', parse: text, help: 'address to listen on' },
+  port: { default: 8080, parse: int(0, 65535), help: 'port (0: any free port)' },
+  store: {
+    default: 'sqlite:idforge.db',
+    parse: url(LEASE_SCHEMES),
+    help: 'lease and mark store URL',
+  },
+  sequences: {
+    default: null,
+    parse: nullable(url(SEQUENCE_SCHEMES)),
+    help: 'segments (sqlite:, postgres://, mysql://) or redis:// counters; default --store',
+  },
+  marks: {
+    default: null,
+    parse: nullable(url(MARK_SCHEMES)),
+    help: 'durable marks of redis:// counters; default --store, else sqlite:idforge.db',
+  },
+  layout: { default: 'default', parse: layoutName, help: 'Snowflake layout of this node' },
+  layouts: {
+    default: [],
+    parse: layoutList,
+    help: 'more layouts allowed with ?layout= (comma list)',
+  },
+  fields: {
+    default: {},
+    parse: fieldValues,
+    help: 'fixed values of other node fields, NAME=V,NAME=V',
+  },
+  hlc: {
+    default: false,
+    parse: bool,
+    help: 'serve HLC IDs (/v1/ids/hlc) and the IdForge-HLC header',
+  },
+  hlcMaxDriftMs: {
+    default: 1000,
+    parse: int(1, 60_000),
+    help: 'refuse an IdForge-HLC this far ahead of the clock, ms',
+  },
+  workers: { default: null, parse: workerRange, help: 'worker IDs to lease from, N or MIN-MAX' },
+  ttlMs: { default: 10_000, parse: int(100, 3_600_000), help: 'lease TTL in ms' },
+  markToleranceMs: {
+    default: 5000,
+    parse: int(0, 3_600_000),
+    help: "wait out a clock behind the worker ID's mark by up to this, ms",
+  },
+  acquireTimeoutMs: {
+    default: 10_000,
+    parse: int(0, 3_600_000),
+    help: 'wait at start for a worker ID, ms',
+  },
+  maxCount: { default: 10_000, parse: int(1, 1_000_000), help: 'largest count of one request' },
+  maxSegmentSize: {
+    default: 1_000_000,
+    parse: int(1, 2 ** 31 - 1),
+    help: 'largest segment handed to a client',
+  },
+  tokens: { default: [], parse: tokens, help: 'bearer tokens (config file only)' },
+  protectOps: {
+    default: false,
+    parse: bool,
+    help: 'health, metrics, status and dashboard need a token',
+  },
+  rateLimit: { default: 0, parse: int(0, 1e9), help: 'requests per token per window (0: off)' },
+  rateWindowMs: { default: 60_000, parse: int(1, 3_600_000), help: 'rate-limit window, ms' },
+  bodyLimit: { default: 16_384, parse: int(1, 1 << 30), help: 'largest request body, bytes' },
+  requestTimeoutMs: {
+    default: 10_000,
+    parse: int(100, 600_000),
+    help: 'longest time to receive one request (headers and body), ms; 408 then',
+  },
+  maxEventLoopDelayMs: {
+    default: 1000,
+    parse: int(0, 60_000),
+    help: 'answer 503 above this event-loop lag (0: off)',
+  },
+  shutdownTimeoutMs: {
+    default: 10_000,
+    parse: int(1, 600_000),
+    help: 'longest graceful shutdown, ms',
+  },
+  drainGraceMs: {
+    default: 1000,
+    parse: int(0, 600_000),
+    help: 'at shutdown, keep answering 503 this long before closing the listener, ms',
+  },
+  wallDivergenceWarnMs: {
+    default: 20,
+    parse: int(1, 86_400_000),
+    help: "warn while the wall clock is this far from the nodes' clock, ms",
+  },
+  migrate: {
+    default: false,
+    parse: bool,
+    help: "create idforge's tables in server stores at start",
+  },
+  logLevel: { default: 'info', parse: logLevel, help: 'log level' },
+} satisfies Record<keyof ServiceConfig, KeySpec<unknown>>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+/** `ttlMs` → `IDFORGE_TTL_MS`; `ttlMs` → `--ttl-ms`. */
+export const envName = (key: string): string =>
+  `IDFORGE_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+export const flagName = (key: string): string =>
+  `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** Keys the environment may not set (lists of secrets belong in a file). */
+const FILE_ONLY: readonly string[] = ['tokens'];
+
+/** Where configuration comes from; each source is optional. */
+export interface ConfigSources {
+  /** The parsed config file (JSON object) and its path, for messages. */
+  readonly file?: { readonly path: string; readonly values: unknown };
+  /** Environment variables (only IDFORGE_* keys of the table are read). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Command-line values by key (strings as typed). */
+  readonly flags?: Readonly<Partial<Record<ConfigKey, unknown>>>;
+}
+
+/**
+ * The validated configuration. Throws {@link ConfigError} for an unknown key in the file, a bad
+ * value from any source (naming the key and the source), or an inconsistent combination.
+ * `IDFORGE_ADMIN_TOKEN` adds an admin token named `env-admin`.
+ */
+export function resolveConfig(sources: ConfigSources = {}): ServiceConfig {
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(CONFIG_KEYS)) out[key] = spec.default;
+  const file = sources.file;
+  if (file !== undefined) {
+    const v = file.values;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      throw new ConfigError(
+        'config',
+        `${file.path}: expected a JSON object of settings, got ${show(v)}`,
+      );
+    }
+    for (const [key, value] of Object.entries(v)) {
+      const spec = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[key];
+      if (spec === undefined) {
+        throw new ConfigError(
+          key,
+          `${file.path}: unknown key "${key}"; known keys: ${Object.keys(CONFIG_KEYS).join(', ')}`,
+        );
+      }
+      out[key] = spec.parse(value, `${file.path}: ${key}`);
+    }
+  }
+  const env = sources.env ?? {};
+  for (const [key, spec] of Object.entries(CONFIG_KEYS)) {
+    const value = env[envName(key)];
+    if (value === undefined || value === '' || FILE_ONLY.includes(key)) continue;
+    out[key] = spec.parse(value, envName(key));
+  }
+  for (const [key, value] of Object.entries(sources.flags ?? {})) {
+    const spec = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[key];
+    if (spec === undefined) throw new ConfigError(key, `unknown setting "${key}"`);
+    if (value !== undefined) out[key] = spec.parse(value, flagName(key));
+  }
+  const admin = env.IDFORGE_ADMIN_TOKEN;
+  if (admin !== undefined && admin !== '') {
+    const more = tokens([{ name: 'env-admin', token: admin, admin: true }], 'IDFORGE_ADMIN_TOKEN');
+    out.tokens = [...(out.tokens as TokenConfig[]), ...more];
+  }
+  return finish(out as unknown as ServiceConfig);
+}
+
+/** Defaults that depend on other keys, and rules across keys. */
+function finish(c: ServiceConfig): ServiceConfig {
+  let sequences = c.sequences;
+  if (sequences === null && SEGMENT_SCHEMES.includes(storeScheme(c.store))) sequences = c.store;
+  let marks = c.marks;
+  if (marks === null && sequences !== null && storeScheme(sequences) === 'redis') {
+    marks = MARK_SCHEMES.includes(storeScheme(c.store)) ? c.store : 'sqlite:idforge.db';
+  }
+  const seen = new Set<string>();
+  for (const t of c.tokens) {
+    if (seen.has(t.token))
+      throw new ConfigError(
+        'tokens',
+        'tokens: two tokens have the same secret; give each client its own',
+      );
+    seen.add(t.token);
+  }
+  const layouts = c.layouts.filter((l) => l !== c.layout);
+  const leases = 1 + layouts.length + (c.hlc ? 1 : 0);
+  if (c.workers !== null && c.workers[1] - c.workers[0] + 1 < leases) {
+    // Worker IDs are one namespace per store: each layout's node, and the HLC node, leases
+    // its own, so a range narrower than that can never start.
+    throw new ConfigError(
+      'workers',
+      `workers ${c.workers[0]}-${c.workers[1]} holds ${c.workers[1] - c.workers[0] + 1} worker ` +
+        `ID(s), but this node leases ${leases} (one per layout${c.hlc ? ' and one for HLC IDs' : ''}): widen the range`,
+    );
+  }
+  if (c.hlc && c.hlcMaxDriftMs * 3 > c.ttlMs) {
+    // An HLC runs up to the drift ahead of the clock, and each tick it issues must lie inside
+    // the mark reservation the lease renewal keeps ahead of the clock (at least 2/3 of ttlMs).
+    throw new ConfigError(
+      'hlcMaxDriftMs',
+      `hlcMaxDriftMs ${c.hlcMaxDriftMs} must be at most a third of ttlMs (${c.ttlMs}): lower it or raise ttlMs`,
+    );
+  }
+  return { ...c, sequences, marks, layouts };
+}

@@ -1,0 +1,69 @@
+/**
+ * What the routes are given: the open ports and state of one service (built by server.ts or a
+ * test), and the request fields the app's hooks set. Types only; app.ts and the route plugins
+ * both import from here, so neither imports the other's types.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { LeaseStore, SnowflakeNode } from 'idforge/coord';
+import type { Principal } from './auth.js';
+import type { ClockWatch } from './clock-watch.js';
+import type { ServiceConfig } from './config.js';
+import type { EventLog } from './events.js';
+import type { ServiceHlc } from './hlc.js';
+import type { ServiceMetrics } from './metrics.js';
+import type { SequenceRegistry } from './sequences.js';
+
+/** Who this process is, for /v1/status and logs. */
+export interface ServiceIdentity {
+  readonly instanceId: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly startedAtMs: number;
+  readonly version: string;
+  /** The lease store's and the segment store's addresses, credentials removed. */
+  readonly store: string;
+  readonly sequences: string | null;
+}
+
+/** Everything the routes use, opened by the caller (server.ts or a test). */
+export interface ServiceDeps {
+  readonly config: ServiceConfig;
+  /** Snowflake nodes by layout name; the first is the node's own layout. */
+  readonly nodes: ReadonlyMap<string, SnowflakeNode>;
+  /**
+   * With `config.hlc`: the HLC whose factory built the node `nodes.get('hlc')`, and which
+   * takes and answers the IdForge-HLC header. Default none (HLC IDs not served).
+   */
+  readonly hlc?: ServiceHlc;
+  readonly leaseStore: LeaseStore;
+  readonly sequences: SequenceRegistry;
+  readonly events: EventLog;
+  readonly metrics: ServiceMetrics;
+  readonly identity: ServiceIdentity;
+  /** fastify's logger (a pino instance). Default: none. */
+  readonly logger?: FastifyBaseLogger;
+  /** Unix ms. Default Date.now. */
+  readonly now?: () => number;
+  /** The wall clock against the nodes' clock (/readyz, /metrics, /v1/status). Default none. */
+  readonly clockWatch?: ClockWatch;
+}
+
+/** Who may call a route: `ids` (a scoped token when tokens exist), `ops` (open unless protectOps), `admin`. */
+export type Access = 'ids' | 'ops' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** Who may call the route (set by the route's first hook). */
+    access: Access;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+/** IDs issued per scheme since start (for /v1/status; Prometheus has its own counters). */
+export type IssuedCounts = Record<string, number>;
+
+/** What each route plugin receives. */
+export type RouteDeps = ServiceDeps & { readonly issued: IssuedCounts };

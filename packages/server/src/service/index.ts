@@ -1,0 +1,30 @@
+/**
+ * @idforge/server: the ID service teams deploy (docs/service.md). `startService(config)` runs
+ * it; `resolveConfig` validates settings from a file, the environment and flags; `openService`
+ * + `buildApp` give the Fastify app without listening (tests use `app.inject()`). This file
+ * re-exports only, by name.
+ */
+export { buildApp } from './app.js';
+export { type Principal, TokenAuth } from './auth.js';
+export {
+  CONFIG_KEYS,
+  type ConfigKey,
+  type ConfigSources,
+  envName,
+  flagName,
+  resolveConfig,
+  type ServiceConfig,
+} from './config.js';
+export { ConfigError, type LogLevel, type TokenConfig } from './config-values.js';
+export type { Access, ServiceDeps, ServiceIdentity } from './deps.js';
+export { CODE_STATUS, type ErrorBody, ServiceCode } from './errors.js';
+export { EventLog, type ServiceEvent } from './events.js';
+export { ServiceMetrics } from './metrics.js';
+export {
+  type OpenedService,
+  openService,
+  type RunningService,
+  type StartOptions,
+  type StopReport,
+  startService,
+} from './server.js';

@@ -1,0 +1,264 @@
+/**
+ * Request and response JSON schemas, shared by validation, serialization and the OpenAPI
+ * document. 64-bit IDs and sequence numbers are decimal strings, never JSON numbers.
+ */
+
+import { MAX_TAG_LENGTH } from 'idforge/sequences';
+
+/**
+ * The longest path parameter, in characters once percent-decoded (the router's limit): the
+ * longest tag. Every other parameter (a scheme, an ID to inspect) is shorter.
+ */
+export const MAX_PARAM_LENGTH = MAX_TAG_LENGTH;
+
+export const SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake', 'hlc'] as const;
+export type Scheme = (typeof SCHEMES)[number];
+
+export const errorSchema = {
+  $id: 'idforgeError',
+  type: 'object',
+  description:
+    'Every failure: a stable code (docs/errors.md, docs/service.md) and a message naming the cause and the fix',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      required: ['code', 'message'],
+    },
+  },
+  required: ['error'],
+} as const;
+
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, { $ref: 'idforgeError#' }]));
+
+const decimal = {
+  type: 'string',
+  pattern: '^[0-9]+$',
+  description: 'a decimal integer (64-bit: a string, never a JSON number)',
+};
+
+export const idList = {
+  type: 'object',
+  properties: { ids: { type: 'array', items: { type: 'string' } } },
+  required: ['ids'],
+} as const;
+
+const count = (max: number) => ({ type: 'integer', minimum: 1, maximum: max, default: 1 });
+
+export function idsSchema(maxCount: number, layouts: readonly string[]) {
+  return {
+    summary: 'Issue IDs of a scheme',
+    description:
+      'count IDs in one answer: {"ids":[...]}, or one per line with Accept: text/plain. Snowflake and HLC IDs are decimal strings. On a layout with a gene field (gene-8), gene or geneFrom gives every Snowflake ID of the answer that gene; without, each ID gets a random one. With hlc on, the IdForge-HLC request header (the latest HLC the caller saw) is merged first, and the answer carries this node\'s.',
+    tags: ['ids'],
+    params: {
+      type: 'object',
+      properties: { scheme: { type: 'string', enum: SCHEMES } },
+      required: ['scheme'],
+    },
+    querystring: {
+      type: 'object',
+      properties: {
+        count: count(maxCount),
+        layout: { type: 'string', enum: layouts },
+        gene: {
+          type: 'integer',
+          minimum: 0,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: 'snowflake on a layout with a gene field: the gene of every ID',
+        },
+        geneFrom: {
+          type: 'string',
+          pattern: '^[0-9]{1,20}$',
+          description:
+            'snowflake on a layout with a gene field: take the gene from this 64-bit ID (decimal), e.g. the user of an order',
+        },
+      },
+      additionalProperties: false,
+    },
+    response: { 200: idList, ...errors(400, 401, 403, 429, 503) },
+  };
+}
+
+const tagParam = {
+  type: 'object',
+  properties: { tag: { type: 'string', minLength: 1, maxLength: MAX_TAG_LENGTH } },
+  required: ['tag'],
+} as const;
+
+export function sequenceSchema(maxCount: number) {
+  return {
+    summary: 'Numbers from a central sequence',
+    description:
+      "count numbers of the tag, increasing, from this node's double-buffered segments; unique across every node sharing the segment store.",
+    tags: ['sequences'],
+    params: tagParam,
+    querystring: {
+      type: 'object',
+      properties: { count: count(maxCount) },
+      additionalProperties: false,
+    },
+    response: { 200: idList, ...errors(400, 401, 403, 404, 429, 503) },
+  };
+}
+
+export const segmentBody = {
+  type: 'object',
+  properties: { tag: { type: 'string' }, first: decimal, last: decimal },
+  required: ['tag', 'first', 'last'],
+} as const;
+
+export function segmentSchema(maxSize: number) {
+  return {
+    summary: 'Hand a whole segment to a client',
+    description:
+      'A block [first, last] the caller alone owns and serves locally; at least size numbers (the stored step when larger). Blocks never overlap across nodes, clients or restarts.',
+    tags: ['sequences'],
+    params: tagParam,
+    querystring: {
+      type: 'object',
+      properties: { size: { type: 'integer', minimum: 1, maximum: maxSize } },
+      additionalProperties: false,
+    },
+    response: { 200: segmentBody, ...errors(400, 401, 403, 404, 429, 503) },
+  };
+}
+
+const bufferState = {
+  type: ['object', 'null'],
+  properties: {
+    current: {
+      type: ['object', 'null'],
+      properties: { first: decimal, last: decimal, next: decimal },
+    },
+    next: { type: ['object', 'null'], properties: { first: decimal, last: decimal } },
+    loading: { type: 'boolean' },
+    step: { type: 'integer' },
+  },
+} as const;
+
+export const tagState = {
+  type: 'object',
+  properties: {
+    tag: { type: 'string' },
+    maxId: decimal,
+    step: { type: 'integer' },
+    description: { type: 'string' },
+    updatedAtMs: { type: 'integer' },
+    buffer: bufferState,
+  },
+  required: ['tag', 'maxId', 'step'],
+} as const;
+
+export const createTagSchema = {
+  summary: 'Create a sequence tag (admin)',
+  tags: ['admin'],
+  params: tagParam,
+  body: {
+    type: 'object',
+    properties: {
+      step: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1, default: 1000 },
+      start: { ...decimal, description: 'first number (default 1)' },
+      description: { type: 'string', maxLength: 1000 },
+    },
+    additionalProperties: false,
+  },
+  response: { 201: tagState, ...errors(400, 401, 403, 404, 409, 503) },
+} as const;
+
+export const setStepSchema = {
+  summary: "Change a tag's step (admin)",
+  tags: ['admin'],
+  params: tagParam,
+  body: {
+    type: 'object',
+    properties: { step: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 } },
+    required: ['step'],
+    additionalProperties: false,
+  },
+  response: { 200: tagState, ...errors(400, 401, 403, 404, 503) },
+} as const;
+
+export const listTagsSchema = {
+  summary: 'List tags with their buffer state in this node (admin)',
+  tags: ['admin'],
+  response: {
+    200: {
+      type: 'object',
+      properties: { tags: { type: 'array', items: tagState } },
+      required: ['tags'],
+    },
+    ...errors(400, 401, 403, 404, 503),
+  },
+} as const;
+
+export const listLeasesSchema = {
+  summary: 'List worker-ID leases in the lease store (admin)',
+  tags: ['admin'],
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        leases: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              workerId: { type: 'integer' },
+              instanceId: { type: 'string' },
+              host: { type: 'string' },
+              pid: { type: 'integer' },
+              startedAtMs: { type: 'integer' },
+              expiresAtMs: { type: 'integer' },
+              markMs: { type: ['integer', 'null'] },
+              self: { type: 'boolean' },
+            },
+          },
+        },
+      },
+      required: ['leases'],
+    },
+    ...errors(401, 403, 503),
+  },
+} as const;
+
+export const inspectSchema = {
+  summary: 'Decode an ID (what `idforge inspect --json` prints)',
+  tags: ['ids'],
+  params: {
+    type: 'object',
+    properties: { id: { type: 'string', minLength: 1, maxLength: MAX_PARAM_LENGTH } },
+    required: ['id'],
+  },
+  querystring: {
+    type: 'object',
+    properties: {
+      scheme: {
+        type: 'string',
+        enum: ['uuid', 'uuidv1', 'uuidv4', 'uuidv6', 'uuidv7', 'ulid', 'ksuid', 'snowflake'],
+      },
+      layout: { type: 'string', maxLength: 64 },
+    },
+    additionalProperties: false,
+  },
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        input: { type: 'string' },
+        scheme: { type: 'string' },
+        value: { type: 'string' },
+        hex: { type: 'string' },
+        special: { type: 'string' },
+        version: { type: 'integer' },
+        variant: { type: 'string' },
+        layout: { type: 'string' },
+        unixMs: { type: 'number' },
+        timestamp: { type: 'string' },
+        fields: { type: 'object', additionalProperties: { type: 'integer' } },
+      },
+    },
+    ...errors(400, 401),
+  },
+} as const;

@@ -1,0 +1,380 @@
+/**
+ * The service's sequences: one double-buffered SegmentBuffer per tag, opened on first use and
+ * kept; whole segments handed to clients straight from the source. Two sources:
+ *
+ * - a segment store (sqlite:, postgres://, mysql://): tags are rows an admin creates, each
+ *   with a stored step; an unknown tag is a 404, never created by a request for numbers;
+ * - Redis counters (redis://) under durable marks: any tag is a counter (INCRBY), each block
+ *   checked against its mark before it is served, so a Redis that lost its data is refused
+ *   or re-seeded above the mark, never served from twice. Counters have no stored step:
+ *   admin routes that create tags or change steps answer 400. Since any caller can name a
+ *   new counter, a node keeps buffers (and guarded sources) for at most MAX_TRACKED_TAGS of
+ *   them; a tag past the bound is served from a block of its own per request, each block
+ *   still checked against the durable mark.
+ */
+import { StoreUnavailableError, UnknownTagError } from 'idforge';
+import {
+  assertTag,
+  type CounterBlockSource,
+  type CounterStore,
+  counterBlockSource,
+  type DurableMarkStore,
+  openSegmentSequence,
+  SegmentBuffer,
+  type SegmentBufferSnapshot,
+  type SegmentStore,
+  type SegmentTag,
+  type Sequence,
+} from 'idforge/sequences';
+import { badRequest, HttpError, isCallerError, ServiceCode } from './errors.js';
+import { MAX_TRACKED_TAGS } from './metrics.js';
+
+/**
+ * The longest a request for sequence numbers waits on the store: for a segment taken for a
+ * client, for a buffer's opening, and for a block when both buffers are empty (the buffers'
+ * `fetchTimeoutMs`). Then it answers 503 `IDF_STORE_UNAVAILABLE`. Kept below the client's
+ * default timeout (DEFAULT_TIMEOUT_MS, 2,000 ms, in src/client/options.ts; a test compares
+ * the two), so a client sees the server's code rather than a timeout of its own.
+ */
+export const SEQUENCE_WAIT_MS = 1500;
+
+/**
+ * Told after every store call for a block (metrics and events): `error` undefined when it
+ * succeeded, else a store failure or the sequence's end (`IDF_SEQUENCE_EXHAUSTED`). A caller's
+ * error (see {@link isCallerError}) is never told: it is the caller's, not the store's.
+ */
+export type FetchObserver = (tag: string, seconds: number, error: unknown) => void;
+
+/** A tag with the state of its buffers in this node (null when not opened here). */
+export interface TagState {
+  readonly tag: SegmentTag;
+  readonly buffer: SegmentBufferSnapshot | null;
+}
+
+/** A buffer's snapshot with its counters. */
+export type BufferState = SegmentBufferSnapshot & {
+  readonly served: bigint;
+  readonly fetches: number;
+  readonly fetchFailures: number;
+};
+
+/** A buffer's two segments as JSON: numbers as decimal strings (64-bit, never JSON numbers). */
+export function buffersJson(b: SegmentBufferSnapshot): {
+  current: { first: string; last: string; next: string } | null;
+  next: { first: string; last: string } | null;
+} {
+  const c = b.current;
+  const n = b.next;
+  return {
+    current:
+      c === null ? null : { first: String(c.first), last: String(c.last), next: String(c.next) },
+    next: n === null ? null : { first: String(n.first), last: String(n.last) },
+  };
+}
+
+/** A block of numbers [first, last] owned by its caller alone. */
+export interface Block {
+  readonly tag: string;
+  readonly first: bigint;
+  readonly last: bigint;
+}
+
+/** Where the numbers come from: a segment store or Redis counters. */
+export interface SequenceSource {
+  readonly backend: string;
+  readonly address: string;
+  /** The buffer of `tag`, first block loaded. */
+  open(tag: string, onFetch: (ms: number, error: unknown) => void): Promise<SegmentBuffer>;
+  /** A block of at least `size` numbers (`undefined`: the tag's own step). */
+  take(tag: string, size: number | undefined): Promise<Block>;
+  /** Cheap call that fails when the source cannot be reached (readiness). */
+  probe(): Promise<void>;
+  /** The segment store, for the admin routes; null for counters. */
+  readonly segments: SegmentStore | null;
+  close(): Promise<void>;
+}
+
+/** Numbers from a segment table (Meituan Leaf's 号段). */
+export function segmentSource(store: SegmentStore): SequenceSource {
+  return {
+    backend: store.backend,
+    address: store.address,
+    segments: store,
+    open: (tag, onFetch) =>
+      openSegmentSequence(store, tag, {
+        fetchTimeoutMs: SEQUENCE_WAIT_MS,
+        onFetch: (e) => onFetch(e.ms, e.error),
+      }),
+    take: (tag, size) => store.takeSegment(tag, size),
+    probe: async () => {
+      await store.listTags();
+    },
+    close: () => store.close(),
+  };
+}
+
+/** The block a counter hands out when no size is asked for. */
+export const COUNTER_BLOCK = 1000;
+
+/**
+ * Numbers from Redis counters under durable marks: one guarded source per tag, kept for at
+ * most `maxTags` tags; past them a fresh one per call (each call reads the durable mark
+ * anyway: only the process's own floor is not kept for those tags).
+ */
+export function counterSource(
+  counter: CounterStore,
+  marks: DurableMarkStore,
+  maxTags: number = MAX_TRACKED_TAGS,
+): SequenceSource {
+  const sources = new Map<string, CounterBlockSource>();
+  const of = (tag: string) => {
+    let s = sources.get(tag);
+    if (s === undefined) {
+      s = counterBlockSource(counter, marks, tag);
+      if (sources.size < maxTags) sources.set(tag, s);
+    }
+    return s;
+  };
+  return {
+    backend: counter.backend,
+    address: counter.address,
+    segments: null,
+    async open(tag, onFetch) {
+      const buffer = new SegmentBuffer({
+        tag,
+        minStep: COUNTER_BLOCK,
+        source: of(tag),
+        backend: counter.backend,
+        address: counter.address,
+        fetchTimeoutMs: SEQUENCE_WAIT_MS,
+        onFetch: (e) => onFetch(e.ms, e.error),
+      });
+      try {
+        await buffer.warm();
+      } catch (error) {
+        buffer.close(); // never handed out: it must not go on retrying in the background
+        throw error;
+      }
+      return buffer;
+    },
+    take: async (tag, size) => ({ tag, ...(await of(tag)(size ?? COUNTER_BLOCK)) }),
+    // raiseTo never lowers a counter: on a key of its own it only creates it at 0.
+    probe: async () => {
+      await counter.raiseTo('__idforge_probe__', 0n);
+      await marks.read('__idforge_probe__');
+    },
+    async close() {
+      await counter.close();
+      await marks.close();
+    },
+  };
+}
+
+/**
+ * Holds the open buffers; one per service. A segment store's tags each get a buffer (tags are
+ * rows an admin creates); Redis counters get at most `maxBuffers` (any caller can name a new
+ * counter), and a tag past them a {@link Sequence} that takes a block per call, keeping
+ * nothing.
+ */
+export class SequenceRegistry {
+  readonly #source: SequenceSource | null;
+  readonly #observe: FetchObserver;
+  readonly #maxBuffers: number;
+  readonly #opening = new Map<string, Promise<SegmentBuffer>>();
+  readonly #open = new Map<string, SegmentBuffer>();
+
+  constructor(
+    source: SequenceSource | null,
+    observe: FetchObserver,
+    maxBuffers: number = MAX_TRACKED_TAGS,
+  ) {
+    this.#source = source;
+    this.#observe = observe;
+    this.#maxBuffers = maxBuffers;
+  }
+
+  /** The source, or null when this node serves no sequences. */
+  get source(): SequenceSource | null {
+    return this.#source;
+  }
+
+  #need(): SequenceSource {
+    if (this.#source === null) {
+      throw new HttpError(
+        404,
+        ServiceCode.NO_SEQUENCES,
+        'this node has no sequence store: start it with --sequences URL (sqlite:, postgres://, mysql:// or redis://)',
+      );
+    }
+    return this.#source;
+  }
+
+  #segments(what: string): SegmentStore {
+    const store = this.#need().segments;
+    if (store === null) {
+      throw badRequest(
+        `${what}: Redis counters have no stored tags or steps (every tag is a counter); this applies to segment stores`,
+      );
+    }
+    return store;
+  }
+
+  /** The open buffer of `tag`, synchronously, or undefined (then await {@link buffer}). */
+  opened(tag: string): SegmentBuffer | undefined {
+    return this.#open.get(tag);
+  }
+
+  /**
+   * The buffer of `tag`, opened once (concurrent callers share the opening); for a counter
+   * past `maxBuffers`, a sequence that takes a block per call and keeps nothing. A caller waits
+   * at most SEQUENCE_WAIT_MS for the opening (then `StoreUnavailableError`; the opening goes
+   * on, and the next request finds the buffer open).
+   */
+  buffer(tag: string): Promise<Sequence> {
+    const open = this.#open.get(tag);
+    if (open !== undefined) return Promise.resolve(open);
+    const source = this.#need();
+    assertTag(tag);
+    let p = this.#opening.get(tag);
+    if (
+      p === undefined &&
+      source.segments === null &&
+      this.#open.size + this.#opening.size >= this.#maxBuffers
+    ) {
+      return Promise.resolve(this.#unbuffered(tag));
+    }
+    if (p === undefined) {
+      p = source
+        .open(tag, (ms, error) => this.#report(tag, ms / 1000, error))
+        .then(
+          (b) => {
+            this.#open.set(tag, b);
+            this.#opening.delete(tag);
+            return b;
+          },
+          (error: unknown) => {
+            this.#opening.delete(tag);
+            throw error;
+          },
+        );
+      this.#opening.set(tag, p);
+    }
+    return this.#within(p, `opening the sequence "${tag}"`);
+  }
+
+  /** `p`, or `StoreUnavailableError` when it has not settled within SEQUENCE_WAIT_MS. */
+  #within<T>(p: Promise<T>, what: string): Promise<T> {
+    const source = this.#need();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let after: ReturnType<typeof setImmediate> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      // Decided once the event loop has read its sockets (see SegmentBuffer's #fetch): after
+      // a pause, an answer already received must not lose to a timer that fired first.
+      timer = setTimeout(() => {
+        after = setImmediate(() => {
+          const why = new Error(`no answer within ${SEQUENCE_WAIT_MS} ms`);
+          reject(new StoreUnavailableError(source.backend, source.address, what, why));
+        });
+      }, SEQUENCE_WAIT_MS);
+    });
+    // Settling after the deadline is nobody's to see (a block so taken is wasted, never reissued).
+    p.catch(() => undefined);
+    late.catch(() => undefined);
+    return Promise.race([p, late]).finally(() => {
+      clearTimeout(timer);
+      clearImmediate(after);
+    });
+  }
+
+  /** Numbers of `tag` from a block of their own per call (exactly the numbers asked for). */
+  #unbuffered(tag: string): Sequence {
+    const batch = async (count: number): Promise<bigint[]> => {
+      if (count === 0) return [];
+      const b = await this.take(tag, count);
+      return Array.from({ length: count }, (_, i) => b.first + BigInt(i));
+    };
+    return {
+      tag,
+      tryNext: () => undefined,
+      next: async () => (await batch(1))[0] as bigint,
+      nextBatch: batch,
+      close: () => undefined,
+    };
+  }
+
+  /** A whole block of at least `size` numbers (the stored step when larger), for a client. */
+  async take(tag: string, size: number | undefined): Promise<Block> {
+    const source = this.#need();
+    assertTag(tag);
+    const started = performance.now();
+    try {
+      const block = await this.#within(source.take(tag, size), `taking a block for "${tag}"`);
+      this.#report(tag, (performance.now() - started) / 1000, undefined);
+      return block;
+    } catch (error) {
+      this.#report(tag, (performance.now() - started) / 1000, error);
+      throw error;
+    }
+  }
+
+  #report(tag: string, seconds: number, error: unknown): void {
+    if (!isCallerError(error)) this.#observe(tag, seconds, error);
+  }
+
+  async create(
+    tag: string,
+    step: number,
+    start: bigint | undefined,
+    description: string | undefined,
+  ): Promise<SegmentTag> {
+    const store = this.#segments('creating a tag');
+    assertTag(tag);
+    return store.createTag(tag, {
+      step,
+      ...(start === undefined ? {} : { start }),
+      ...(description === undefined ? {} : { description }),
+    });
+  }
+
+  /** Changes the stored step; this node's open buffer follows at once. */
+  async setStep(tag: string, step: number): Promise<SegmentTag> {
+    const store = this.#segments('changing a step');
+    assertTag(tag);
+    const updated = await store.setStep(tag, step);
+    this.#open.get(tag)?.setMinStep(step);
+    return updated;
+  }
+
+  async get(tag: string): Promise<TagState> {
+    const store = this.#segments('reading a tag');
+    assertTag(tag);
+    const record = await store.getTag(tag);
+    if (record === null) throw new UnknownTagError(tag, store.backend);
+    return { tag: record, buffer: this.#open.get(tag)?.snapshot() ?? null };
+  }
+
+  async list(): Promise<TagState[]> {
+    const tags = await this.#segments('listing tags').listTags();
+    return tags.map((tag) => ({ tag, buffer: this.#open.get(tag.tag)?.snapshot() ?? null }));
+  }
+
+  /** Snapshots and counters of every open buffer (no I/O). */
+  snapshots(): BufferState[] {
+    return [...this.#open.values()].map((b) => {
+      const s = b.stats;
+      return {
+        ...b.snapshot(),
+        served: s.served,
+        fetches: s.fetches,
+        fetchFailures: s.fetchFailures,
+      };
+    });
+  }
+
+  /** Stops the buffers (their remaining numbers are wasted, never reissued) and the source. */
+  async close(): Promise<void> {
+    for (const b of this.#open.values()) b.close();
+    this.#open.clear();
+    await this.#source?.close();
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * `@idforge/stores`: where idforge keeps leases, marks, segments, counters and tickets. Opening
+ * by URL goes through the switchboard (open.ts), which imports a driver only when its scheme is
+ * used. This file re-exports only, by name.
+ *
+ * Every store class can also be built from a client the application already has (a `pg.Pool`,
+ * a mysql2 pool, an ioredis client, an etcd3 client, a better-sqlite3 `Database`), one shape
+ * for all: `new PostgresLeaseStore({ pool, namespace })`, `new RedisLeaseStore({ client })`,
+ * `new SqliteLeaseStore({ database })`. Such a store never closes the caller's client.
+ */
+
+// The ticket-server port and its setup rule live in idforge/sequences; re-exported beside
+// openTicketServers so that opening and setting up servers needs one import.
+export { type PlannableTicketServer, setupTicketServers } from 'idforge/sequences';
+export type { EtcdClientOptions, EtcdStoreOptions } from './etcd/connect.js';
+export { EtcdLeaseStore, openEtcdLeaseStore } from './etcd/lease-store.js';
+export type { FileStoreOptions } from './file/connect.js';
+export { FileLeaseStore, openFileLeaseStore } from './file/lease-store.js';
+export type { MysqlClientOptions, MysqlStoreOptions } from './mysql/connect.js';
+export { MysqlSegmentStore, openMysqlSegmentStore } from './mysql/segment-store.js';
+export { MysqlTicketServer, openMysqlTicketServer } from './mysql/ticket-server.js';
+export {
+  closeTicketServers,
+  lazyTicketServer,
+  migrateStore,
+  type OpenedSequence,
+  type OpenSequenceOptions,
+  type OpenStoreOptions,
+  openCounterStore,
+  openLeaseStore,
+  openMarkStore,
+  openSegmentStore,
+  openSequence,
+  openTicketServer,
+  openTicketServers,
+  type TicketServerOptions,
+} from './open.js';
+export { openBackfillTarget } from './open-backfill.js';
+export { openBenchEngine } from './open-bench.js';
+export type { PostgresClientOptions, PostgresStoreOptions } from './postgres/connect.js';
+export { openPostgresLeaseStore, PostgresLeaseStore } from './postgres/lease-store.js';
+export { openPostgresMarkStore, PostgresMarkStore } from './postgres/mark-store.js';
+export { openPostgresSegmentStore, PostgresSegmentStore } from './postgres/segment-store.js';
+export { openPostgresTicketServer, PostgresTicketServer } from './postgres/ticket-server.js';
+export type { RedisClientOptions, RedisStoreOptions } from './redis/connect.js';
+export { openRedisCounterStore, RedisCounterStore } from './redis/counter-store.js';
+export { openRedisLeaseStore, RedisLeaseStore } from './redis/lease-store.js';
+export {
+  KNOWN_SCHEMES,
+  STORE_ROLES,
+  type StoreRole,
+  type StoreRoleName,
+  schemePrefix,
+  wrongSchemeMessage,
+} from './roles.js';
+export type { SqliteClientOptions } from './sqlite/connect.js';
+export {
+  openSqliteLeaseStore,
+  SqliteLeaseStore,
+  type SqliteLeaseStoreOptions,
+} from './sqlite/lease-store.js';
+export {
+  openSqliteMarkStore,
+  SqliteMarkStore,
+  type SqliteMarkStoreOptions,
+} from './sqlite/mark-store.js';
+export { openSqliteSegmentStore, SqliteSegmentStore } from './sqlite/segment-store.js';
+export type { StoreFileOptions } from './store-path.js';
+export { redactUrl, storeScheme } from './url.js';

@@ -1,0 +1,158 @@
+/**
+ * {@link DurableMarkStore} on PostgreSQL (node-postgres): the high-water marks that guard
+ * Redis counters against moving backwards (src/sequences/counter-source.ts), for fleets on
+ * several hosts.
+ *
+ *   <namespace>.counter_marks(key text PRIMARY KEY, mark bigint NOT NULL)
+ *
+ * A raise is one autocommit statement, `INSERT ... ON CONFLICT DO UPDATE SET mark =
+ * GREATEST(stored, value)`: the row lock serialises concurrent raisers and none can lower
+ * another's mark. Every connection runs with `synchronous_commit = on` whatever the server's
+ * default, so a raise resolves only after its commit is flushed to the WAL (with `off`, a
+ * server crash could forget a mark it had acknowledged, which is the one thing a mark must
+ * not do). Marks travel as decimal strings (int8), never through a double.
+ *
+ * Failures: every driver, connection or SQL error rejects with `StoreUnavailableError`
+ * ('postgres', redacted URL, operation, cause), bounded by the connect and statement
+ * timeouts. Safe to share within a process.
+ */
+
+import type { DurableMarkStore } from 'idforge/sequences';
+import type pg from 'pg';
+import { assertMark, assertMarkTag } from '../mark-args.js';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { storeError } from '../store-error.js';
+import {
+  connectPostgres,
+  DEFAULT_POSTGRES_NAMESPACE,
+  endPool,
+  type PostgresClientOptions,
+  type PostgresStoreOptions,
+} from './connect.js';
+import { quoteNamespace } from './schema.js';
+
+/**
+ * The durable mark store on PostgreSQL (a node-postgres `pg.Pool`). Two ways to build it, as every
+ * idforge store: on the application's own client, `new PostgresMarkStore({ pool, namespace })`,
+ * which `close()` leaves open (the caller closes it); or from a URL with {@link
+ * openPostgresMarkStore}, whose client the store opened and `close()` closes.
+ */
+export class PostgresMarkStore implements DurableMarkStore {
+  readonly backend = 'postgres';
+  readonly address: string;
+  /** The PostgreSQL schema holding the table. */
+  readonly namespace: string;
+  readonly #pool: pg.Pool;
+  readonly #owned: boolean;
+  readonly #schema: string;
+  readonly #raise: string;
+  readonly #read: string;
+  #closed: Promise<void> | null = null;
+
+  /** Throws `RangeError` when `namespace` is not a valid schema name. */
+  /**
+   * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
+   * leaves that pool open. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: PostgresClientOptions & Ownership) {
+    const { pool } = options;
+    const namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
+    const address = callerAddress('postgres', options.address);
+    this.#owned = options[OWNED] === true;
+    const ns = quoteNamespace(namespace);
+    this.#pool = pool;
+    this.address = address;
+    this.namespace = namespace;
+    this.#schema = `
+CREATE SCHEMA IF NOT EXISTS ${ns};
+CREATE TABLE IF NOT EXISTS ${ns}.counter_marks (
+  key  text   PRIMARY KEY,
+  mark bigint NOT NULL
+);`;
+    this.#raise = `
+INSERT INTO ${ns}.counter_marks AS m (key, mark) VALUES ($1::text, $2::bigint)
+ON CONFLICT (key) DO UPDATE SET mark = GREATEST(m.mark, excluded.mark)
+RETURNING m.mark::text AS mark`;
+    this.#read = `SELECT mark::text AS mark FROM ${ns}.counter_marks WHERE key = $1::text`;
+  }
+
+  async #query(operation: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
+    try {
+      return await this.#pool.query(text, values);
+    } catch (error) {
+      throw storeError('postgres', this.address, operation, error);
+    }
+  }
+
+  /**
+   * Creates the schema and table. Idempotent; concurrent migrations take turns on an advisory
+   * lock (`CREATE ... IF NOT EXISTS` alone races). Never run by the other methods.
+   */
+  async migrate(): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw storeError('postgres', this.address, 'migrate', error);
+    }
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `SELECT pg_advisory_xact_lock(hashtext('idforge.migrate'), hashtext($1::text))`,
+        [this.namespace],
+      );
+      await client.query(this.#schema);
+      await client.query('COMMIT');
+      client.release();
+    } catch (error) {
+      client.release(error instanceof Error ? error : true);
+      throw storeError('postgres', this.address, 'migrate', error);
+    }
+  }
+
+  /**
+   * The mark, or null when never raised. Rejects with `RangeError` for a bad key,
+   * `StoreUnavailableError` ('read') when the server fails (or was never migrated).
+   */
+  async read(tag: string): Promise<bigint | null> {
+    assertMarkTag(tag);
+    const row = (await this.#query('read', this.#read, [tag])).rows[0] as
+      | { mark: string }
+      | undefined;
+    return row === undefined ? null : BigInt(row.mark);
+  }
+
+  /**
+   * Sets the mark to max(stored, value) and resolves after the commit is durable; returns the
+   * new mark. Rejects with `RangeError` for a bad tag or value, `StoreUnavailableError`
+   * ('raise') when the server fails: the mark may then be raised or not, never lowered.
+   */
+  async raise(tag: string, value: bigint): Promise<bigint> {
+    assertMarkTag(tag);
+    assertMark(value);
+    const rows = (await this.#query('raise', this.#raise, [tag, value.toString()])).rows;
+    return BigInt((rows[0] as { mark: string }).mark);
+  }
+
+  /** Ends the pool. Idempotent. */
+  close(): Promise<void> {
+    this.#closed ??= endPool(this.#pool, this.#owned, this.address);
+    return this.#closed;
+  }
+}
+
+/**
+ * Connects to PostgreSQL (`postgres://user@host:port/db[?namespace=NAME]`, namespace = the
+ * schema, default `idforge`) and checks that the server answers; does not create the table
+ * (call `migrate()`, as `idforge migrate --store URL` does). Throws `RangeError` for a
+ * malformed URL, namespace or option; rejects with `StoreUnavailableError` ('connect') when
+ * the server cannot be reached within the timeouts (default 5000 ms each).
+ */
+export async function openPostgresMarkStore(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<PostgresMarkStore> {
+  // The shared pool settings, synchronous_commit=on included: connect.ts.
+  const { pool, address, namespace } = await connectPostgres(url, options);
+  return new PostgresMarkStore({ pool, address, namespace, [OWNED]: true });
+}

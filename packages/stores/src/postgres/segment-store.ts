@@ -1,0 +1,231 @@
+/**
+ * {@link SegmentStore} on PostgreSQL (node-postgres): segment sequences ("号段") shared by every
+ * process and host that reaches the server.
+ *
+ *   <namespace>.segments(tag varchar(128) PRIMARY KEY, max_id bigint, step integer,
+ *                        description varchar(256), updated_at_ms bigint)
+ *
+ * Atomicity: a take is one autocommit statement, `UPDATE ... SET max_id = max_id + s WHERE tag
+ * = $1 AND max_id <= 2^63 - 1 - s RETURNING max_id, s` with s = GREATEST(step, requested).
+ * Concurrent takes of one tag queue on the row lock, and each re-reads the row's latest
+ * committed version before moving it (READ COMMITTED re-checks the WHERE clause), so no two
+ * ever get overlapping blocks. The exhaustion test subtracts instead of adding: the SQL never
+ * computes a value past 2^63 - 1. Commits are synchronous (`synchronous_commit = on`, see
+ * ./connect.ts): a block is handed out only once its new max_id is in the WAL, so a server crash
+ * cannot make the next take return it again.
+ *
+ * `updated_at_ms` is the server's clock (unix ms) at the last create, take or setStep. Numbers travel
+ * as decimal strings, never through a double. Every driver, connection or SQL error rejects
+ * with `StoreUnavailableError` ('postgres', redacted URL, operation, cause) within the pool's
+ * connect timeout plus the statement timeout; a take that times out may still have moved
+ * max_id on the server (those numbers are skipped, never reissued). Safe to share in a process.
+ */
+
+import { SequenceExhaustedError, TagExistsError, UnknownTagError } from 'idforge';
+import {
+  assertTag,
+  type CreateTagOptions,
+  MAX_SEQUENCE_VALUE,
+  type Segment,
+  type SegmentStore,
+  type SegmentTag,
+} from 'idforge/sequences';
+import type pg from 'pg';
+import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import {
+  checkCreate,
+  checkStoredStep,
+  requestedStep,
+  type SegmentRow,
+  segmentOf,
+  tagOf,
+} from '../segment-args.js';
+import { storeError } from '../store-error.js';
+import {
+  connectPostgres,
+  DEFAULT_POSTGRES_NAMESPACE,
+  endPool,
+  type PostgresClientOptions,
+  type PostgresStoreOptions,
+} from './connect.js';
+import { NOW_MS, quoteNamespace } from './schema.js';
+
+const COLUMNS =
+  'tag, max_id::text AS max_id, step, description, updated_at_ms::text AS updated_at_ms';
+
+/** The statements of one namespace; `$n::type` casts keep every parameter exact. */
+function segmentSql(namespace: string) {
+  const ns = quoteNamespace(namespace);
+  const table = `${ns}.segments`;
+  const used = 'GREATEST(step, $2::bigint)';
+  return {
+    schema: `
+CREATE SCHEMA IF NOT EXISTS ${ns};
+CREATE TABLE IF NOT EXISTS ${table} (
+  tag           varchar(128) PRIMARY KEY,
+  max_id        bigint       NOT NULL CHECK (max_id >= 0),
+  step          integer      NOT NULL CHECK (step >= 1),
+  description   varchar(256) NOT NULL DEFAULT '',
+  updated_at_ms bigint       NOT NULL
+);`,
+    /** $1 namespace: the lock every idforge migration of the namespace takes. */
+    migrateLock: `SELECT pg_advisory_xact_lock(hashtext('idforge.migrate'), hashtext($1::text))`,
+    /** $1 tag, $2 max_id, $3 step, $4 description. No row: the tag exists. */
+    create: `
+INSERT INTO ${table} (tag, max_id, step, description, updated_at_ms)
+VALUES ($1::text, $2::bigint, $3::integer, $4::text, ${NOW_MS})
+ON CONFLICT (tag) DO NOTHING
+RETURNING ${COLUMNS}`,
+    /** $1 tag, $2 requested step. No row: unknown tag or exhausted. */
+    take: `
+UPDATE ${table} SET max_id = max_id + ${used}, updated_at_ms = ${NOW_MS}
+WHERE tag = $1::text AND max_id <= ${MAX_SEQUENCE_VALUE} - ${used}
+RETURNING max_id::text AS max_id, ${used}::text AS used`,
+    /** $1 tag, $2 step. No row: unknown tag. max_id is left as it is. */
+    setStep: `
+UPDATE ${table} SET step = $2::integer, updated_at_ms = ${NOW_MS}
+WHERE tag = $1::text
+RETURNING ${COLUMNS}`,
+    /** $1 tag. */
+    get: `SELECT ${COLUMNS} FROM ${table} WHERE tag = $1::text`,
+    list: `SELECT ${COLUMNS} FROM ${table} ORDER BY tag COLLATE "C"`,
+  };
+}
+
+/**
+ * The segment store on PostgreSQL (a node-postgres `pg.Pool`). Two ways to build it, as every
+ * idforge store: on the application's own client, `new PostgresSegmentStore({ pool, namespace })`,
+ * which `close()` leaves open (the caller closes it); or from a URL with {@link
+ * openPostgresSegmentStore}, whose client the store opened and `close()` closes.
+ */
+export class PostgresSegmentStore implements SegmentStore {
+  readonly backend = 'postgres';
+  readonly address: string;
+  /** The PostgreSQL schema holding the table. */
+  readonly namespace: string;
+  readonly #pool: pg.Pool;
+  readonly #owned: boolean;
+  readonly #sql: ReturnType<typeof segmentSql>;
+  #closed: Promise<void> | null = null;
+
+  /** Throws `RangeError` when `namespace` is not a valid schema name (see quoteNamespace). */
+  /**
+   * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
+   * leaves that pool open. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: PostgresClientOptions & Ownership) {
+    const { pool } = options;
+    const namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
+    const address = callerAddress('postgres', options.address);
+    this.#owned = options[OWNED] === true;
+    this.#sql = segmentSql(namespace);
+    this.#pool = pool;
+    this.address = address;
+    this.namespace = namespace;
+  }
+
+  async #rows<R extends pg.QueryResultRow>(
+    operation: string,
+    text: string,
+    values: unknown[] = [],
+  ): Promise<R[]> {
+    try {
+      return (await this.#pool.query<R>(text, values)).rows;
+    } catch (error) {
+      throw storeError('postgres', this.address, operation, error);
+    }
+  }
+
+  /**
+   * Creates the schema and the table. Idempotent; concurrent migrations (of this and the other
+   * idforge stores in the namespace) take turns on one advisory lock, since `CREATE ... IF NOT
+   * EXISTS` alone races. Never run by the other methods.
+   */
+  async migrate(): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw storeError('postgres', this.address, 'migrate', error);
+    }
+    try {
+      await client.query('BEGIN');
+      await client.query(this.#sql.migrateLock, [this.namespace]);
+      await client.query(this.#sql.schema);
+      await client.query('COMMIT');
+      client.release();
+    } catch (error) {
+      // Destroyed, not reused: the server rolls back when the connection goes.
+      client.release(error instanceof Error ? error : true);
+      throw storeError('postgres', this.address, 'migrate', error);
+    }
+  }
+
+  /** See {@link SegmentStore.createTag}; `RangeError`/`TypeError` for bad arguments. */
+  async createTag(tag: string, options: CreateTagOptions): Promise<SegmentTag> {
+    const c = checkCreate(tag, options);
+    const [row] = await this.#rows<SegmentRow>('createTag', this.#sql.create, [
+      tag,
+      c.maxId.toString(),
+      c.step,
+      c.description,
+    ]);
+    if (row === undefined) throw new TagExistsError(tag);
+    return tagOf(row);
+  }
+
+  /** See {@link SegmentStore.takeSegment}; `RangeError`/`TypeError` for bad arguments. */
+  async takeSegment(tag: string, step?: number): Promise<Segment> {
+    assertTag(tag);
+    const requested = requestedStep(step);
+    const [row] = await this.#rows<{ max_id: string; used: string }>(
+      'takeSegment',
+      this.#sql.take,
+      [tag, requested],
+    );
+    if (row !== undefined) return segmentOf(tag, BigInt(row.max_id), BigInt(row.used));
+    const [current] = await this.#rows<SegmentRow>('takeSegment', this.#sql.get, [tag]);
+    if (current === undefined) throw new UnknownTagError(tag, this.backend);
+    throw new SequenceExhaustedError(tag, BigInt(current.max_id));
+  }
+
+  /** See {@link SegmentStore.setStep}: one autocommit UPDATE; `RangeError`/`TypeError` for bad arguments. */
+  async setStep(tag: string, step: number): Promise<SegmentTag> {
+    const checked = checkStoredStep(tag, step);
+    const [row] = await this.#rows<SegmentRow>('setStep', this.#sql.setStep, [tag, checked]);
+    if (row === undefined) throw new UnknownTagError(tag, this.backend);
+    return tagOf(row);
+  }
+
+  async getTag(tag: string): Promise<SegmentTag | null> {
+    assertTag(tag);
+    const [row] = await this.#rows<SegmentRow>('getTag', this.#sql.get, [tag]);
+    return row === undefined ? null : tagOf(row);
+  }
+
+  /** Every tag, ordered by name (byte order, as on the other backends). */
+  async listTags(): Promise<SegmentTag[]> {
+    return (await this.#rows<SegmentRow>('listTags', this.#sql.list)).map(tagOf);
+  }
+
+  /** Ends the pool (waiting for calls in flight). Idempotent. */
+  close(): Promise<void> {
+    this.#closed ??= endPool(this.#pool, this.#owned, this.address);
+    return this.#closed;
+  }
+}
+
+/**
+ * Connects to PostgreSQL (`postgres://user@host:port/db[?namespace=NAME]`, the namespace is
+ * the schema, default `idforge`) and checks that the server answers; creates nothing (call
+ * `migrate()`, as `idforge migrate --store URL` does). Throws `RangeError` for a malformed URL,
+ * namespace or option; rejects with `StoreUnavailableError` ('postgres', redacted URL,
+ * 'connect') when the server cannot be reached within `connectTimeoutMs` (default 5000).
+ */
+export async function openPostgresSegmentStore(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<SegmentStore> {
+  const { pool, address, namespace } = await connectPostgres(url, options);
+  return new PostgresSegmentStore({ pool, address, namespace, [OWNED]: true });
+}

@@ -1,0 +1,148 @@
+/**
+ * {@link DurableMarkStore} on SQLite (better-sqlite3): the high-water marks that guard Redis
+ * counters against moving backwards (src/sequences/counter-source.ts).
+ *
+ *   idforge_counter_marks(key TEXT PRIMARY KEY, mark INTEGER NOT NULL)
+ *
+ * Durability: the database runs in WAL mode with `synchronous = FULL` (./database.ts), so a
+ * raise is on disk (the WAL fsynced) when its autocommit statement returns, and `raise`
+ * resolves only then. Marks are 64-bit integers read with `safeIntegers` (as bigint), never
+ * through a double. Every process of one host may share the file; a raise is one statement,
+ * `max(stored, value)`, so two raisers can never lower each other's mark.
+ */
+import type Database from 'better-sqlite3';
+import type { DurableMarkStore } from 'idforge/sequences';
+import { assertMark, assertMarkTag } from '../mark-args.js';
+import { OWNED, type Ownership } from '../owned.js';
+import { assertTablePrefix } from '../segment-args.js';
+import type { StoreFileOptions } from '../store-path.js';
+import { redactUrl } from '../url.js';
+import {
+  connectSqlite,
+  parseSqliteUrl,
+  type SqliteClientOptions,
+  sqliteAddress,
+} from './connect.js';
+import { runSqlite } from './run.js';
+
+/** Created by `migrate()` (idempotent). */
+export const SQLITE_MARK_SCHEMA = `
+CREATE TABLE IF NOT EXISTS idforge_counter_marks (
+  key  TEXT    PRIMARY KEY,
+  mark INTEGER NOT NULL
+);
+`;
+
+const RAISE = `
+INSERT INTO idforge_counter_marks (key, mark) VALUES (?, ?)
+ON CONFLICT (key) DO UPDATE SET mark = max(mark, excluded.mark)
+RETURNING mark`;
+
+const READ = 'SELECT mark FROM idforge_counter_marks WHERE key = ?';
+
+/**
+ * The durable mark store on SQLite (a better-sqlite3 `Database`). Two ways to build it, as every
+ * idforge store: on the application's own client, `new SqliteMarkStore({ database, namespace })`,
+ * which `close()` leaves open (the caller closes it); or from a URL with {@link
+ * openSqliteMarkStore}, whose client the store opened and `close()` closes.
+ */
+export class SqliteMarkStore implements DurableMarkStore {
+  readonly backend = 'sqlite';
+  readonly address: string;
+  /** Prefix of the table (`NAMESPACE_counter_marks`). */
+  readonly namespace: string;
+  readonly #db: Database.Database;
+  readonly #owned: boolean;
+  #raise: Database.Statement | null = null;
+  #read: Database.Statement | null = null;
+
+  /** `namespace` prefixes the table (default `idforge`); `RangeError` when malformed. */
+  /**
+   * A store on `options.database`, the caller's (see {@link SqliteClientOptions}): `close()`
+   * leaves that database open. Throws `RangeError` for a malformed namespace.
+   */
+  constructor(options: SqliteClientOptions & Ownership) {
+    this.namespace = assertTablePrefix(options.namespace ?? 'idforge');
+    this.#db = options.database;
+    this.address = sqliteAddress(options);
+    this.#owned = options[OWNED] === true;
+  }
+
+  #tables(sql: string): string {
+    return this.namespace === 'idforge' ? sql : sql.replaceAll('idforge_', `${this.namespace}_`);
+  }
+
+  #run<T>(operation: string, fn: () => T): Promise<T> {
+    return runSqlite(this.#db, this.address, operation, fn);
+  }
+
+  /** Creates the table. Idempotent; never run by the other methods. */
+  migrate(): Promise<void> {
+    return this.#run('migrate', () => {
+      this.#db.exec(this.#tables(SQLITE_MARK_SCHEMA));
+    });
+  }
+
+  /**
+   * The mark, or null when never raised. Rejects with `RangeError` for a bad key,
+   * `StoreUnavailableError` ('read') when the database fails (or was never migrated).
+   */
+  async read(tag: string): Promise<bigint | null> {
+    assertMarkTag(tag);
+    return this.#run('read', () => {
+      this.#read ??= this.#db.prepare(this.#tables(READ)).pluck().safeIntegers(true);
+      const mark = this.#read.get(tag) as bigint | undefined;
+      return mark ?? null;
+    });
+  }
+
+  /**
+   * Sets the mark to max(stored, value), committed and fsynced before resolving; returns the
+   * new mark. Rejects with `RangeError` for a bad tag or value, `StoreUnavailableError`
+   * ('raise') when the database fails.
+   */
+  async raise(tag: string, value: bigint): Promise<bigint> {
+    assertMarkTag(tag);
+    assertMark(value);
+    return this.#run('raise', () => {
+      this.#raise ??= this.#db.prepare(this.#tables(RAISE)).pluck().safeIntegers(true);
+      return this.#raise.get(tag, value) as bigint;
+    });
+  }
+
+  /** Closes the database. Idempotent. */
+  close(): Promise<void> {
+    return this.#run('close', () => {
+      if (this.#owned && this.#db.open) this.#db.close();
+    });
+  }
+}
+
+/** Options of {@link openSqliteMarkStore}. */
+export interface SqliteMarkStoreOptions extends StoreFileOptions {
+  /** How long a write waits for another process's transaction. Default 5000 ms. */
+  readonly busyTimeoutMs?: number;
+  /** Create the table if missing. Default true (SQLite is the embedded default). */
+  readonly autoMigrate?: boolean;
+  /** Table prefix; else the URL's `?namespace=`; default `idforge`. */
+  readonly namespace?: string;
+}
+
+/**
+ * Opens (creating if missing) the mark store of a `sqlite:PATH` URL. Rejects with
+ * `StoreUnavailableError` ('sqlite', path, 'connect' or 'migrate') when the file cannot be
+ * opened or written.
+ */
+export async function openSqliteMarkStore(
+  url: string,
+  options: SqliteMarkStoreOptions = {},
+): Promise<SqliteMarkStore> {
+  const address = redactUrl(url);
+  const namespace = assertTablePrefix(
+    options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
+  );
+  const db = connectSqlite(url, address, options.busyTimeoutMs ?? 5000, options);
+  const store = new SqliteMarkStore({ database: db, address, namespace, [OWNED]: true });
+  if (options.autoMigrate ?? true) await store.migrate();
+  return store;
+}
