@@ -39,8 +39,9 @@
 #   --dry-run         print every command instead of running it
 #   -h, --help        this text
 #
-# The CLI: dist/bin/idforge.js when it is newer than every file under src/ (npm run build),
-# else the sources through tsx (node --import tsx src/bin/idforge.ts), as bench:service does;
+# The CLI: the server package's build (packages/server/dist/bin/idforge-server.js) when it is
+# newer than every source of the three packages (npm run build), else the sources through the
+# repository's loader (node --import ./scripts/dev-loader.mjs ...), as bench:service does;
 # the line "cli:" says which. Results go to bench/db/results/ (ignored by git).
 set -euo pipefail
 
@@ -163,13 +164,14 @@ create_db() {
 }
 
 # The CLI: the build when it is up to date, else the sources through tsx.
-if [[ -f dist/bin/idforge.js && -z "$(find src -type f -newer dist/bin/idforge.js -print -quit)" ]]; then
-  cli=(node dist/bin/idforge.js)
-  echo "cli: dist/bin/idforge.js (up to date with src/)"
+built=packages/server/dist/bin/idforge-server.js
+if [[ -f $built && -z "$(find packages/*/src -type f -newer "$built" -print -quit)" ]]; then
+  cli=(node "$built")
+  echo "cli: $built (up to date with the sources)"
 else
-  cli=(node --import tsx src/bin/idforge.ts)
-  echo "cli: src/bin/idforge.ts through tsx ($([[ -f dist/bin/idforge.js ]] &&
-    echo 'dist/ is older than src/' || echo 'no dist/'); npm run build to use a build)"
+  cli=(node --import ./scripts/dev-loader.mjs packages/server/src/bin/idforge-server.ts)
+  echo "cli: the sources through tsx ($([[ -f $built ]] &&
+    echo 'the build is older than the sources' || echo 'no build'); npm run build to use a build)"
 fi
 
 # Servers this script started (or reused with the bench profile) and has not stopped yet.

@@ -3,7 +3,7 @@
  * `npm run bench:shard` (bench/shard/run.sh) starts a server of the project's own and runs this;
  * run it alone against any PostgreSQL you own with
  *
- *   node --import tsx bench/shard/main.ts --url postgres://postgres@127.0.0.1:15470/postgres \
+ *   node --import ./scripts/dev-loader.mjs bench/shard/main.ts --url postgres://postgres@127.0.0.1:15470/postgres \
  *     [--rows 1000000] [--buckets 16] [--partitions 8] [--out bench/shard/results] [--keep]
  *
  * It creates the schema idforge_shard_bench (dropped first if present, and at the end unless

@@ -12,7 +12,7 @@
 #      A server already answering there is refused: a fresh cluster every run, so the
 #      statistics hold this run's inserts only (stop it: scripts/services/postgres.sh stop
 #      --port 15470 --wipe);
-#   2. node --import tsx bench/shard/main.ts --url postgres://postgres@127.0.0.1:15470/postgres
+#   2. node --import ./scripts/dev-loader.mjs bench/shard/main.ts --url postgres://postgres@127.0.0.1:15470/postgres
 #      with the options below: prints the per-partition inserts and the time-range reads, and
 #      writes bench/shard/results/partition-ROWS-BUCKETS-PARTITIONS.{json,svg} (ignored by git);
 #   3. scripts/services/postgres.sh stop --port 15470 --wipe (trap on EXIT, INT and TERM).
@@ -99,7 +99,7 @@ started=1
 run bash scripts/services/postgres.sh start "${service_args[@]}"
 ((interrupted == 0)) || exit "$interrupted"
 status=0
-run node --import tsx bench/shard/main.ts --url "postgres://postgres@127.0.0.1:$PORT/postgres" \
+run node --import ./scripts/dev-loader.mjs bench/shard/main.ts --url "postgres://postgres@127.0.0.1:$PORT/postgres" \
   "${pass[@]}" || status=$?
 ((interrupted == 0)) || exit "$interrupted"
 exit "$status"

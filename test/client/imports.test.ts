@@ -19,7 +19,8 @@ test('idforge/client imports only itself and ../core/index.js', () => {
       .concat([...src.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!));
     for (const spec of specs) {
       const target = resolve(dir, spec);
-      const ok = spec.startsWith('./') || target === join(root, 'packages/idforge/src/core/index.js');
+      const ok =
+        spec.startsWith('./') || target === join(root, 'packages/idforge/src/core/index.js');
       assert.ok(ok, `${relative(root, join(dir, f))} imports "${spec}"`);
     }
     assert.doesNotMatch(src, /\bprocess\.\w|\brequire\(|\bBuffer\./, f);

@@ -62,7 +62,7 @@ export class PackageMissingError extends UsageError {
     what: string,
     options?: ErrorOptions,
   ) {
-    super(`${what} is in the ${packageName} package: npm install ${packageName}`, options);
+    super(`${what} needs the ${packageName} package: npm install ${packageName}`, options);
   }
 }
 

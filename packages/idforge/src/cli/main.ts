@@ -226,7 +226,7 @@ async function commandOf(name: string | undefined, host: CliHost): Promise<Comma
   if (name === undefined) return undefined;
   if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];
   if (!SERVER_COMMANDS.includes(name)) return undefined;
-  const commands = await loadPackage(SERVER_PACKAGE, `idforge ${name}`, host.serverCommands);
+  const commands = await loadPackage(SERVER_PACKAGE, 'this command', host.serverCommands);
   return Object.hasOwn(commands, name) ? commands[name] : undefined;
 }
 

@@ -296,7 +296,7 @@ async function genFromStore(
     error: (m) => io.stderr.write(`${m}\n`),
   };
   const url = storeUrl(values, io);
-  const { openLeaseStore } = await loadPackage(STORES_PACKAGE, 'gen --store', host.stores);
+  const { openLeaseStore } = await loadPackage(STORES_PACKAGE, '--store', host.stores);
   const store = await openLeaseStore(url, {
     onCreate: (path) => io.stderr.write(`idforge: created a new lease store at ${path}\n`),
   });
