@@ -33,8 +33,16 @@ test('seq create, next and show', async () => {
   assert.match(show.lines[0]!, /^tag\s+max_id\s+step\s+updated_at\s+description$/);
   assert.match(show.lines[1]!, /^orders\s+1349\s+100\s+\d{4}-\d\d-\d\dT/);
   const json = await cli(['seq', 'show', '--store', store, '--json']);
-  const rec = JSON.parse(json.lines[0]!);
+  const [rec] = JSON.parse(json.stdout);
   assert.equal(rec.maxId, '1349', '64-bit values travel as strings');
+});
+
+test('seq show --json on a store without tags prints []', async () => {
+  const store = `sqlite:${join(dir, 'empty-show.db')}`;
+  await cli(['migrate', '--store', store]);
+  const json = await cli(['seq', 'show', '--store', store, '--json']);
+  assert.equal(json.code, 0, json.stderr);
+  assert.equal(json.stdout, '[]\n');
 });
 
 test('seq step changes the stored step, never max_id; the next segment uses it', async () => {
@@ -48,10 +56,8 @@ test('seq step changes the stored step, never max_id; the next segment uses it',
   assert.equal(set.code, 0, set.stderr);
   assert.equal(set.stdout, `step of photos in ${store} set to 500; max_id 10 unchanged\n`);
   const json = await cli(['seq', 'show', '--store', store, '--json']);
-  assert.deepEqual(
-    [JSON.parse(json.lines[0]!).maxId, JSON.parse(json.lines[0]!).step],
-    ['10', 500],
-  );
+  const [photos] = JSON.parse(json.stdout);
+  assert.deepEqual([photos.maxId, photos.step], ['10', 500]);
   const next = await cli(['seq', 'next', 'photos', '--store', store]);
   assert.deepEqual(next.lines, ['11']);
   const show = await cli(['seq', 'show', '--store', store]);
@@ -92,7 +98,7 @@ test('seq step errors: an unknown tag, a missing store file, bad steps, a Redis 
     assert.match(r.stderr, message);
   }
   const show = await cli(['seq', 'show', '--store', store, '--json']);
-  assert.equal(JSON.parse(show.lines[0]!).step, 1000, 'nothing was changed');
+  assert.equal(JSON.parse(show.stdout)[0].step, 1000, 'nothing was changed');
 });
 
 test('seq errors: an existing tag, an unknown tag, misuse', async () => {

@@ -32,7 +32,8 @@ process and host sharing the store, and increasing within a process.
   seq next <tag> [-n COUNT]
                     print COUNT numbers (default 1), one per line: one segment of
                     max(COUNT, step) is taken; the numbers left in it are never reissued
-  seq show [--json] list the tags: max_id, step, updated_at, description
+  seq show [--json] list the tags: max_id, step, updated_at, description (--json: one
+                    JSON array, [] when there is none; max_id as a string)
   seq step <tag> <N>
                     set the tag's stored step (the smallest segment) to N, 1 to 2^31 - 1;
                     max_id is unchanged and every segment taken from then on is at least
@@ -161,9 +162,9 @@ export async function seqCommand(
     } else {
       const tags = await store.listTags();
       if (values.json) {
-        for (const t of tags) {
-          io.stdout.write(`${JSON.stringify({ ...t, maxId: t.maxId.toString() })}\n`);
-        }
+        // One JSON array, as `leases --json` prints ([] when there is none).
+        const records = tags.map((t) => ({ ...t, maxId: t.maxId.toString() }));
+        io.stdout.write(`${JSON.stringify(records)}\n`);
       } else if (tags.length === 0) io.stdout.write(`no tags in ${store.address}\n`);
       else io.stdout.write(`${showTable(tags)}\n`);
     }
