@@ -2,13 +2,14 @@
  * What one call costs a browser bundle: idforge against its peers, bundled in this run by
  * esbuild (bundle, minify, platform browser, ESM) and then gzipped (zlib level 9). Each entry
  * is the same two lines for both sides, `import { f } from '…'; console.log(f());`, so the
- * figures compare what `f` pulls in. idforge is bundled from its sources (src/core/index.ts,
- * what `import … from 'idforge'` resolves to once built), so no build step is needed; the
- * peers from node_modules, as a user's bundler would. Goal (issue 20): idforge at most 1.5×
- * the peer's gzip size.
+ * figures compare what `f` pulls in. idforge is bundled from its sources
+ * (packages/idforge/src/core/index.ts, what `import … from 'idforge'` resolves to once built),
+ * so no build step is needed; the peers from node_modules, as a user's bundler would. Goal
+ * (issue 20): idforge at most 1.5× the peer's gzip size.
  *
- * `node --import tsx bench/peers/bundle.ts` prints this section alone; `-- --analyze` adds
- * esbuild's `analyzeMetafile` for each idforge entry (what is in the bundle, by input file).
+ * `node --import ./scripts/dev-loader.mjs bench/peers/bundle.ts` prints this section alone;
+ * `-- --analyze` adds esbuild's `analyzeMetafile` for each idforge entry (what is in the
+ * bundle, by input file).
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';

@@ -70,70 +70,47 @@ export interface MonotonicClockOptions {
   readonly resyncMs?: number;
 }
 
+/** What the algorithm of {@link MonotonicClock} reports, updated by its readings. */
+interface AnchorStats {
+  reanchors: number;
+  wallBehindMs: number;
+}
+
 /**
- * The algorithm of {@link MonotonicClock} over trusted settings: no option is checked. It is
- * apart from the class so that {@link defaultClock}, which needs only the defaults, does not
- * carry the option checks and their messages into a browser bundle (issue 20). Holds state.
+ * The algorithm of {@link MonotonicClock} over trusted settings (no option is checked): a
+ * reading function holding its state in a closure, reporting into `stats`. It is apart from
+ * the class so that the process-wide default clock ({@link defaultNow}, which needs only the
+ * defaults) carries neither the option checks and their messages nor a class into a browser
+ * bundle (issue 20).
  */
-export class AnchoredClock implements Clock {
-  readonly #wall: () => number;
-  readonly #mono: () => number;
-  readonly #checkEveryMs: number;
-  readonly #resyncMs: number;
-  #anchor: number;
-  #nextCheck: number;
-  #last: number;
-  #reanchors: number;
-  #wallBehindMs: number;
-
-  constructor(wall: () => number, mono: () => number, checkEveryMs: number, resyncMs: number) {
-    this.#wall = wall;
-    this.#mono = mono;
-    this.#checkEveryMs = checkEveryMs;
-    this.#resyncMs = resyncMs;
+function anchored(
+  wall: () => number,
+  mono: () => number,
+  checkEveryMs: number,
+  resyncMs: number,
+  stats: AnchorStats,
+): () => number {
+  const m0 = mono();
+  let anchor = wall() - m0;
+  let nextCheck = m0 + checkEveryMs;
+  let last = anchor + m0;
+  return () => {
     const m = mono();
-    this.#anchor = wall() - m;
-    this.#nextCheck = m + checkEveryMs;
-    this.#last = this.#anchor + m;
-    this.#reanchors = 0;
-    this.#wallBehindMs = 0;
-  }
-
-  /** How many times the clock re-anchored forwards to the wall clock. */
-  get reanchors(): number {
-    return this.#reanchors;
-  }
-
-  /** At the last check, how far the wall clock was behind this clock (0 if not behind). */
-  get wallBehindMs(): number {
-    return this.#wallBehindMs;
-  }
-
-  nowPrecise(): number {
-    const m = this.#mono();
-    let t = this.#anchor + m;
-    if (m >= this.#nextCheck) {
-      this.#nextCheck = m + this.#checkEveryMs;
-      const w = this.#wall();
-      if (w - t > this.#resyncMs) {
-        this.#anchor = w - m;
+    let t = anchor + m;
+    if (m >= nextCheck) {
+      nextCheck = m + checkEveryMs;
+      const w = wall();
+      if (w - t > resyncMs) {
+        anchor = w - m;
         t = w;
-        this.#reanchors++;
+        stats.reanchors++;
       }
-      this.#wallBehindMs = Math.max(t - w, 0);
+      stats.wallBehindMs = Math.max(t - w, 0);
     }
-    if (t < this.#last) t = this.#last;
-    this.#last = t;
+    if (t < last) t = last;
+    last = t;
     return t;
-  }
-
-  now(): number {
-    return Math.floor(this.nowPrecise());
-  }
-
-  sleep(ms: number): void {
-    blockingSleep(ms);
-  }
+  };
 }
 
 const performanceNow = (): number => performance.now();
@@ -148,7 +125,10 @@ const performanceNow = (): number => performance.now();
  * counting forwards and reports the gap in {@link MonotonicClock.wallBehindMs}: it never goes
  * backwards. Holds state; one instance may be shared by any number of generators.
  */
-export class MonotonicClock extends AnchoredClock {
+export class MonotonicClock implements Clock {
+  readonly #stats: AnchorStats = { reanchors: 0, wallBehindMs: 0 };
+  readonly #read: () => number;
+
   /**
    * Throws `TypeError` when `options` is not an object, `wall` or `monotonic` is not a
    * function, or `checkEveryMs`/`resyncMs` is not a number; `RangeError` when
@@ -158,7 +138,7 @@ export class MonotonicClock extends AnchoredClock {
     if (typeof options !== 'object' || options === null) {
       throw typeError('MonotonicClock options', 'an object', options);
     }
-    super(
+    this.#read = anchored(
       clockFn('MonotonicClock options.wall', options.wall) ?? Date.now,
       clockFn('MonotonicClock options.monotonic', options.monotonic) ?? performanceNow,
       options.checkEveryMs === undefined
@@ -167,7 +147,30 @@ export class MonotonicClock extends AnchoredClock {
       options.resyncMs === undefined
         ? 1000
         : assertNumber('MonotonicClock options.resyncMs', options.resyncMs, Number.MIN_VALUE),
+      this.#stats,
     );
+  }
+
+  /** How many times the clock re-anchored forwards to the wall clock. */
+  get reanchors(): number {
+    return this.#stats.reanchors;
+  }
+
+  /** At the last check, how far the wall clock was behind this clock (0 if not behind). */
+  get wallBehindMs(): number {
+    return this.#stats.wallBehindMs;
+  }
+
+  nowPrecise(): number {
+    return this.#read();
+  }
+
+  now(): number {
+    return Math.floor(this.#read());
+  }
+
+  sleep(ms: number): void {
+    blockingSleep(ms);
   }
 }
 
@@ -210,13 +213,43 @@ export class ManualClock implements Clock {
   }
 }
 
-let shared: AnchoredClock | undefined;
+const sharedStats: AnchorStats = { reanchors: 0, wallBehindMs: 0 };
+let sharedRead: (() => number) | undefined;
+
+/**
+ * The time of the process-wide default clock, in unix ms with a fraction: what
+ * `defaultClock().nowPrecise()` returns, from the same state. The one-call generators read it
+ * directly, so that their bundle carries no clock object and no `sleep` (issue 20).
+ */
+export function defaultNow(): number {
+  if (sharedRead === undefined) {
+    sharedRead = anchored(Date.now, performanceNow, 250, 1000, sharedStats);
+  }
+  return sharedRead();
+}
+
+let sharedClock: Clock | undefined;
 
 /**
  * The process-wide default clock: one lazily created monotonic, wall-anchored clock, what
- * `new MonotonicClock()` gives (the same algorithm and defaults, without the option checks).
+ * `new MonotonicClock()` gives (the same algorithm and defaults, without the option checks),
+ * with its `reanchors` and `wallBehindMs`. Every generator's default, {@link defaultNow}
+ * included, reads this one clock.
  */
 export function defaultClock(): Clock {
-  if (shared === undefined) shared = new AnchoredClock(Date.now, performanceNow, 250, 1000);
-  return shared;
+  if (sharedClock === undefined) {
+    const clock: Clock & { readonly reanchors: number; readonly wallBehindMs: number } = {
+      now: () => Math.floor(defaultNow()),
+      nowPrecise: defaultNow,
+      sleep: blockingSleep,
+      get reanchors(): number {
+        return sharedStats.reanchors;
+      },
+      get wallBehindMs(): number {
+        return sharedStats.wallBehindMs;
+      },
+    };
+    sharedClock = clock;
+  }
+  return sharedClock;
 }

@@ -162,13 +162,13 @@ export class ClockStalledError extends IdforgeError {
  */
 export class HorizonExceededError extends IdforgeError {
   /** Layout name. */
-  readonly layout: string;
+  declare readonly layout: string;
   /** The time that did not fit, in unix milliseconds. */
-  readonly unixMs: number;
+  declare readonly unixMs: number;
   /** First unix millisecond the layout cannot represent. */
-  readonly horizonMs: number;
+  declare readonly horizonMs: number;
   /** The layout's epoch in unix milliseconds. */
-  readonly epochMs: number;
+  declare readonly epochMs: number;
 
   constructor(layout: string, unixMs: number, epochMs: number, horizonMs: number) {
     const when = new Date(unixMs).toISOString();
@@ -181,10 +181,12 @@ export class HorizonExceededError extends IdforgeError {
       `time ${when} ${detail} (layout "${layout}"); define a new layout with a later epoch or ` +
         'more time bits, or check the clock',
     );
+    // Declared, not class fields (fewer bytes in a browser bundle: every generator can throw
+    // this); assigned in the order of the declarations, the order the fields had.
     this.layout = layout;
     this.unixMs = unixMs;
-    this.epochMs = epochMs;
     this.horizonMs = horizonMs;
+    this.epochMs = epochMs;
   }
 }
 

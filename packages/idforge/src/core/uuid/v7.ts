@@ -35,12 +35,12 @@
  * is not a finite number throws `RangeError`. A step that throws leaves the state unchanged.
  */
 import { assertOneOf, assertOutput, typeError } from '../assert.js';
-import { type Clock, defaultClock } from '../clock.js';
+import { type Clock, defaultClock, defaultNow } from '../clock.js';
 import { HorizonExceededError } from '../errors.js';
 import { defaultPool, RandomPool, type RandomSource } from '../random.js';
 import { MAX_UNIX_TS_MS, requireVersion, uuidInputBytes } from './constants.js';
 import type { UuidV7State } from './v7-state.js';
-import { UuidV7Text } from './v7-text.js';
+import { formatUuidV7 } from './v7-text.js';
 
 /** How the bits after the timestamp keep IDs increasing; see the module comment. */
 export type UuidV7Method = 'counter' | 'fraction' | 'random';
@@ -57,10 +57,11 @@ export type UuidV7Step = (state: UuidV7State, now: number, random: RandomPool) =
 
 /** A fresh state: the first step always seeds from the clock. */
 export function createUuidV7State(): UuidV7State {
-  return { ms: Number.NEGATIVE_INFINITY, randA: 0, randBHi: 0, randBLo: 0 };
+  return { ms: -Infinity, randA: 0, randBHi: 0, randBLo: 0 };
 }
 
-const TWO_32 = 2 ** 32;
+/** 2 ** 32, as a literal: esbuild drops an unused literal, not an unused `**`. */
+const TWO_32 = 4294967296;
 const MAX_30 = 0x3fffffff;
 const MAX_12 = 0xfff;
 /** The largest time a `Date` holds (ECMA-262 §21.4.1.22). */
@@ -213,7 +214,6 @@ export class UuidV7Generator {
   readonly #random: RandomPool;
   readonly #step: UuidV7Step;
   readonly #state: UuidV7State;
-  readonly #text: UuidV7Text;
 
   constructor(options: UuidV7Options = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -231,12 +231,11 @@ export class UuidV7Generator {
     this.#random = random === undefined ? defaultPool() : new RandomPool(random);
     this.#step = STEPS[this.method];
     this.#state = createUuidV7State();
-    this.#text = new UuidV7Text();
   }
 
   /** The next UUIDv7 in canonical lower-case text. */
   next(): string {
-    return this.#text.format(this.#step(this.#state, this.#clock.nowPrecise(), this.#random));
+    return formatUuidV7(this.#step(this.#state, this.#clock.nowPrecise(), this.#random));
   }
 
   /**
@@ -258,24 +257,14 @@ export class UuidV7Generator {
  * The state of {@link uuidv7} and {@link uuidv7Bytes}: what `new UuidV7Generator()` holds
  * (method `counter`, the default clock and pool), kept without a generator so that a bundle
  * of `uuidv7()` carries neither the option checks nor the other two methods (issue 20).
+ * Created at the first call.
  */
-interface SharedV7 {
-  readonly state: UuidV7State;
-  readonly text: UuidV7Text;
-  readonly clock: Clock;
-  readonly random: RandomPool;
-}
-
-let shared: SharedV7 | undefined;
+let sharedState: UuidV7State | undefined;
 
 /** The next state of the process-wide sequence. */
-function nextShared(): SharedV7 {
-  if (shared === undefined) {
-    const state = createUuidV7State();
-    shared = { state, text: new UuidV7Text(), clock: defaultClock(), random: defaultPool() };
-  }
-  stepV7Counter(shared.state, shared.clock.nowPrecise(), shared.random);
-  return shared;
+function nextShared(): UuidV7State {
+  if (sharedState === undefined) sharedState = createUuidV7State();
+  return stepV7Counter(sharedState, defaultNow(), defaultPool());
 }
 
 /**
@@ -284,15 +273,14 @@ function nextShared(): SharedV7 {
  * 10889).
  */
 export function uuidv7(): string {
-  const s = nextShared();
-  return s.text.format(s.state);
+  return formatUuidV7(nextShared());
 }
 
 /** Like {@link uuidv7}, as 16 bytes written into `out` at `offset` (new array by default). */
 export function uuidv7Bytes(out?: Uint8Array, offset = 0): Uint8Array {
   if (out === undefined) out = new Uint8Array(16);
   else assertOutput('UuidV7Generator.nextBytes out', out, offset, 16);
-  return unsafeV7Into(nextShared().state, out, offset);
+  return unsafeV7Into(nextShared(), out, offset);
 }
 
 /**
