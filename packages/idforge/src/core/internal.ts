@@ -30,13 +30,12 @@ export {
   crockfordHigh20,
   crockfordLow20,
   crockfordTable,
-  crockfordTimeCodes,
   decodeBase32Crockford,
   decodeCrockford128Into,
   encodeBase32Crockford,
   scanCrockford128,
-  unsafeCrockfordText,
   unsafeEncodeCrockford128,
+  unsafeUlidText,
 } from './encoding/base32-crockford.js';
 export {
   BASE62_ALPHABET,

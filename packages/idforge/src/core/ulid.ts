@@ -17,19 +17,18 @@
  *   01AN4Z07BY      79KA1307SR9X4MV3      text: 10 time digits, 16 random digits;
  *  |----------|    |----------------|     the first digit is at most '7' (2 spare bits)
  */
-import { assertBytes, assertInteger, assertOutput, assertString, typeError } from './assert.js';
-import { type Clock, defaultClock } from './clock.js';
+import { assertBytes, assertOutput, assertString, typeError } from './assert.js';
+import { type Clock, defaultClock, defaultNow } from './clock.js';
 import {
   type CrockfordDecodeOptions,
   crockfordError,
   crockfordHigh20,
   crockfordLow20,
   crockfordTable,
-  crockfordTimeCodes,
   decodeCrockford128Into,
   scanCrockford128,
-  unsafeCrockfordText,
   unsafeEncodeCrockford128,
+  unsafeUlidText,
 } from './encoding/base32-crockford.js';
 import { HorizonExceededError, InvalidIdError, MonotonicOverflowError } from './errors.js';
 import { defaultPool, RandomPool, type RandomSource } from './random.js';
@@ -55,11 +54,52 @@ export interface UlidGeneratorOptions {
 
 const MAX20 = 0xfffff;
 
+/** What a clock reading is checked as, in the messages. */
+const TIME_NAME = 'ULID clock time (unix ms)';
+const TIME_EXPECTED = 'an integer in [-9007199254740992, 9007199254740992]';
+
 /**
- * Generates ULIDs. Holds state (the last timestamp, its cached text prefix and, in monotonic
- * mode, the last randomness); one instance is not meant to be shared by code that needs
- * independent sequences, but any number of callers may share one (JavaScript is single
- * threaded, so each call sees the previous one's state).
+ * `ms`, a clock reading, when a ULID can hold it. Throws `RangeError` when it is not an
+ * integer in [-2^53, 2^53], {@link HorizonExceededError} when it is outside [0, 2^48 - 1]:
+ * an operational failure (a broken clock, or the year 10889), not a wrong argument.
+ */
+function ulidTime(ms: number): number {
+  if (ms >= 0 && ms <= ULID_MAX_TIME && Number.isInteger(ms)) return ms;
+  if (!(Number.isInteger(ms) && Math.abs(ms) <= 2 ** 53)) {
+    // `ms` is a number here, so this is the text that `rangeError()` gives, without
+    // carrying `describe()` into ulid()'s bundle.
+    throw new RangeError(`${TIME_NAME}: expected ${TIME_EXPECTED}, got number ${ms}`);
+  }
+  throw new HorizonExceededError('ulid', ms, 0, ULID_MAX_TIME + 1);
+}
+
+/** A non-monotonic ULID at the (checked) time `ms`: 80 fresh bits from `pool`. */
+function randomUlid(ms: number, pool: RandomPool): string {
+  const b = pool.bytes;
+  const o = pool.take(10);
+  // REF: bench/peers (ulid: pooled bytes, one fromCharCode).
+  return unsafeUlidText(
+    ms,
+    crockfordHigh20(b, o),
+    crockfordLow20(b, o),
+    crockfordHigh20(b, o + 5),
+    crockfordLow20(b, o + 5),
+  );
+}
+
+/** Writes a non-monotonic ULID at the (checked) time `ms` into `out` at `offset`. */
+function randomUlidBytes(ms: number, pool: RandomPool, out: Uint8Array, offset: number) {
+  writeUint(out, offset, 6, ms);
+  const o = pool.take(10);
+  for (let i = 0; i < 10; i++) out[offset + 6 + i] = pool.bytes[o + i]!;
+  return out;
+}
+
+/**
+ * Generates ULIDs. Holds state (the last timestamp and, in monotonic mode, the last
+ * randomness); one instance is not meant to be shared by code that needs independent
+ * sequences, but any number of callers may share one (JavaScript is single threaded, so each
+ * call sees the previous one's state).
  *
  * Monotonic mode follows the spec and the reference implementation (ulid/javascript
  * `monotonicFactory`): when the clock reads the same millisecond as the last ID, or an
@@ -74,8 +114,6 @@ export class UlidGenerator {
   readonly #pool: RandomPool;
   /** Last timestamp used, in unix ms (NaN before the first ID: unequal to any reading). */
   #ms: number;
-  /** The character codes of its 10 digits, cached per millisecond. */
-  readonly #time: Uint8Array;
   /** Monotonic mode: the last randomness as four 20-bit integers, most significant first. */
   #r0: number;
   #r1: number;
@@ -101,7 +139,6 @@ export class UlidGenerator {
     this.#clock = clock ?? defaultClock();
     this.#pool = random === undefined ? defaultPool() : new RandomPool(random);
     this.#ms = Number.NaN;
-    this.#time = new Uint8Array(10);
     this.#r0 = 0;
     this.#r1 = 0;
     this.#r2 = 0;
@@ -116,20 +153,10 @@ export class UlidGenerator {
     const ms = this.#clock.now();
     if (this.monotonic) {
       this.#step(ms);
-      return unsafeCrockfordText(this.#time, this.#r0, this.#r1, this.#r2, this.#r3);
+      return unsafeUlidText(this.#ms, this.#r0, this.#r1, this.#r2, this.#r3);
     }
     if (ms !== this.#ms) this.#setTime(ms);
-    const pool = this.#pool;
-    const b = pool.bytes;
-    const o = pool.take(10);
-    // REF: bench/peers (ulid: cached time digits, pooled bytes, one fromCharCode).
-    return unsafeCrockfordText(
-      this.#time,
-      crockfordHigh20(b, o),
-      crockfordLow20(b, o),
-      crockfordHigh20(b, o + 5),
-      crockfordLow20(b, o + 5),
-    );
+    return randomUlid(this.#ms, this.#pool);
   }
 
   /**
@@ -141,28 +168,21 @@ export class UlidGenerator {
     if (out === undefined) out = new Uint8Array(16);
     else assertOutput('UlidGenerator.nextBytes out', out, offset, 16);
     const ms = this.#clock.now();
-    if (this.monotonic) this.#step(ms);
-    else if (ms !== this.#ms) this.#setTime(ms);
-    writeUint(out, offset, 6, this.#ms);
-    if (this.monotonic) {
-      writeUint(out, offset + 6, 5, this.#r0 * 1048576 + this.#r1);
-      writeUint(out, offset + 11, 5, this.#r2 * 1048576 + this.#r3);
-    } else {
-      const o = this.#pool.take(10);
-      for (let i = 0; i < 10; i++) out[offset + 6 + i] = this.#pool.bytes[o + i]!;
+    if (!this.monotonic) {
+      if (ms !== this.#ms) this.#setTime(ms);
+      return randomUlidBytes(this.#ms, this.#pool, out, offset);
     }
+    this.#step(ms);
+    writeUint(out, offset, 6, this.#ms);
+    writeUint(out, offset + 6, 5, this.#r0 * 1048576 + this.#r1);
+    writeUint(out, offset + 11, 5, this.#r2 * 1048576 + this.#r3);
     return out;
   }
 
-  /** Validates and caches a new timestamp. */
-  #setTime(ms: number): void {
-    assertInteger('ULID clock time (unix ms)', ms, -(2 ** 53), 2 ** 53);
-    if (ms < 0 || ms > ULID_MAX_TIME) {
-      // An operational failure (a broken clock, or the year 10889), not a wrong argument.
-      throw new HorizonExceededError('ulid', ms, 0, ULID_MAX_TIME + 1);
-    }
-    this.#ms = ms;
-    crockfordTimeCodes(ms, this.#time);
+  /** Validates and keeps a new timestamp (a reading of an injected clock: any value). */
+  #setTime(ms: unknown): void {
+    if (typeof ms !== 'number') throw typeError(TIME_NAME, TIME_EXPECTED, ms);
+    this.#ms = ulidTime(ms);
   }
 
   /** Monotonic state transition for a clock reading of `ms`. */
@@ -205,20 +225,23 @@ function writeUint(out: Uint8Array, o: number, n: number, x: number): void {
   out[o + n - 1] = lo;
 }
 
-let shared: UlidGenerator | undefined;
-let sharedMonotonic: UlidGenerator | undefined;
-
-/** A new ULID from the default clock and random pool (not monotonic). */
+/**
+ * A new ULID from the default clock and random pool (not monotonic). What a shared
+ * `new UlidGenerator()` gives, without a generator, so that its bundle carries neither the
+ * option checks nor the monotonic mode (issue 20).
+ */
 export function ulid(): string {
-  if (shared === undefined) shared = new UlidGenerator();
-  return shared.next();
+  return randomUlid(ulidTime(Math.floor(defaultNow())), defaultPool());
 }
 
 /** A new ULID's 16 bytes, into `out` at `offset` (a new array by default). */
 export function ulidBytes(out?: Uint8Array, offset = 0): Uint8Array {
-  if (shared === undefined) shared = new UlidGenerator();
-  return shared.nextBytes(out, offset);
+  if (out === undefined) out = new Uint8Array(16);
+  else assertOutput('UlidGenerator.nextBytes out', out, offset, 16);
+  return randomUlidBytes(ulidTime(Math.floor(defaultNow())), defaultPool(), out, offset);
 }
+
+let sharedMonotonic: UlidGenerator | undefined;
 
 /**
  * A new ULID from one module-level monotonic generator: strictly increasing across every
