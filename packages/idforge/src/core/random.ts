@@ -34,7 +34,7 @@ export class RandomPool {
   readonly #source: RandomSource;
   #pos: number;
 
-  constructor(source: RandomSource = cryptoRandom, size = 4096) {
+  constructor(source: RandomSource, size = 4096) {
     this.#source = source;
     this.bytes = new Uint8Array(size);
     this.#pos = size;
@@ -83,8 +83,14 @@ export function fixedRandom(pattern: Uint8Array): RandomSource {
 
 let sharedPool: RandomPool | undefined;
 
-/** The process-wide default pool over {@link cryptoRandom}. */
+/**
+ * The process-wide default pool over Web Crypto. Its source is {@link cryptoRandom} without the
+ * chunking (its 4096 bytes are one call's worth), so that a bundle of `uuidv7()` or `ulid()`
+ * carries neither that loop nor the frozen object (issue 20).
+ */
 export function defaultPool(): RandomPool {
-  if (sharedPool === undefined) sharedPool = new RandomPool();
+  if (sharedPool === undefined) {
+    sharedPool = new RandomPool({ fill: (b) => globalThis.crypto.getRandomValues(b) });
+  }
   return sharedPool;
 }

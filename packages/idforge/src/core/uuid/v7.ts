@@ -259,12 +259,11 @@ export class UuidV7Generator {
  * of `uuidv7()` carries neither the option checks nor the other two methods (issue 20).
  * Created at the first call.
  */
-let sharedState: UuidV7State | undefined;
+const shared: UuidV7State = /* @__PURE__ */ createUuidV7State();
 
 /** The next state of the process-wide sequence. */
 function nextShared(): UuidV7State {
-  if (sharedState === undefined) sharedState = createUuidV7State();
-  return stepV7Counter(sharedState, defaultNow(), defaultPool());
+  return stepV7Counter(shared, defaultNow(), defaultPool());
 }
 
 /**
