@@ -78,8 +78,6 @@ export class UuidV4Generator {
   }
 }
 
-let shared: UuidV4Generator | undefined;
-
 /**
  * A new random UUIDv4 in canonical lower-case text, from `crypto.randomUUID()` where the
  * runtime has it (Node.js, browsers in secure contexts, edge runtimes), else from the
@@ -92,8 +90,10 @@ let shared: UuidV4Generator | undefined;
 export function uuidv4(): string {
   const c = globalThis.crypto;
   if (typeof c.randomUUID === 'function') return c.randomUUID();
-  if (shared === undefined) shared = new UuidV4Generator();
-  return shared.next();
+  // What `new UuidV4Generator().next()` gives, without the generator's option checks in the
+  // bundle (issue 20).
+  const pool = defaultPool();
+  return unsafeFormatUuid(pool.bytes, takeV4(pool));
 }
 
 /**
