@@ -1,7 +1,17 @@
-// The published package as a user installs it (issue 9 §5): `npm pack`, then
-// `npm install <tarball>` into an empty folder. The core works with no driver installed,
-// none of the optional peer drivers (pg, mysql2, ioredis, etcd3) comes along, and a URL whose
-// driver is missing fails with DriverMissingError naming the package. One install.
+// The published packages as users install them: `npm pack` of every workspace package, then
+// the tarballs installed into empty folders with the ordinary npm client (--engine-strict,
+// --prefer-offline). One pack, two installs:
+//   A  `idforge` alone: two packages, no native code, no install script; the core, its entry
+//      points and its bin work, and the bin's server commands name the package to install;
+//      its declarations compile without Node's types.
+//   B  idforge, @idforge/stores and @idforge/server in one install: `npx @idforge/server`
+//      serves (IDs, the dashboard, the client), so does `idforge serve`; no optional driver came
+//      along and a URL whose driver is missing names it; bench db runs; every entry point of
+//      every package compiles under tsc --strict with skipLibCheck false (nodenext, bundler).
+// Sizes, package counts and install times are printed as diagnostics.
+//
+// dist/ is what is packed: when it is missing or older than a source file, the test builds
+// first (`npm run build`, as CI's install already did).
 //
 // better-sqlite3 is native. Where its prebuilt binary can be downloaded (GitHub releases),
 // a user's install fetches it; here only the npm registry is reachable, so the install would
@@ -9,219 +19,464 @@
 // this checkout already built, as a local prebuild under the name it would download; if the
 // installed version differs from ours, that name does not match and it compiles as before.
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import {
+  distIsStale,
+  entryPoints,
+  exec,
+  filesUnder,
+  installedPackages,
+  localPrebuild,
+  missingFromPack,
+  mustRun,
+  type Server,
+  startServer,
+} from './helpers.js';
 
-const run = promisify(execFile);
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const dir = mkdtempSync(join(tmpdir(), 'idforge-pack-'));
+/** Folder A: `npm install idforge.tgz` alone. */
+const lib = join(dir, 'lib');
+/** Folder B: the three tarballs in one install. */
 const app = join(dir, 'app');
+const PACKAGES = ['idforge', '@idforge/stores', '@idforge/server'] as const;
+const DRIVERS = ['pg', 'mysql2', 'ioredis', 'etcd3', 'classic-level'];
+const UUIDV7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const INSTALL = ['install', '--engine-strict', '--no-audit', '--no-fund', '--prefer-offline'];
 
-/** Runs an ES module in the app folder; resolves its stdout. */
-async function inApp(source: string): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', source], {
-    cwd: app,
-  });
-  return stdout.trim();
+interface Packed {
+  readonly name: string;
+  readonly filename: string;
+  readonly files: readonly { readonly path: string }[];
 }
 
-/**
- * Packs this checkout's compiled better-sqlite3 binary as prebuild-install names a download
- * (`better-sqlite3-v<version>-node-v<abi>-<platform>-<arch>.tar.gz`, holding
- * build/Release/better_sqlite3.node) into a folder; resolves the folder.
- */
-async function localPrebuild(): Promise<string> {
-  const pkg = join(root, 'node_modules', 'better-sqlite3');
-  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  const folder = join(dir, 'prebuilds');
+let packed: Packed[] = [];
+let libTree = new Map<string, string[]>();
+let appTree = new Map<string, string[]>();
+let prebuildEnv: NodeJS.ProcessEnv = process.env;
+/** Diagnostics gathered while setting up, printed by the last test. */
+const record: string[] = [];
+
+const tarball = (name: string) => join(dir, packed.find((p) => p.name === name)!.filename);
+const tsc = (cwd: string, args: readonly string[]) =>
+  exec(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), ...args], { cwd });
+
+/** Runs an ES module in `cwd`; resolves its stdout, trimmed. */
+async function node(cwd: string, source: string): Promise<string> {
+  const ran = await mustRun(process.execPath, ['--input-type=module', '-e', source], { cwd });
+  return ran.stdout.trim();
+}
+
+/** An empty app folder, then one `npm install` of `specs`; records size, count and time. */
+async function install(
+  label: string,
+  folder: string,
+  specs: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Map<string, string[]>> {
   mkdirSync(folder);
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  await run('tar', ['-czf', join(folder, name), '-C', pkg, 'build/Release/better_sqlite3.node']);
-  return folder;
+  writeFileSync(
+    join(folder, 'package.json'),
+    `${JSON.stringify({ name: label, private: true, type: 'module' })}\n`,
+  );
+  // A build from source (no prebuild matched) takes minutes: a generous bound.
+  const ran = await mustRun('npm', [...INSTALL, ...specs], {
+    cwd: folder,
+    env,
+    timeoutMs: 600_000,
+  });
+  const tree = await installedPackages(folder);
+  const { stdout: du } = await mustRun('du', ['-sh', 'node_modules'], { cwd: folder });
+  const count = [...tree.values()].reduce((n, paths) => n + paths.length, 0);
+  record.push(
+    `${label}: node_modules ${du.split('\t')[0]}, ${count} packages, ` +
+      `npm install ${(ran.ms / 1000).toFixed(1)} s (warm cache, --prefer-offline)`,
+  );
+  return tree;
 }
 
-describe('npm install <tarball> in an empty folder', { timeout: 900_000 }, () => {
+describe('npm pack of every workspace package, installed into empty folders', {
+  timeout: 900_000,
+  concurrency: true,
+}, () => {
   before(async () => {
-    const packed = await run('npm', ['pack', '--silent', '--pack-destination', dir], {
-      cwd: root,
-      maxBuffer: 16 << 20,
-    });
-    const tarball = join(dir, packed.stdout.trim().split('\n').at(-1)!);
-    const prebuilds = await localPrebuild();
-    await run('mkdir', [app]);
-    writeFileSync(
-      join(app, 'package.json'),
-      '{ "name": "app", "private": true, "type": "module" }\n',
+    const stale = ['idforge', 'stores', 'server'].filter((p) =>
+      distIsStale(join(root, 'packages', p)),
     );
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
-      cwd: app,
-      maxBuffer: 16 << 20,
-      env: { ...process.env, npm_config_better_sqlite3_local_prebuilds: prebuilds },
-    });
+    if (stale.length > 0) {
+      const built = await mustRun('npm', ['run', 'build'], { cwd: root });
+      record.push(
+        `dist older than src (${stale.join(', ')}): npm run build, ${(built.ms / 1000).toFixed(1)} s`,
+      );
+    }
+    prebuildEnv = await localPrebuild(root, join(dir, 'prebuilds'));
+    const pack = async () => {
+      const ran = await mustRun(
+        'npm',
+        ['pack', '--workspaces', '--json', '--pack-destination', dir],
+        { cwd: root },
+      );
+      packed = JSON.parse(ran.stdout) as Packed[];
+      assert.deepEqual(packed.map((p) => p.name).sort(), [...PACKAGES].sort(), 'one tarball each');
+      record.push(`npm pack --workspaces: ${(ran.ms / 1000).toFixed(1)} s`);
+      return packed.flatMap(({ name, files }) =>
+        missingFromPack(
+          join(root, 'packages', name.replace('@idforge/', '')),
+          files.map((f) => f.path),
+        ).map((f) => `${name}: ${f}`),
+      );
+    };
+    // Others may rebuild dist/ (emptied first) in this working tree while it is packed: a
+    // tarball lacking a file its package.json names is packed again once, after a build.
+    let missing = await pack();
+    if (missing.length > 0) {
+      record.push(`packed while incomplete (${missing.join(', ')}): built and packed again`);
+      await mustRun('npm', ['run', 'build'], { cwd: root });
+      missing = await pack();
+    }
+    assert.deepEqual(missing, [], 'every file a package.json names is in its tarball');
+
+    // One after the other, so that each install time is its own.
+    libTree = await install('lib', lib, [tarball('idforge')]);
+    appTree = await install('app', app, PACKAGES.map(tarball), prebuildEnv);
+    // The compiler for part C, after the app's tree was counted (not part of what users get).
+    const { version } = JSON.parse(
+      readFileSync(join(root, 'node_modules/typescript/package.json'), 'utf8'),
+    ) as { version: string };
+    const ts = await mustRun(
+      'npm',
+      [...INSTALL, '--no-save', `typescript@${version}`, '@types/node@20'],
+      { cwd: app, env: prebuildEnv },
+    );
+    record.push(
+      `app: + typescript@${version} @types/node@20 (--no-save), ${(ts.ms / 1000).toFixed(1)} s`,
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('the core imports and works without any driver', async () => {
-    const out = await inApp("import { uuidv7 } from 'idforge'; process.stdout.write(uuidv7());");
-    assert.match(out, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  // --- A: idforge alone -----------------------------------------------------------------------
+
+  test('A: idforge alone is 2 packages (idforge, @noble/ciphers), no .node file, no install script', () => {
+    const names = [...libTree.keys()].sort();
+    assert.ok(names.includes('idforge'), `idforge installed: ${names.join(', ')}`);
+    assert.ok(
+      names.every((n) => n === 'idforge' || n === '@noble/ciphers') &&
+        [...libTree.values()].flat().length <= 2,
+      `only idforge and @noble/ciphers: ${names.join(', ')}`,
+    );
+    const native = filesUnder(join(lib, 'node_modules')).filter((f) => f.endsWith('.node'));
+    assert.deepEqual(native, [], 'no native binary');
+    for (const path of [...libTree.values()].flat()) {
+      const { name, scripts = {} } = JSON.parse(
+        readFileSync(join(path, 'package.json'), 'utf8'),
+      ) as {
+        name: string;
+        scripts?: Record<string, string>;
+      };
+      for (const hook of ['preinstall', 'install', 'postinstall']) {
+        assert.equal(scripts[hook], undefined, `${name} declares a ${hook} script`);
+      }
+      assert.equal(existsSync(join(path, 'binding.gyp')), false, `${name} has a binding.gyp`);
+    }
   });
 
-  test('idforge/public works from the installed package (its one dependency, @noble/ciphers, came along)', async () => {
-    const out = await inApp(`
+  test('A: uuidv7, ulid, Snowflake, idforge/public, /hlc, /shard work; every entry point loads alone', async () => {
+    const out = await node(
+      lib,
+      `
+      import { readFileSync } from 'node:fs';
+      import { fieldOf, getLayout, isUlid, SnowflakeGenerator, snowflakeTimestamp, ulid, uuidv7 } from 'idforge';
       import { generatePublicKey, PublicIds, typeid, typeIdToUuid } from 'idforge/public';
-      const ids = new PublicIds({ keys: [generatePublicKey(1)] });
-      const pid = ids.encode(42n, 'inv');
-      const t = typeid('user');
-      process.stdout.write(JSON.stringify([String(ids.decode(pid, 'inv')), t.slice(0, 5), typeIdToUuid(t).length]));`);
-    assert.deepEqual(JSON.parse(out), ['42', 'user_', 36]);
-  });
-
-  test('idforge/hlc and idforge/shard work from the installed package', async () => {
-    const out = await inApp(`
       import { formatHlc, HlcIdGenerator, hlcOfId } from 'idforge/hlc';
       import { shardKey } from 'idforge/shard';
+      const sf = new SnowflakeGenerator({ node: 7 });
+      const [s1, s2] = [sf.next(), sf.next()];
+      const ids = new PublicIds({ keys: [generatePublicKey(1)] });
+      const t = typeid('user');
       const a = new HlcIdGenerator({ node: 1 });
       const b = new HlcIdGenerator({ node: 2 });
-      const id = a.next();
+      const h = a.next();
       b.receive(a.last);
-      process.stdout.write(JSON.stringify([
-        b.next() > id, formatHlc(hlcOfId(id)).length, shardKey(42n, { buckets: 16 }) < 16,
-      ]));`);
-    assert.deepEqual(JSON.parse(out), [true, 17, true]);
+      const { exports } = JSON.parse(readFileSync('node_modules/idforge/package.json', 'utf8'));
+      const loaded = [];
+      for (const sub of Object.keys(exports).filter((s) => s !== './package.json')) {
+        loaded.push([sub, Object.keys(await import('idforge' + sub.slice(1))).length > 0]);
+      }
+      process.stdout.write(JSON.stringify({
+        uuidv7: uuidv7(), ulid: isUlid(ulid()),
+        snowflake: [typeof s1, s2 > s1, fieldOf(getLayout('default'), s1, 'node'),
+          Math.abs(snowflakeTimestamp(getLayout('default'), s1) - Date.now()) < 60000],
+        public: [String(ids.decode(ids.encode(42n, 'inv'), 'inv')), t.slice(0, 5), typeIdToUuid(t).length],
+        hlc: [b.next() > h, formatHlc(hlcOfId(h)).length],
+        shard: shardKey(42n, { buckets: 16 }) < 16,
+        loaded,
+      }));`,
+    );
+    const r = JSON.parse(out) as Record<string, unknown> & { loaded: [string, boolean][] };
+    assert.match(String(r.uuidv7), UUIDV7);
+    assert.equal(r.ulid, true);
+    assert.deepEqual(r.snowflake, ['bigint', true, 7, true]);
+    assert.deepEqual(r.public, ['42', 'user_', 36]);
+    assert.deepEqual(r.hlc, [true, 17]);
+    assert.equal(r.shard, true);
+    assert.ok(r.loaded.length >= 10, `entry points: ${JSON.stringify(r.loaded)}`);
+    for (const [sub, ok] of r.loaded) assert.ok(ok, `idforge${sub.slice(1)} exports nothing`);
   });
 
-  test('none of the optional peer drivers was installed; better-sqlite3 was', () => {
-    for (const driver of ['pg', 'mysql2', 'ioredis', 'etcd3', 'classic-level']) {
-      assert.equal(existsSync(join(app, 'node_modules', driver)), false, `${driver} installed`);
+  test('A: the bin generates, and serve / gen --store name the package to install (exit 2)', async () => {
+    const bin = join(lib, 'node_modules/.bin/idforge');
+    const opts = { cwd: lib, timeoutMs: 30_000 };
+    const [gen, serve, store] = await Promise.all([
+      exec(bin, ['gen', 'uuidv7'], opts),
+      exec(bin, ['serve'], opts),
+      exec(bin, ['gen', 'snowflake', '--store', 'sqlite:x.db'], opts),
+    ]);
+    assert.equal(gen.code, 0, gen.stderr);
+    assert.match(gen.stdout.trim(), UUIDV7);
+    for (const [ran, pkg] of [
+      [serve, '@idforge/server'],
+      [store, '@idforge/stores'],
+    ] as const) {
+      assert.equal(ran.code, 2, `exit 2: ${ran.stdout}${ran.stderr}`);
+      assert.equal(ran.stdout, '');
+      assert.match(ran.stderr, new RegExp(`^[^\\n]*npm install ${pkg}[^\\n]*\\n?$`), 'one line');
     }
-    assert.ok(existsSync(join(app, 'node_modules', 'better-sqlite3')));
+    assert.equal(existsSync(join(lib, 'x.db')), false, 'the refused gen --store created no store');
+    assert.equal(existsSync(join(lib, 'idforge.db')), false, 'the refused serve created no store');
   });
 
-  test('a postgres:// URL fails with DriverMissingError naming pg', async () => {
-    const out = await inApp(`
-      import { DriverMissingError } from 'idforge';
-      import { openLeaseStore } from '@idforge/stores';
-      try {
-        await openLeaseStore('postgres://idforge@127.0.0.1:5432/test');
-        process.stdout.write('opened');
-      } catch (e) {
-        process.stdout.write(JSON.stringify({
-          isClass: e instanceof DriverMissingError, code: e.code, driver: e.driver,
-          backend: e.backend, message: e.message,
-        }));
-      }`);
-    const e = JSON.parse(out) as Record<string, unknown>;
-    assert.equal(e.isClass, true);
+  test("A: the core's declarations compile without Node's types (types: [], lib es2022 + dom)", async () => {
+    writeFileSync(
+      join(lib, 'core.ts'),
+      "import * as core from 'idforge';\nexport const used = core;\n",
+    );
+    writeFileSync(
+      join(lib, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          noEmit: true,
+          strict: true,
+          skipLibCheck: false,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2022', 'dom'],
+          types: [],
+        },
+        files: ['core.ts'],
+      }),
+    );
+    assert.equal(existsSync(join(lib, 'node_modules/@types')), false, 'no @types in folder A');
+    const ran = await tsc(lib, ['-p', 'tsconfig.json']);
+    assert.equal(ran.code, 0, `tsc in folder A:\n${ran.stdout}${ran.stderr}`);
+  });
+
+  test('every tarball ships package.json, README.md, LICENSE and dist/ only, no source map', () => {
+    for (const { name, files } of packed) {
+      const paths = files.map((f) => f.path);
+      for (const f of ['package.json', 'README.md', 'LICENSE']) {
+        assert.ok(paths.includes(f), `${name} ships ${f}`);
+      }
+      const other = paths.filter(
+        (p) => !['package.json', 'README.md', 'LICENSE'].includes(p) && !p.startsWith('dist/'),
+      );
+      assert.deepEqual(other, [], `${name}: files outside dist/`);
+      assert.deepEqual(
+        paths.filter((p) => p.endsWith('.map')),
+        [],
+        `${name}: source maps`,
+      );
+      assert.deepEqual(
+        paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts')),
+        [],
+        `${name}: TypeScript sources`,
+      );
+    }
+    for (const installed of [
+      join(lib, 'node_modules/idforge'),
+      ...PACKAGES.map((n) => join(app, 'node_modules', n)),
+    ]) {
+      assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /^MIT License/, installed);
+      assert.match(readFileSync(join(installed, 'README.md'), 'utf8'), /^# (@idforge\/)?\w+/);
+      assert.deepEqual(
+        filesUnder(installed).filter((f) => f.endsWith('.map')),
+        [],
+        `${installed}: no .map file`,
+      );
+      for (const { specifier, files } of entryPoints(installed)) {
+        for (const f of files) assert.ok(existsSync(join(installed, f)), `${specifier}: ${f}`);
+      }
+    }
+  });
+
+  // --- B: the three packages ------------------------------------------------------------------
+
+  test('B: one install of the three tarballs; no optional driver; better-sqlite3 built', () => {
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string }>;
+    };
+    for (const name of PACKAGES) {
+      assert.deepEqual(appTree.get(name), [join(app, 'node_modules', name)], `${name} once`);
+      assert.match(String(lock.packages[`node_modules/${name}`]?.resolved), /^file:.*\.tgz$/);
+    }
+    for (const driver of DRIVERS) assert.equal(appTree.has(driver), false, `${driver} installed`);
+    assert.ok(
+      existsSync(join(app, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')),
+      'better-sqlite3 has its binding',
+    );
+  });
+
+  test('B: npx @idforge/server serves IDs, the dashboard and the client (from A and B); SIGTERM exits 0', async () => {
+    let server: Server | undefined;
+    try {
+      server = await startServer(
+        'npx',
+        ['@idforge/server', '--port', '0', '--store', `sqlite:${join(dir, 'serve.db')}`],
+        // npx must run the installed package: should it not find it, it refuses rather than
+        // fetch one from the registry.
+        { cwd: app, env: { ...process.env, npm_config_yes: 'false' } },
+      );
+      const url = server.url;
+      const res = await fetch(`${url}/v1/ids/uuidv7?count=2`);
+      assert.equal(res.status, 200);
+      const { ids } = (await res.json()) as { ids: string[] };
+      assert.equal(ids.length, 2);
+      for (const id of ids) assert.match(id, UUIDV7);
+      const page = await fetch(`${url}/`);
+      assert.equal(page.status, 200, 'the dashboard page is in the package');
+      assert.match(await page.text(), /<html/i);
+      const script = await fetch(`${url}/dashboard/app.js`);
+      assert.equal(script.status, 200);
+      await script.arrayBuffer();
+      const client = (scheme: string) => `
+        import { createClient } from 'idforge/client';
+        const c = createClient({ urls: ['${url}'] });
+        try { process.stdout.write(JSON.stringify(await c.batch('${scheme}', 3))); } finally { c.close(); }`;
+      const [fromLib, fromApp] = await Promise.all([
+        node(lib, client('uuidv7')),
+        node(app, client('ulid')),
+      ]);
+      const v7 = JSON.parse(fromLib) as string[];
+      assert.equal(v7.length, 3);
+      for (const id of v7) assert.match(id, UUIDV7);
+      assert.equal((JSON.parse(fromApp) as string[]).length, 3);
+      // To the serving process (npx runs it under a shell); npx passes its exit code on.
+      assert.equal(await server.stop(), 0, `SIGTERM: a clean exit\n${server.output()}`);
+    } finally {
+      server?.kill();
+    }
+  });
+
+  test("B: the library's bin serves once the server is installed (idforge serve); SIGTERM exits 0", async () => {
+    let server: Server | undefined;
+    try {
+      server = await startServer(
+        join(app, 'node_modules/.bin/idforge'),
+        ['serve', '--port', '0', '--store', `sqlite:${join(dir, 'bin-serve.db')}`],
+        { cwd: app },
+      );
+      const res = await fetch(`${server.url}/v1/ids/uuidv7?count=2`);
+      assert.equal(res.status, 200);
+      const { ids } = (await res.json()) as { ids: string[] };
+      assert.equal(ids.length, 2);
+      for (const id of ids) assert.match(id, UUIDV7);
+      assert.equal(await server.stop(), 0, `SIGTERM: a clean exit\n${server.output()}`);
+    } finally {
+      server?.kill();
+    }
+  });
+
+  test('B: @idforge/stores: postgres:// is DriverMissingError naming pg; sqlite: works', async () => {
+    const [pg, sqlite] = await Promise.all([
+      node(
+        app,
+        `
+        import { DriverMissingError } from 'idforge';
+        import { openLeaseStore } from '@idforge/stores';
+        try {
+          await openLeaseStore('postgres://idforge@127.0.0.1:5432/test');
+          process.stdout.write('opened');
+        } catch (e) {
+          process.stdout.write(JSON.stringify({
+            isClass: e instanceof DriverMissingError, code: e.code, driver: e.driver,
+            backend: e.backend, message: e.message,
+          }));
+        }`,
+      ),
+      node(
+        app,
+        `
+        import { openLeaseStore } from '@idforge/stores';
+        const store = await openLeaseStore('sqlite:${join(dir, 'stores.db')}');
+        try { process.stdout.write(JSON.stringify(await store.list())); } finally { await store.close(); }`,
+      ),
+    ]);
+    const e = JSON.parse(pg) as Record<string, unknown>;
+    assert.equal(e.isClass, true, pg);
     assert.equal(e.code, 'IDF_DRIVER_MISSING');
     assert.equal(e.driver, 'pg');
     assert.equal(e.backend, 'postgres');
     assert.match(String(e.message), /npm install pg/);
+    assert.equal(sqlite, '[]');
   });
 
-  test('sqlite: (the embedded default) works from the installed package', async () => {
-    const out = await inApp(`
-      import { openLeaseStore } from '@idforge/stores';
-      const store = await openLeaseStore('sqlite:${join(dir, 'pack.db')}');
-      process.stdout.write(JSON.stringify(await store.list()));
-      await store.close();`);
-    assert.equal(out, '[]');
-  });
-
-  test('the installed bin serves: idforge serve answers IDs, the dashboard and the client works', async () => {
-    const bin = join(app, 'node_modules', '.bin', 'idforge');
-    const child = spawn(
-      bin,
-      ['serve', '--port', '0', '--store', `sqlite:${join(dir, 'serve.db')}`],
-      {
-        cwd: app,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let buf = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          buf += chunk;
-          const m = /"msg":"listening on (http:[^"]+)"/.exec(buf);
-          if (m !== null) resolve(m[1] as string);
-        });
-        child.once('exit', (code) => reject(new Error(`idforge serve exited (${code}): ${buf}`)));
-      });
-      const ids = (await (await fetch(`${url}/v1/ids/snowflake?count=3`)).json()) as {
-        ids: string[];
-      };
-      assert.equal(ids.ids.length, 3);
-      const page = await fetch(`${url}/`);
-      assert.equal(page.status, 200, 'the dashboard page is in the package');
-      assert.match(await page.text(), /<html/i);
-      assert.equal((await fetch(`${url}/dashboard/app.js`)).status, 200);
-      const out = await inApp(`
-        import { createClient } from 'idforge/client';
-        const c = createClient({ urls: ['${url}'] });
-        process.stdout.write(String((await c.batch('ulid', 2)).length));
-        c.close();`);
-      assert.equal(out, '2');
-    } finally {
-      child.kill('SIGTERM');
-      assert.equal(await exited, 0, 'SIGTERM: a clean exit');
-    }
-  });
-
-  test('the installed bin measures: bench db on sqlite:, and leveldb: names its missing driver', async () => {
-    const bin = join(app, 'node_modules', '.bin', 'idforge');
+  test('B: idforge-server bench db on sqlite:, and leveldb: names its missing driver', async () => {
+    const bin = join(app, 'node_modules/.bin/idforge-server');
     const out = join(dir, 'bench-report');
-    const ran = await run(
-      bin,
-      [
-        'bench',
-        'db',
-        '--store',
-        `sqlite:${join(dir, 'bench.db')}`,
-        '--rows',
-        '500',
-        '--schemes',
-        'bigint,uuidv4',
-        '--out',
-        out,
-      ],
-      { cwd: app },
-    );
-    assert.match(ran.stdout, /^uuidv4 +BLOB PRIMARY KEY /m);
-    assert.ok(existsSync(join(out, 'sizes.svg')), 'the charts are written');
-    const level = await run(
-      bin,
-      ['bench', 'db', '--store', `leveldb:${join(dir, 'level')}`, '--rows', '5'],
-      {
+    const [bench, level] = await Promise.all([
+      exec(
+        bin,
+        [
+          ...['bench', 'db', '--store', `sqlite:${join(dir, 'bench.db')}`, '--rows', '500'],
+          ...['--schemes', 'bigint,uuidv4', '--out', out],
+        ],
+        { cwd: app },
+      ),
+      exec(bin, ['bench', 'db', '--store', `leveldb:${join(dir, 'level')}`, '--rows', '5'], {
         cwd: app,
-      },
-    ).then(
-      () => ({ code: 0, stderr: '' }),
-      (e: { code: number; stderr: string }) => e,
-    );
-    assert.equal(level.code, 1);
+      }),
+    ]);
+    assert.equal(bench.code, 0, bench.stderr);
+    assert.match(bench.stdout, /^uuidv4 +BLOB PRIMARY KEY /m);
+    assert.ok(existsSync(join(out, 'sizes.svg')), 'the charts are written');
+    assert.equal(level.code, 1, `${level.stdout}${level.stderr}`);
     assert.match(level.stderr, /npm install classic-level.*\[IDF_DRIVER_MISSING\]/);
   });
 
-  test('the package ships its LICENSE and no source map (the sources they would point at are not shipped)', async () => {
-    const installed = join(app, 'node_modules', 'idforge');
-    assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /^MIT License/);
-    const { stdout: maps } = await run('find', [installed, '-name', '*.map']);
-    assert.equal(maps.trim(), '', 'no .map file in the installed package');
+  // --- C: TypeScript --------------------------------------------------------------------------
+
+  test('C: every entry point of every package compiles (strict, skipLibCheck false; nodenext and bundler)', async (t) => {
+    const specifiers = PACKAGES.flatMap((n) =>
+      entryPoints(join(app, 'node_modules', n)).map((e) => e.specifier),
+    );
+    writeFileSync(
+      join(app, 'entries.ts'),
+      `${specifiers.map((s, i) => `import * as e${i} from '${s}';`).join('\n')}\n` +
+        `export const entries: readonly object[] = [${specifiers.map((_, i) => `e${i}`).join(', ')}];\n`,
+    );
+    const common = ['--noEmit', '--strict', '--skipLibCheck', 'false', '--target', 'es2022'];
+    const modes = {
+      nodenext: ['--module', 'nodenext', '--moduleResolution', 'nodenext'],
+      bundler: ['--module', 'esnext', '--moduleResolution', 'bundler'],
+    };
+    const runs = await Promise.all(
+      Object.entries(modes).map(async ([mode, flags]) => ({
+        mode,
+        ran: await tsc(app, [...common, ...flags, 'entries.ts']),
+      })),
+    );
+    t.diagnostic(`${specifiers.length} entry points: ${specifiers.join(' ')}`);
+    for (const { mode, ran } of runs) t.diagnostic(`tsc ${mode}: ${(ran.ms / 1000).toFixed(1)} s`);
+    for (const { mode, ran } of runs) {
+      assert.equal(ran.code, 0, `tsc --module ${mode}:\n${ran.stdout}${ran.stderr}`);
+    }
   });
 
-  test('size of the install (for the record)', async (t) => {
-    const { stdout: size } = await run('du', ['-sh', 'node_modules'], { cwd: app });
-    // Every installed package once (the app itself is the first line).
-    const { stdout: list } = await run('npm', ['ls', '--all', '--parseable'], { cwd: app });
-    const packages = new Set(list.trim().split('\n')).size - 1;
-    t.diagnostic(`node_modules ${size.split('\t')[0]}, ${packages} packages`);
+  test('sizes, package counts and install times (for the record)', (t) => {
+    for (const line of record) t.diagnostic(line);
   });
 });
