@@ -94,7 +94,7 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 /** Base class of every operational error idforge throws. */
 export class IdforgeError extends Error {
   /** Stable machine-readable code; see `docs/errors.md`. */
-  readonly code: ErrorCodeValue;
+  declare readonly code: ErrorCodeValue;
 
   constructor(code: ErrorCodeValue, message: string, options?: { cause?: unknown }) {
     super(message, options);
