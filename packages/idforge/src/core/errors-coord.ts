@@ -60,8 +60,8 @@ export class DriverMissingError extends IdforgeError {
     super(
       'IDF_DRIVER_MISSING',
       `the ${backend} store needs the package "${driver}", which is not installed: ` +
-        `run \`npm install ${driver}\` in your project (idforge lists it as an optional peer ` +
-        'dependency, so that applications install only the drivers they use).',
+        `run \`npm install ${driver}\` in your project (@idforge/stores lists every driver as an ` +
+        'optional peer dependency, so that applications install only the drivers they use).',
       { cause },
     );
     this.driver = driver;
