@@ -7,8 +7,13 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { DriverMissingError, ErrorCode } from '../../packages/idforge/src/core/index.js';
+import {
+  DriverBindingError,
+  DriverMissingError,
+  ErrorCode,
+} from '../../packages/idforge/src/core/index.js';
 import { bindingFailure } from '../../packages/stores/src/driver.js';
+import { loadSqlite } from '../../packages/stores/src/sqlite/connect.js';
 
 const require = createRequire(import.meta.url);
 
@@ -56,4 +61,46 @@ test('other errors are not binding failures', () => {
   assert.equal(bindingFailure('better-sqlite3', 'sqlite', new Error('SQLITE_BUSY')), null);
   const e = Object.assign(new Error("Cannot find module 'pg'"), { code: 'MODULE_NOT_FOUND' });
   assert.equal(bindingFailure('better-sqlite3', 'sqlite', e), null);
+});
+
+// better-sqlite3 is loaded lazily (an optional peer, like the other drivers), so a binding that
+// fails as the module loads, rather than at `new Database()`, must give the same error.
+test('a binding that fails while better-sqlite3 loads is DriverBindingError too', async () => {
+  const [, cause] = cases[1]!;
+  await assert.rejects(
+    loadSqlite(() => Promise.reject(cause)),
+    (e: unknown) => {
+      assert.ok(e instanceof DriverBindingError, String(e));
+      assert.equal(e.cause, cause);
+      assert.match(e.message, /npm rebuild better-sqlite3/);
+      return true;
+    },
+  );
+});
+
+test('better-sqlite3 not installed: DriverMissingError naming npm install better-sqlite3', async () => {
+  const missing = Object.assign(
+    new Error("Cannot find package 'better-sqlite3' imported from /app/node_modules/x.js"),
+    { code: 'ERR_MODULE_NOT_FOUND' },
+  );
+  await assert.rejects(
+    loadSqlite(() => Promise.reject(missing)),
+    (e: unknown) => {
+      assert.ok(e instanceof DriverMissingError && !(e instanceof DriverBindingError), String(e));
+      assert.equal(e.code, ErrorCode.DRIVER_MISSING);
+      assert.equal(e.driver, 'better-sqlite3');
+      assert.equal(e.backend, 'sqlite');
+      assert.match(e.message, /npm install better-sqlite3/);
+      return true;
+    },
+  );
+  const other = new SyntaxError('a broken build');
+  await assert.rejects(
+    loadSqlite(() => Promise.reject(other)),
+    (e) => e === other,
+  );
+});
+
+test('the installed better-sqlite3 loads: its Database class', async () => {
+  assert.equal(await loadSqlite(), Database);
 });

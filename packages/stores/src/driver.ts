@@ -1,8 +1,9 @@
 /**
- * Loading a driver when its backend is first used. pg, mysql2, ioredis and etcd3 are optional
- * peer dependencies: `import '@idforge/stores'` loads none of them, and an application installs
- * only the ones its URLs need. A driver that is not installed becomes `DriverMissingError`
- * naming the package, instead of Node's ERR_MODULE_NOT_FOUND from deep inside idforge.
+ * Loading a driver when its backend is first used. pg, mysql2, ioredis, etcd3, better-sqlite3
+ * and classic-level are optional peer dependencies: `import '@idforge/stores'` loads none of
+ * them, and an application installs only the ones its URLs need. A driver that is not
+ * installed becomes `DriverMissingError` naming the package, instead of Node's
+ * ERR_MODULE_NOT_FOUND from deep inside idforge.
  */
 import { DriverBindingError, DriverMissingError } from 'idforge';
 

@@ -6,12 +6,23 @@
  * Every store class can also be built from a client the application already has (a `pg.Pool`,
  * a mysql2 pool, an ioredis client, an etcd3 client, a better-sqlite3 `Database`), one shape
  * for all: `new PostgresLeaseStore({ pool, namespace })`, `new RedisLeaseStore({ client })`,
- * `new SqliteLeaseStore({ database })`. Such a store never closes the caller's client.
+ * `new SqliteLeaseStore({ database })`. Such a store never closes the caller's client. The
+ * declarations describe those clients structurally (driver-types.ts): they name no driver, so
+ * a project compiles against them whichever drivers it has installed.
  */
 
 // The ticket-server port and its setup rule live in idforge/sequences; re-exported beside
 // openTicketServers so that opening and setting up servers needs one import.
 export { type PlannableTicketServer, setupTicketServers } from 'idforge/sequences';
+// What an application's own client must offer, by driver (no driver package is named).
+export type {
+  EtcdClient,
+  MysqlPromisePool,
+  PgPool,
+  PgPoolClient,
+  RedisClient,
+  SqliteDatabase,
+} from './driver-types.js';
 export type { EtcdClientOptions, EtcdStoreOptions } from './etcd/connect.js';
 export { EtcdLeaseStore, openEtcdLeaseStore } from './etcd/lease-store.js';
 export type { FileStoreOptions } from './file/connect.js';

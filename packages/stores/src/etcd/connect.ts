@@ -8,8 +8,8 @@
  * fleets and test runs sharing a cluster stay apart. Plain HTTP only: TLS and user names are
  * not supported yet (the URL is refused rather than silently connecting without them).
  */
-import type { Etcd3, IOptions } from 'etcd3';
 import { loadDriver } from '../driver.js';
+import type { EtcdClient, EtcdClientSettings, EtcdPolicy } from '../driver-types.js';
 import { redactUrl } from '../url.js';
 
 /** What an `etcd://` URL names. */
@@ -27,8 +27,8 @@ export interface EtcdUrl {
  * client's own fault handling (idforge's clients try each member once, see clientOptions).
  */
 export interface EtcdClientOptions {
-  /** The caller's etcd3 client. */
-  readonly client: Etcd3;
+  /** The caller's etcd3 client (see {@link EtcdClient}). */
+  readonly client: EtcdClient;
   /** The key prefix `/NAME/`. Default `idforge`. */
   readonly namespace?: string;
   /** How the store names the cluster in errors. Default "etcd (the caller's client)". */
@@ -86,15 +86,14 @@ export function clientOptions(
   hosts: readonly string[],
   timeoutMs: number,
   isRecoverableError: (error: Error) => boolean,
-): IOptions {
-  type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+): EtcdClientSettings {
   const signal = new AbortController().signal;
   // Async, like etcd3's own policies: its stream error handler calls
   // `faultHandling.execute(() => { throw error }).catch(...)`, and a synchronous throw there
   // escaped as an uncaught exception when a keep-alive stream's connection dropped.
   const passThrough = {
     execute: async <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T) => fn({ signal }),
-  } as unknown as Policy;
+  } as unknown as EtcdPolicy;
   const eachHost = {
     async execute<T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> {
       for (let attempt = 1; ; attempt++) {
@@ -107,7 +106,7 @@ export function clientOptions(
         }
       }
     },
-  } as unknown as Policy;
+  } as unknown as EtcdPolicy;
   return {
     hosts: [...hosts],
     dialTimeout: timeoutMs,
@@ -124,7 +123,7 @@ export function clientOptions(
 export async function connectEtcd(
   url: string,
   options: EtcdStoreOptions = {},
-): Promise<{ client: Etcd3; namespace: string; timeoutMs: number }> {
+): Promise<{ client: EtcdClient; namespace: string; timeoutMs: number }> {
   const parsed = parseEtcdUrl(url);
   const namespace = options.namespace ?? parsed.namespace ?? 'idforge';
   if (!NAMESPACE.test(namespace)) {

@@ -10,17 +10,22 @@
  *   /NAME/mark/<worker>               decimal unix ms           no etcd lease: survives holders
  *   /NAME/claim/<worker>/<instance>   the instance ID           attached to the claimant's etcd lease
  */
+// Buffer is Node's: the declarations name @types/node, for projects whose TypeScript does not
+// load it by itself (TypeScript 6 and later default to `types: []`).
+/// <reference types="node" preserve="true" />
+import type { LeaseClient } from 'etcd3';
 import type {
-  IKeyValue,
-  IRangeRequest,
-  IRangeResponse,
-  IRequestOp,
-  ITxnResponse,
-  LeaseClient,
-} from 'etcd3';
+  EtcdCallOptions,
+  EtcdClient,
+  EtcdKeyValue,
+  EtcdRangeRequest,
+  EtcdRangeResponse,
+  EtcdRequestOp,
+  EtcdTxnResponse,
+} from '../driver-types.js';
 
 /** gRPC call options (a deadline), as etcd3's clients take them. */
-export type CallOptions = NonNullable<Parameters<LeaseClient['leaseGrant']>[1]>;
+export type CallOptions = EtcdCallOptions;
 
 /** What the lease key of a worker ID holds. */
 export interface LeaseValue {
@@ -76,20 +81,20 @@ export function prefixEnd(prefix: string): Buffer {
   return end;
 }
 
-export function rangeOp(key: string): IRequestOp {
+export function rangeOp(key: string): EtcdRequestOp {
   return { request_range: { key: Buffer.from(key) } };
 }
 
 /** A range over every key that starts with `prefix`. */
-export function prefixRange(prefix: string, keysOnly = false): IRangeRequest {
+export function prefixRange(prefix: string, keysOnly = false): EtcdRangeRequest {
   return { key: Buffer.from(prefix), range_end: prefixEnd(prefix), keys_only: keysOnly };
 }
 
-export function prefixOp(prefix: string, keysOnly = false): IRequestOp {
+export function prefixOp(prefix: string, keysOnly = false): EtcdRequestOp {
   return { request_range: prefixRange(prefix, keysOnly) };
 }
 
-export function putOp(key: string, value: string, lease: string | null = null): IRequestOp {
+export function putOp(key: string, value: string, lease: string | null = null): EtcdRequestOp {
   return {
     request_put: {
       key: Buffer.from(key),
@@ -100,29 +105,29 @@ export function putOp(key: string, value: string, lease: string | null = null): 
 }
 
 /** Deletes one key; with `prevKv`, the answer carries the deleted key-value. */
-export function deleteOp(key: string, prevKv = false): IRequestOp {
+export function deleteOp(key: string, prevKv = false): EtcdRequestOp {
   return { request_delete_range: { key: Buffer.from(key), prev_kv: prevKv } };
 }
 
 /** The range response at `index` of a transaction. */
-export function rangeAt(txn: ITxnResponse, index: number): IRangeResponse {
+export function rangeAt(txn: EtcdTxnResponse, index: number): EtcdRangeResponse {
   const r = txn.responses[index]?.response_range;
   if (r === undefined) throw new Error(`etcd transaction: expected a range response at ${index}`);
   return r;
 }
 
 /** The first key-value of the range response at `index`, or null. */
-export function kvAt(txn: ITxnResponse, index: number): IKeyValue | null {
+export function kvAt(txn: EtcdTxnResponse, index: number): EtcdKeyValue | null {
   return rangeAt(txn, index).kvs[0] ?? null;
 }
 
 /** A key's mod revision for a compare: '0' when the key does not exist. */
-export function modRevision(kv: IKeyValue | null): string {
+export function modRevision(kv: EtcdKeyValue | null): string {
   return kv === null ? '0' : kv.mod_revision;
 }
 
 /** The mark stored in a mark key-value, or null. */
-export function markOf(kv: IKeyValue | null): number | null {
+export function markOf(kv: EtcdKeyValue | null): number | null {
   if (kv === null) return null;
   const mark = Number(kv.value.toString());
   if (!Number.isSafeInteger(mark)) throw new Error(`malformed mark at ${kv.key.toString()}`);
@@ -130,7 +135,7 @@ export function markOf(kv: IKeyValue | null): number | null {
 }
 
 /** Parses a lease value; throws naming the key when it is not one (a hand-edited store). */
-export function leaseValueOf(kv: IKeyValue): LeaseValue {
+export function leaseValueOf(kv: EtcdKeyValue): LeaseValue {
   try {
     const v = JSON.parse(kv.value.toString()) as LeaseValue;
     if (typeof v.instanceId === 'string' && typeof v.ttlS === 'number') return v;
@@ -145,11 +150,12 @@ export function leaseValueOf(kv: IKeyValue): LeaseValue {
  * when the lease no longer exists (expired or revoked).
  */
 export async function keepAliveOnce(
-  client: LeaseClient,
+  client: EtcdClient['leaseClient'],
   leaseId: string,
   options: CallOptions,
 ): Promise<number> {
-  const stream = await client.leaseKeepAlive(options);
+  // etcd3's own type inside, for its stream's events (driver-types.ts)
+  const stream = await (client as LeaseClient).leaseKeepAlive(options);
   try {
     // Listeners stay attached after the answer: a later 'error' (the stream closing) must not
     // go unhandled, and settling a settled promise does nothing.

@@ -29,6 +29,7 @@ import type {
   RenewResult,
 } from 'idforge/coord';
 import { Backoff } from 'idforge/internal';
+import type { EtcdKeyValue } from '../driver-types.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import { storeError } from '../store-error.js';
 import { redactUrl } from '../url.js';
@@ -101,7 +102,7 @@ export class EtcdLeaseStore implements LeaseStore {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
       throw new RangeError(`timeoutMs: expected a positive integer, got ${timeoutMs}`);
     }
-    this.#client = options.client;
+    this.#client = options.client as Etcd3; // an etcd3 client: its own type inside (driver-types.ts)
     this.address = callerAddress('etcd', options.address);
     this.#keys = new EtcdKeys(namespace);
     this.#timeoutMs = timeoutMs;
@@ -186,7 +187,7 @@ export class EtcdLeaseStore implements LeaseStore {
       lastIssuedMs: null,
     };
     const markKey = { key: Buffer.from(k.mark(workerId)) };
-    let markKv = (await this.#client.kv.range(markKey, call)).kvs[0] ?? null;
+    let markKv: EtcdKeyValue | null = (await this.#client.kv.range(markKey, call)).kvs[0] ?? null;
     const pause = conflictPause();
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
       await pause(attempt);

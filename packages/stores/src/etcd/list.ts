@@ -5,8 +5,8 @@
  * local clock. The alternative, an expiry time written into the value by the holder, would be
  * the holder's clock, which the port rules out. The cost is one TTL look-up per live lease.
  */
-import type { Etcd3, IKeyValue } from 'etcd3';
 import type { LeaseRecord } from 'idforge/coord';
+import type { EtcdClient, EtcdKeyValue } from '../driver-types.js';
 import { type CallOptions, type EtcdKeys, leaseValueOf, markOf, prefixOp, rangeAt } from './kv.js';
 
 /** At most this many lease TTL look-ups at once. */
@@ -14,7 +14,7 @@ const TTL_LOOKUPS = 32;
 
 /** Live leases under `keys`, with their marks, ordered by worker ID. */
 export async function listLeases(
-  client: Etcd3,
+  client: EtcdClient,
   keys: EtcdKeys,
   call: CallOptions,
 ): Promise<LeaseRecord[]> {
@@ -58,7 +58,7 @@ export async function listLeases(
  * Remaining whole seconds of the etcd lease a key is attached to: negative when the lease is
  * gone; Infinity for a key put by hand without one (it never expires).
  */
-async function ttlOf(client: Etcd3, kv: IKeyValue, call: CallOptions): Promise<number> {
+async function ttlOf(client: EtcdClient, kv: EtcdKeyValue, call: CallOptions): Promise<number> {
   if (kv.lease === '0') return Number.POSITIVE_INFINITY;
   const r = await client.leaseClient.leaseTimeToLive({ ID: kv.lease }, call);
   return Number(r.TTL);

@@ -11,7 +11,6 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ClassicLevel } from 'classic-level';
 import type {
   BenchBatch,
   BenchEngine,
@@ -20,6 +19,7 @@ import type {
   KeyKind,
   TableMeasures,
 } from 'idforge/bench';
+import type { LevelDatabase } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import {
   compactionDue,
@@ -53,7 +53,7 @@ const STORAGE: Readonly<Record<KeyKind, string>> = {
   text36: '36-byte text key',
 };
 
-type Db = ClassicLevel<Buffer, Buffer>;
+type Db = LevelDatabase;
 
 interface LevelTable {
   readonly db: Db;

@@ -4,15 +4,22 @@
  * what LevelDB says of itself (`leveldb.stats`, `leveldb.sstables`). classic-level is an
  * optional peer dependency: this is the one file that imports it, lazily.
  */
+// Buffer is Node's: the declarations name @types/node, for projects whose TypeScript does not
+// load it by itself (TypeScript 6 and later default to `types: []`).
+/// <reference types="node" preserve="true" />
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ClassicLevel } from 'classic-level';
 import type { BenchBatch, KeyKind } from 'idforge/bench';
 import { loadDriver } from '../driver.js';
+import type { LevelDatabase } from '../driver-types.js';
 
-/** The classic-level module and its version (from its package.json; 'unknown' if unreadable). */
+/**
+ * classic-level's `ClassicLevel` class and its version (from its package.json; 'unknown' if
+ * unreadable). The class is opaque outside this file, which gives it its own type.
+ */
 export interface LevelDriver {
-  readonly ClassicLevel: typeof ClassicLevel;
+  readonly ClassicLevel: abstract new (...args: never[]) => unknown;
   readonly version: string;
 }
 
@@ -113,8 +120,10 @@ export async function openLevelDb(
   driver: LevelDriver,
   dir: string,
   options: LevelOpenOptions,
-): Promise<ClassicLevel<Buffer, Buffer>> {
-  const db = new driver.ClassicLevel<Buffer, Buffer>(dir, {
+): Promise<LevelDatabase> {
+  // classic-level's own type inside (driver-types.ts)
+  const Level = driver.ClassicLevel as unknown as typeof ClassicLevel;
+  const db = new Level<Buffer, Buffer>(dir, {
     ...options,
     keyEncoding: 'buffer',
     valueEncoding: 'buffer',

@@ -17,8 +17,9 @@
 
 import { IdforgeError, StoreUnavailableError } from 'idforge';
 import { assertNumber } from 'idforge/internal';
-import type { Pool, PoolConnection } from 'mysql2/promise';
+import type { Pool, PoolConnection, PoolOptions } from 'mysql2/promise';
 import { loadDriver } from '../driver.js';
+import type { MysqlPromisePool } from '../driver-types.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import { storeError } from '../store-error.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
@@ -77,8 +78,8 @@ export function parseMysqlUrl(url: string, namespace?: string): { uri: string; n
  * refuses it otherwise.
  */
 export interface MysqlClientOptions {
-  /** The caller's mysql2 promise pool. */
-  readonly pool: Pool;
+  /** The caller's mysql2 promise pool (see {@link MysqlPromisePool}). */
+  readonly pool: MysqlPromisePool;
   /** The table-name prefix. Default `idforge` (segments), none (ticket servers). */
   readonly namespace?: string;
   /** How the store names the server in errors. Default "mysql (the caller's client)". */
@@ -90,7 +91,7 @@ export interface MysqlClientOptions {
 }
 
 /** Throws `RangeError` unless the caller's pool has the settings the stores rely on. */
-export function assertMysqlPoolSettings(pool: Pool): void {
+export function assertMysqlPoolSettings(pool: MysqlPromisePool): void {
   const config = (pool as unknown as { pool?: { config?: { connectionConfig?: object } } }).pool
     ?.config?.connectionConfig as Record<string, unknown> | undefined;
   if (config === undefined) {
@@ -115,14 +116,14 @@ export class MysqlPool {
   #closed: Promise<void> | null = null;
 
   constructor(
-    pool: Pool,
+    pool: MysqlPromisePool,
     address: string,
     namespace: string,
     timeouts: { connectMs: number; queryMs: number },
     /** Whether end() ends the mysql2 pool: false for the caller's pool. */
     readonly owned = true,
   ) {
-    this.#pool = pool;
+    this.#pool = pool as Pool; // a mysql2 pool: its own type inside (driver-types.ts)
     this.address = address;
     this.namespace = namespace;
     this.#connectTimeoutMs = timeouts.connectMs;
@@ -217,8 +218,7 @@ export async function connectMysql(
   );
   const queryMs = Math.ceil(assertNumber('queryTimeoutMs', options.queryTimeoutMs ?? connectMs, 1));
   const { uri, namespace } = parseMysqlUrl(url, options.namespace);
-  const mysql = await loadMysql();
-  const pool = mysql.createPool({
+  const pool = await newPool({
     uri,
     connectTimeout: connectMs,
     connectionLimit: POOL_SIZE,
@@ -250,8 +250,21 @@ export async function connectMysql(
   return store;
 }
 
-/** mysql2's promise API, loaded on first use; `DriverMissingError` ('mysql2') when not installed. */
-export async function loadMysql(): Promise<typeof import('mysql2/promise')> {
+/** A new pool of `config`, mysql2 loaded on first use (`DriverMissingError` ('mysql2') when not installed). */
+async function newPool(config: PoolOptions): Promise<Pool> {
   const module = await loadDriver('mysql2', 'mysql', () => import('mysql2/promise'));
-  return (module as { default?: typeof import('mysql2/promise') }).default ?? module;
+  const mysql = (module as { default?: typeof import('mysql2/promise') }).default ?? module;
+  return mysql.createPool(config);
+}
+
+/**
+ * A mysql2 pool of idforge's own settings `config` (mysql2's `PoolOptions`, which callers check
+ * with `satisfies PoolOptions`: only a function body may name mysql2's types), not checked
+ * (unlike {@link connectMysql}); the caller owns and ends it. Rejects with
+ * `DriverMissingError` ('mysql2') when mysql2 is not installed.
+ */
+export function createMysqlPool(
+  config: Readonly<Record<string, unknown>>,
+): Promise<MysqlPromisePool> {
+  return newPool(config as PoolOptions);
 }

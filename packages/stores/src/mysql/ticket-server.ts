@@ -51,7 +51,7 @@ import {
 import { redactUrl } from '../url.js';
 import {
   assertMysqlPoolSettings,
-  loadMysql,
+  createMysqlPool,
   type MysqlClientOptions,
   type MysqlStoreOptions,
   parseMysqlUrl,
@@ -101,8 +101,8 @@ export class MysqlTicketServer implements PlannableTicketServer {
    * for a malformed namespace or timeout, or a pool without the settings it needs.
    */
   constructor(options: MysqlClientOptions & Ownership) {
-    const { pool } = options;
-    if (options[OWNED] !== true) assertMysqlPoolSettings(pool);
+    if (options[OWNED] !== true) assertMysqlPoolSettings(options.pool);
+    const pool = options.pool as mysql.Pool; // a mysql2 pool: its own type inside (driver-types.ts)
     const connectMs = Math.ceil(
       assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1),
     );
@@ -140,7 +140,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
     // parseMysqlUrl checks the URL and the prefix; its default prefix is not used here.
     const { uri, namespace } = parseMysqlUrl(url, options.namespace);
     const explicit = options.namespace ?? new URL(url).searchParams.get('namespace');
-    const pool = (await loadMysql()).createPool({
+    const pool = await createMysqlPool({
       uri,
       connectTimeout: connectMs,
       connectionLimit: 4,
@@ -150,7 +150,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
       supportBigNumbers: true,
       bigNumberStrings: true,
       enableKeepAlive: true,
-    });
+    } satisfies mysql.PoolOptions);
     const server = new MysqlTicketServer({
       pool,
       address,

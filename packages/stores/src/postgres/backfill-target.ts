@@ -20,6 +20,7 @@ import type {
   BackfillValue,
 } from 'idforge/public';
 import type pg from 'pg';
+import type { PgPool } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import { connectPostgres, endPool } from './connect.js';
 
@@ -55,13 +56,13 @@ export class PostgresBackfillTarget implements BackfillTarget {
    * the column waits for the table's lock (default 10 000).
    */
   constructor(options: {
-    pool: pg.Pool;
+    pool: PgPool;
     address?: string;
     owned?: boolean;
     lockTimeoutMs?: number;
   }) {
     this.#lockTimeoutMs = Math.ceil(options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
-    this.#pool = options.pool;
+    this.#pool = options.pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
     this.address = options.address ?? "postgres (the caller's client)";
     this.#owned = options.owned === true;
   }

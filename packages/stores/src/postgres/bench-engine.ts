@@ -20,6 +20,7 @@ import type {
 } from 'idforge/bench';
 import type pg from 'pg';
 import { BENCH_PREFIX, segmentBenchSequence } from '../bench-sql.js';
+import type { PgPool, PgPoolClient } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import { connectPostgres } from './connect.js';
 import { PostgresSegmentStore } from './segment-store.js';
@@ -58,9 +59,10 @@ export class PostgresBenchEngine implements BenchEngine {
   #statIndex: string | null | undefined = undefined;
   #segments: PostgresSegmentStore | null = null;
 
-  constructor(pool: pg.Pool, client: pg.PoolClient, address: string) {
-    this.#pool = pool;
-    this.#client = client;
+  constructor(pool: PgPool, client: PgPoolClient, address: string) {
+    // node-postgres's own types inside (driver-types.ts)
+    this.#pool = pool as pg.Pool;
+    this.#client = client as pg.PoolClient;
     this.address = address;
   }
 
@@ -279,7 +281,7 @@ export async function openPostgresBenchEngine(url: string): Promise<PostgresBenc
     queryTimeoutMs: STATEMENT_TIMEOUT_MS,
     namespace: SCHEMA,
   });
-  let client: pg.PoolClient;
+  let client: PgPoolClient;
   try {
     client = await pool.connect();
   } catch (error) {

@@ -11,6 +11,7 @@
 import { assertNumber } from 'idforge/internal';
 import type pg from 'pg';
 import { loadDriver } from '../driver.js';
+import type { PgPool } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 import { quoteNamespace } from './schema.js';
@@ -37,8 +38,8 @@ export interface PostgresStoreOptions {
  * that hands out numbers survives a server crash.
  */
 export interface PostgresClientOptions {
-  /** The caller's node-postgres pool. */
-  readonly pool: pg.Pool;
+  /** The caller's node-postgres pool (a `pg.Pool`; see {@link PgPool}). */
+  readonly pool: PgPool;
   /** The schema holding the store's tables. Default `idforge`. */
   readonly namespace?: string;
   /** How the store names the server in errors. Default "postgres (the caller's client)". */
@@ -82,7 +83,7 @@ const POOL_SIZE = 4;
 
 /** An open, checked pool and what it was opened for. */
 export interface PostgresPool {
-  readonly pool: pg.Pool;
+  readonly pool: PgPool;
   /** The URL with its password redacted: the store's address in errors. */
   readonly address: string;
   /** The schema the store uses. */
@@ -117,8 +118,7 @@ export async function connectPostgres(
   const parsed = new URL(connectionString);
   const urlOptions = parsed.searchParams.get('options');
   parsed.searchParams.delete('options');
-  const { Pool } = await loadPg();
-  const pool = new Pool({
+  const pool = await newPool({
     connectionString: parsed.toString(),
     max: POOL_SIZE,
     connectionTimeoutMillis: Math.ceil(connectTimeoutMs),
@@ -136,9 +136,6 @@ export async function connectPostgres(
     application_name: 'idforge',
     options: `${urlOptions ?? ''} -c synchronous_commit=on`.trim(),
   });
-  // A broken idle connection (server restart) is dropped by the pool, which then emits
-  // 'error'; without a listener that would crash the process. The next call reconnects.
-  pool.on('error', () => {});
   // A connection the server ends while it is checked out between two statements (a process
   // paused inside a transaction outlives idle_in_transaction_session_timeout) emits 'error' on
   // its client, which pg-pool no longer listens to while checked out: without this the resumed
@@ -155,16 +152,34 @@ export async function connectPostgres(
   return { pool, address, namespace };
 }
 
-/** node-postgres, loaded on first use; `DriverMissingError` ('pg') when not installed. */
-export async function loadPg(): Promise<typeof pg> {
-  return (await loadDriver('pg', 'postgres', () => import('pg'))).default;
+/**
+ * A new pool of `config` with node-postgres loaded on first use (`DriverMissingError` ('pg')
+ * when it is not installed). A broken idle connection (server restart) is dropped by the pool,
+ * which then emits 'error'; without a listener that would crash the process, so the pool has
+ * one that ignores it: the next call reconnects.
+ */
+async function newPool(config: pg.PoolConfig): Promise<pg.Pool> {
+  const { Pool } = (await loadDriver('pg', 'postgres', () => import('pg'))).default;
+  const pool = new Pool(config);
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
+ * A pool of idforge's own settings `config` (a `pg.PoolConfig`, which callers check with
+ * `satisfies pg.PoolConfig`: only a function body may name pg's types), its idle connections'
+ * errors ignored, not checked (unlike {@link connectPostgres}); the caller owns and ends it.
+ * Rejects with `DriverMissingError` ('pg') when node-postgres is not installed.
+ */
+export function createPgPool(config: Readonly<Record<string, unknown>>): Promise<PgPool> {
+  return newPool(config as pg.PoolConfig);
 }
 
 /**
  * Ends `pool` if the store opened it (`owned`), else leaves the caller's pool alone; a failure
  * rejects as a store error naming `address`. Stores memoize the promise, so close is idempotent.
  */
-export function endPool(pool: pg.Pool, owned: boolean, address: string): Promise<void> {
+export function endPool(pool: PgPool, owned: boolean, address: string): Promise<void> {
   return (owned ? pool.end() : Promise.resolve()).catch((error: unknown) => {
     throw storeError('postgres', address, 'close', error);
   });

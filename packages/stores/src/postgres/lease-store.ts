@@ -106,7 +106,7 @@ export class PostgresLeaseStore implements LeaseStore {
     const address = callerAddress('postgres', options.address);
     this.#owned = options[OWNED] === true;
     this.#sql = leaseSql(namespace);
-    this.#pool = pool;
+    this.#pool = pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
     this.address = address;
     this.namespace = namespace;
   }

@@ -60,7 +60,7 @@ export class PostgresMarkStore implements DurableMarkStore {
     const address = callerAddress('postgres', options.address);
     this.#owned = options[OWNED] === true;
     const ns = quoteNamespace(namespace);
-    this.#pool = pool;
+    this.#pool = pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
     this.address = address;
     this.namespace = namespace;
     this.#schema = `

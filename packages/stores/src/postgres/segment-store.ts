@@ -119,7 +119,7 @@ export class PostgresSegmentStore implements SegmentStore {
     const address = callerAddress('postgres', options.address);
     this.#owned = options[OWNED] === true;
     this.#sql = segmentSql(namespace);
-    this.#pool = pool;
+    this.#pool = pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
     this.address = address;
     this.namespace = namespace;
   }

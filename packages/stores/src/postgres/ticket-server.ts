@@ -41,8 +41,8 @@ import {
 } from '../ticket-common.js';
 import { redactUrl } from '../url.js';
 import {
+  createPgPool,
   DEFAULT_POSTGRES_NAMESPACE,
-  loadPg,
   type PostgresClientOptions,
   type PostgresStoreOptions,
   parsePostgresUrl,
@@ -81,7 +81,7 @@ export class PostgresTicketServer implements PlannableTicketServer {
    * `RangeError` for a malformed namespace or timeout.
    */
   constructor(options: PostgresClientOptions & { readonly timeoutMs?: number } & Ownership) {
-    this.#pool = options.pool;
+    this.#pool = options.pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
     this.address = callerAddress('postgres', options.address);
     this.namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
     quoteNamespace(this.namespace);
@@ -105,8 +105,9 @@ export class PostgresTicketServer implements PlannableTicketServer {
       assertNumber('queryTimeoutMs', options.queryTimeoutMs ?? connectMs, 1),
     );
     const { connectionString, namespace } = parsePostgresUrl(url, options.namespace);
-    const { Pool } = await loadPg();
-    const pool = new Pool({
+    // A pooled idle connection that breaks (server restart) makes the pool emit 'error',
+    // which createPgPool's pool ignores.
+    const pool = await createPgPool({
       connectionString,
       max: 4,
       connectionTimeoutMillis: connectMs,
@@ -117,9 +118,7 @@ export class PostgresTicketServer implements PlannableTicketServer {
       keepAlive: true,
       allowExitOnIdle: true,
       application_name: 'idforge-tickets',
-    });
-    // A pooled idle connection that breaks (server restart) makes the pool emit 'error'.
-    pool.on('error', () => {});
+    } satisfies pg.PoolConfig);
     const server = new PostgresTicketServer({
       pool,
       address,

@@ -1,6 +1,6 @@
 /** Redis connections for the idforge stores (ioredis), from `redis://host:port[/db][?namespace=NAME]` URLs. */
-import type { Redis, RedisOptions } from 'ioredis';
 import { loadDriver } from '../driver.js';
+import type { RedisClient } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 
@@ -39,8 +39,8 @@ export function redisPrefix(namespace: string): string {
  * the counter store needs `stringNumbers: true` and refuses a client without it.
  */
 export interface RedisClientOptions {
-  /** The caller's ioredis client. */
-  readonly client: Redis;
+  /** The caller's ioredis client (see {@link RedisClient}). */
+  readonly client: RedisClient;
   /** The key prefix `NAME:`. Default `idforge`. */
   readonly namespace?: string;
   /** How the store names the server in errors. Default "redis (the caller's client)". */
@@ -75,7 +75,7 @@ export function parseRedisUrl(
 
 /** A connected, answering client, its redacted address and its key prefix (`NAME:`). */
 export interface RedisConnection {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly address: string;
   readonly prefix: string;
 }
@@ -88,7 +88,7 @@ export interface RedisConnection {
 export async function connectRedis(
   url: string,
   options: RedisStoreOptions,
-  extra: Partial<RedisOptions> = {},
+  extra: { readonly stringNumbers?: boolean } = {},
 ): Promise<RedisConnection> {
   const address = redactUrl(url);
   const timeoutMs = options.connectTimeoutMs ?? 5000;
@@ -143,7 +143,7 @@ export async function connectRedis(
  * Closes a client the store opened: QUIT when connected (replies in flight arrive first), else
  * drops the socket. A store built on the caller's client never calls this.
  */
-export async function quitRedis(redis: Redis): Promise<void> {
+export async function quitRedis(redis: RedisClient): Promise<void> {
   if (redis.status === 'ready') {
     try {
       await redis.quit();

@@ -102,7 +102,7 @@ export class RedisCounterStore implements CounterStore {
         'client: expected an ioredis client created with stringNumbers: true, got one without',
       );
     }
-    this.#redis = options.client;
+    this.#redis = options.client as Redis; // an ioredis client: its own type inside (driver-types.ts)
     this.address = callerAddress('redis', options.address);
     this.#prefix = redisPrefix(options.namespace ?? 'idforge');
     this.#owned = options[OWNED] === true;

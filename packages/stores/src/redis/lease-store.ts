@@ -95,7 +95,7 @@ export class RedisLeaseStore implements LeaseStore {
    * leaves that client connected. Throws `RangeError` for a malformed namespace.
    */
   constructor(options: RedisClientOptions & Ownership) {
-    this.#redis = options.client;
+    this.#redis = options.client as Redis; // an ioredis client: its own type inside (driver-types.ts)
     this.address = callerAddress('redis', options.address);
     this.#prefix = redisPrefix(options.namespace ?? 'idforge');
     this.#owned = options[OWNED] === true;

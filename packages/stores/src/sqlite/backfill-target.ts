@@ -20,6 +20,7 @@ import type {
   BackfillTarget,
   BackfillValue,
 } from 'idforge/public';
+import type { SqliteDatabase } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import { redactUrl } from '../url.js';
 import { connectSqlite } from './connect.js';
@@ -50,8 +51,8 @@ export class SqliteBackfillTarget implements BackfillTarget {
   #closed = false;
 
   /** Over the caller's better-sqlite3 database (never closed here unless `owned`). */
-  constructor(options: { database: Database.Database; address?: string; owned?: boolean }) {
-    this.#db = options.database;
+  constructor(options: { database: SqliteDatabase; address?: string; owned?: boolean }) {
+    this.#db = options.database as Database.Database; // its own type inside (driver-types.ts)
     this.address = options.address ?? `sqlite:${options.database.name}`;
     this.#owned = options.owned === true;
   }
@@ -209,6 +210,6 @@ export class SqliteBackfillTarget implements BackfillTarget {
  */
 export async function openSqliteBackfillTarget(url: string): Promise<SqliteBackfillTarget> {
   const address = redactUrl(url);
-  const database = connectSqlite(url, address, 5000, { create: false });
+  const database = await connectSqlite(url, address, 5000, { create: false });
   return new SqliteBackfillTarget({ database, address, owned: true });
 }

@@ -18,6 +18,7 @@ import type {
   TableMeasures,
 } from 'idforge/bench';
 import { BENCH_PREFIX, segmentBenchSequence } from '../bench-sql.js';
+import type { SqliteDatabase } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import { redactUrl } from '../url.js';
 import { connectSqlite } from './connect.js';
@@ -40,8 +41,8 @@ export class SqliteBenchEngine implements BenchEngine {
   readonly #statements = new Map<string, Database.Statement>();
   #segments: SqliteSegmentStore | null = null;
 
-  constructor(db: Database.Database, address: string) {
-    this.#db = db;
+  constructor(db: SqliteDatabase, address: string) {
+    this.#db = db as Database.Database; // its own type inside (driver-types.ts)
     this.address = address;
   }
 
@@ -203,5 +204,5 @@ export class SqliteBenchEngine implements BenchEngine {
  */
 export async function openSqliteBenchEngine(url: string): Promise<SqliteBenchEngine> {
   const address = redactUrl(url);
-  return new SqliteBenchEngine(connectSqlite(url, address, 5000), address);
+  return new SqliteBenchEngine(await connectSqlite(url, address, 5000), address);
 }

@@ -1,8 +1,13 @@
-/** SQLite for the idforge stores (better-sqlite3): `sqlite:PATH[?namespace=NAME]` URLs and the database. */
+/**
+ * SQLite for the idforge stores (better-sqlite3): `sqlite:PATH[?namespace=NAME]` URLs and the
+ * database. better-sqlite3 is an optional peer dependency like the other drivers: this is the
+ * one file that imports it, lazily, when a database is first opened.
+ */
 
 import { resolve } from 'node:path';
-import Database from 'better-sqlite3';
-import { bindingFailure } from '../driver.js';
+import type BetterSqlite3 from 'better-sqlite3';
+import { bindingFailure, loadDriver } from '../driver.js';
+import type { SqliteDatabase, SqliteDatabaseClass } from '../driver-types.js';
 import { assertTablePrefix } from '../segment-args.js';
 import { storeError } from '../store-error.js';
 import {
@@ -45,24 +50,48 @@ export function sqlitePath(url: string): string {
 }
 
 /**
+ * better-sqlite3's `Database` class, loaded on first use (`load` is for tests): rejects with
+ * `DriverMissingError` ('better-sqlite3') when it is not installed and with
+ * `DriverBindingError` when its native binding cannot be loaded, if that happens as the module
+ * loads (else it happens at `new Database()`, where {@link connectSqlite} turns it into the
+ * same error); with the import's own error otherwise.
+ */
+export async function loadSqlite(
+  load: () => Promise<{ readonly default: unknown }> = () => import('better-sqlite3'),
+): Promise<SqliteDatabaseClass> {
+  const module = await loadDriver('better-sqlite3', 'sqlite', async () => {
+    try {
+      return await load();
+    } catch (error) {
+      throw bindingFailure('better-sqlite3', 'sqlite', error) ?? error;
+    }
+  });
+  return module.default as SqliteDatabaseClass;
+}
+
+/**
  * Opens (creating if missing, unless `create` is false) the database in WAL mode. Several
  * processes on one host take turns: a call waits up to `busyTimeoutMs` for another's write
  * lock, in slices of {@link SQLITE_BUSY_SLICE_MS} with the event loop free in between
  * (run.ts). `onCreate` is told the absolute path when the file was created by this call.
- * Throws `RangeError` for a URL without a path (misuse), `StorePathError` when the path cannot
- * be used (missing with `create: false`, no such directory, a directory, no permission, not a
- * database), `StoreUnavailableError` when the file cannot be opened for another reason.
+ * Rejects with `RangeError` for a URL without a path (misuse), `DriverMissingError` when
+ * better-sqlite3 is not installed or its binding cannot be loaded (`DriverBindingError`),
+ * `StorePathError` when the path cannot be used (missing with `create: false`, no such
+ * directory, a directory, no permission, not a database), `StoreUnavailableError` when the
+ * file cannot be opened for another reason.
  */
-export function connectSqlite(
+export async function connectSqlite(
   url: string,
   address: string,
   busyTimeoutMs: number,
   options: StoreFileOptions = {},
-): Database.Database {
+): Promise<SqliteDatabase> {
   const path = sqlitePath(url);
   const memory = isInMemory(path);
+  // better-sqlite3's own type inside (driver-types.ts)
+  const Database = (await loadSqlite()) as unknown as typeof BetterSqlite3;
   const existed = memory || checkStorePath('sqlite', path, options.create ?? true);
-  let db: Database.Database | undefined;
+  let db: BetterSqlite3.Database | undefined;
   try {
     // Opening (switching a new file to WAL) may wait the whole budget: it happens once.
     db = new Database(path, { timeout: busyTimeoutMs, fileMustExist: existed && !memory });
@@ -89,8 +118,8 @@ export function connectSqlite(
  * `synchronous = FULL` for the durability the stores promise (as {@link connectSqlite} does).
  */
 export interface SqliteClientOptions {
-  /** The caller's better-sqlite3 database. */
-  readonly database: Database.Database;
+  /** The caller's better-sqlite3 database (see {@link SqliteDatabase}). */
+  readonly database: SqliteDatabase;
   /** The table prefix (`NAME_leases`, ...). Default `idforge`. */
   readonly namespace?: string;
   /** How the store names the file in errors. Default `sqlite:<the database's file name>`. */

@@ -67,7 +67,7 @@ export class SqliteLeaseStore implements LeaseStore {
    */
   constructor(options: SqliteClientOptions & Ownership) {
     this.namespace = assertTablePrefix(options.namespace ?? 'idforge');
-    this.#db = options.database;
+    this.#db = options.database as Database.Database; // its own type inside (driver-types.ts)
     this.address = sqliteAddress(options);
     this.#now = options.now ?? Date.now;
     this.#owned = options[OWNED] === true;
@@ -276,7 +276,7 @@ export async function openSqliteLeaseStore(
   const namespace = assertTablePrefix(
     options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
   );
-  const db = connectSqlite(url, address, options.connectTimeoutMs ?? 5000, options);
+  const db = await connectSqlite(url, address, options.connectTimeoutMs ?? 5000, options);
   const store = new SqliteLeaseStore({ database: db, address, namespace, [OWNED]: true });
   if (options.autoMigrate ?? true) await store.migrate();
   return store;

@@ -63,7 +63,7 @@ export class SqliteMarkStore implements DurableMarkStore {
    */
   constructor(options: SqliteClientOptions & Ownership) {
     this.namespace = assertTablePrefix(options.namespace ?? 'idforge');
-    this.#db = options.database;
+    this.#db = options.database as Database.Database; // its own type inside (driver-types.ts)
     this.address = sqliteAddress(options);
     this.#owned = options[OWNED] === true;
   }
@@ -141,7 +141,7 @@ export async function openSqliteMarkStore(
   const namespace = assertTablePrefix(
     options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
   );
-  const db = connectSqlite(url, address, options.busyTimeoutMs ?? 5000, options);
+  const db = await connectSqlite(url, address, options.busyTimeoutMs ?? 5000, options);
   const store = new SqliteMarkStore({ database: db, address, namespace, [OWNED]: true });
   if (options.autoMigrate ?? true) await store.migrate();
   return store;

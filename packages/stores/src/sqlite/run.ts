@@ -11,18 +11,18 @@
  * retried is atomic (one statement or one `BEGIN IMMEDIATE` transaction), so a retry never
  * applies a change twice.
  */
-import type Database from 'better-sqlite3';
 import { IdforgeError } from 'idforge';
 import { Backoff } from 'idforge/internal';
+import type { SqliteDatabase } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 
 /** The longest one call blocks the event loop waiting for a lock (the driver's busy timeout). */
 export const SQLITE_BUSY_SLICE_MS = 20;
 
-const budgets = new WeakMap<Database.Database, number>();
+const budgets = new WeakMap<SqliteDatabase, number>();
 
 /** Records how long calls on `db` may wait for a lock in all (set by openSqliteDatabase). */
-export function setBusyBudget(db: Database.Database, budgetMs: number): void {
+export function setBusyBudget(db: SqliteDatabase, budgetMs: number): void {
   budgets.set(db, budgetMs);
 }
 
@@ -39,7 +39,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * with `StoreUnavailableError('sqlite', address, operation, cause)`.
  */
 export async function runSqlite<T>(
-  db: Database.Database,
+  db: SqliteDatabase,
   address: string,
   operation: string,
   fn: () => T,

@@ -122,7 +122,7 @@ export class SqliteSegmentStore implements SegmentStore {
   constructor(options: SqliteClientOptions & Ownership) {
     this.namespace = assertTablePrefix(options.namespace ?? DEFAULT_SEGMENT_NAMESPACE);
     this.#table = `${this.namespace}_segments`;
-    this.#db = options.database;
+    this.#db = options.database as Database.Database; // its own type inside (driver-types.ts)
     this.address = sqliteAddress(options);
     this.#now = options.now ?? Date.now;
     this.#owned = options[OWNED] === true;
@@ -210,6 +210,6 @@ export async function openSqliteSegmentStore(
   );
   const address = redactUrl(url);
   const busyTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 0);
-  const db = connectSqlite(url, address, busyTimeoutMs, options);
+  const db = await connectSqlite(url, address, busyTimeoutMs, options);
   return new SqliteSegmentStore({ database: db, address, namespace, [OWNED]: true });
 }
