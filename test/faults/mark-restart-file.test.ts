@@ -12,6 +12,6 @@ let n = 0;
 
 markRestartSuite('file', {
   url: () => `file:${join(dir, `restart-${n++}.json`)}`,
-  ttlMs: 600,
+  ttlMs: 1500,
   cycles: 9,
 });

@@ -13,7 +13,7 @@ markRestartSuite('postgres', {
     urls.push(freshNamespaceUrl('postgres', 'restart'));
     return urls.at(-1)!;
   },
-  ttlMs: 600,
+  ttlMs: 1500,
   cycles: 12,
   skip,
 });

@@ -11,6 +11,6 @@ let n = 0;
 
 markRestartSuite('sqlite', {
   url: () => `sqlite:${join(dir, `restart-${n++}.db`)}`,
-  ttlMs: 600,
+  ttlMs: 1500,
   cycles: 9,
 });
