@@ -16,7 +16,7 @@ export interface BinOptions {
   readonly load: () => Promise<{
     run(argv: readonly string[], io: CliIo, host?: CliHost): Promise<number>;
   }>;
-  readonly host?: () => Promise<CliHost>;
+  readonly host?: CliHost;
 }
 
 /** Runs the command line as the process: sets the exit code, ends a stuck `serve`. */
@@ -31,7 +31,6 @@ export async function binMain(options: BinOptions): Promise<void> {
   if (serving) process.on('SIGTERM', early).on('SIGINT', early);
 
   const { run } = await options.load();
-  const host = options.host === undefined ? {} : await options.host();
 
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
@@ -55,7 +54,7 @@ export async function binMain(options: BinOptions): Promise<void> {
         return () => listeners.delete(listener);
       },
     },
-    host,
+    options.host ?? {},
   );
   if (serving) {
     process.off('SIGTERM', early).off('SIGINT', early);
