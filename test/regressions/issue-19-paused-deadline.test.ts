@@ -99,3 +99,73 @@ test('the service taking a block for a client: a pause past its wait, the answer
   const b = await p;
   assert.equal(b.last - b.first + 1n, 10n, 'the block answered during the pause');
 });
+
+// Found later by the cluster fault test (a node SIGSTOPped past its TTL refused a client's block
+// with "no answer within 1500 ms" after SIGCONT): deciding after one read of the sockets is not
+// enough when the answer takes several round trips (a transaction: BEGIN, UPDATE, COMMIT; a new
+// pool connection). The wait now counts only the time the process ran (RunningDeadline).
+
+/** A block of `size` numbers after `trips` round trips to the other process, one at a time. */
+async function blockIn(trips: number, size: number): Promise<{ first: bigint; last: bigint }> {
+  for (let i = 1; i < trips; i++) {
+    socket.write('?');
+    await once(socket, 'data');
+  }
+  return block(size);
+}
+
+test('a buffer waiting on a fetch of 4 round trips: paused past its deadline, served', async () => {
+  const buffer = new SegmentBuffer({
+    tag: 't',
+    minStep: 10,
+    source: (size) => blockIn(4, size),
+    fetchTimeoutMs: 100,
+  });
+  try {
+    await inSocketCallback();
+    const first = next;
+    const p = buffer.next();
+    pause(300);
+    assert.equal(await p, first, 'the block whose round trips went on after the pause');
+  } finally {
+    buffer.close();
+  }
+});
+
+test('the service taking a block of 4 round trips for a client: paused past its wait, served', async () => {
+  const source: SequenceSource = {
+    backend: 'stand-in',
+    address: 'a process of the test',
+    segments: null,
+    open: () => Promise.reject(new Error('not used')),
+    take: async (tag, size) => ({ tag, ...(await blockIn(4, size ?? 10)) }),
+    probe: async () => undefined,
+    close: async () => undefined,
+  };
+  const registry = new SequenceRegistry(source, () => undefined);
+  await inSocketCallback();
+  const p = registry.take('t', 10);
+  pause(SEQUENCE_WAIT_MS + 200);
+  const b = await p;
+  assert.equal(b.last - b.first + 1n, 10n, 'the block whose round trips went on after the pause');
+});
+
+test('a store that never answers still fails the wait, a pause or not', async () => {
+  const source: SequenceSource = {
+    backend: 'stand-in',
+    address: 'a process of the test',
+    segments: null,
+    open: () => Promise.reject(new Error('not used')),
+    take: () => new Promise(() => undefined),
+    probe: async () => undefined,
+    close: async () => undefined,
+  };
+  const registry = new SequenceRegistry(source, () => undefined);
+  const started = performance.now();
+  const p = registry.take('t', 10);
+  pause(SEQUENCE_WAIT_MS + 200);
+  await assert.rejects(p, /no answer within 1500 ms/);
+  const waited = performance.now() - started;
+  // The pause counts as one slice: the process then runs the rest of the wait.
+  assert.ok(waited >= SEQUENCE_WAIT_MS + 200, `failed after ${waited} ms`);
+});

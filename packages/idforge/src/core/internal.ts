@@ -18,6 +18,7 @@ export {
 } from './assert.js';
 export { Backoff, type BackoffOptions } from './backoff.js';
 export { blockingSleep, defaultClock } from './clock.js';
+export { RunningDeadline } from './deadline.js';
 export {
   CROCKFORD_ALPHABET,
   CROCKFORD_CODES,

@@ -4,6 +4,8 @@
  * tag, the largest value, setting ticket servers up). Stores are opened from @idforge/stores.
  * This file re-exports only, by name.
  */
+
+export { RunningDeadline } from '../core/internal.js';
 export {
   type CounterBlockSource,
   type CounterBlockSourceOptions,

@@ -35,7 +35,7 @@
  * held: by design, the price of never asking the store per ID.
  */
 import { SequenceExhaustedError, StoreUnavailableError } from '../core/index.js';
-import { Backoff } from '../core/internal.js';
+import { Backoff, RunningDeadline } from '../core/internal.js';
 import type { BlockSource } from './ports.js';
 import type {
   SegmentBufferOptions,
@@ -162,7 +162,7 @@ export class SegmentBuffer {
   /** Loads the first segment (and starts the second) so the first request does not wait. */
   async warm(): Promise<void> {
     if (this.#cur <= this.#last) return;
-    if (this.#next === null) await this.#fetch(this.#timeoutMs);
+    if (this.#next === null) await this.#fetch(new RunningDeadline(this.#timeoutMs, this.#now));
     if (!this.#install()) throw this.#failure();
   }
 
@@ -245,7 +245,8 @@ export class SegmentBuffer {
 
   async #waitAndTake(): Promise<bigint> {
     this.#waits++;
-    const deadline = this.#now() + this.#timeoutMs;
+    // Counted in time this process ran: a pause (SIGSTOP, a VM stall) is not the store's fault.
+    const deadline = new RunningDeadline(this.#timeoutMs, this.#now);
     let asked = false;
     for (;;) {
       const v = this.tryNext();
@@ -256,9 +257,8 @@ export class SegmentBuffer {
         asked = true;
         this.#exhausted = false;
       }
-      const left = deadline - this.#now();
-      if (left <= 0 || this.#closed) throw this.#failure();
-      await this.#fetch(left);
+      if (deadline.left() <= 0 || this.#closed) throw this.#failure();
+      await this.#fetch(deadline);
     }
   }
 
@@ -275,29 +275,14 @@ export class SegmentBuffer {
   }
 
   /**
-   * Waits, at most `waitMs`, for the fetch in flight to settle: one started now, or, during a
-   * back-off, the one its timer starts (a timer, so the event loop runs meanwhile).
+   * Waits, until `deadline`, for the fetch in flight to settle: one started now, or, during a
+   * back-off, the one its timer starts (a timer, so the event loop runs meanwhile). The wait
+   * ends after the event loop has read its sockets (see RunningDeadline), so after a pause an
+   * answer already received does not lose to its own deadline.
    */
-  async #fetch(waitMs: number): Promise<void> {
+  async #fetch(deadline: RunningDeadline): Promise<void> {
     if (this.#loading === null) this.#prefetch();
-    const changed = this.#changed;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let late: ReturnType<typeof setImmediate> | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      // The wait ends after the event loop has read its sockets, not when the timer fires:
-      // after a pause (SIGSTOP, a long GC, a blocked loop) the timer and the store's answer
-      // are due together and timers run first, so an answer already received would have
-      // lost to its own deadline (a 503 IDF_STORE_UNAVAILABLE from a node whose store was up).
-      timer = setTimeout(() => {
-        late = setImmediate(resolve);
-      }, waitMs);
-    });
-    try {
-      await Promise.race([changed, timeout]);
-    } finally {
-      clearTimeout(timer);
-      clearImmediate(late);
-    }
+    await deadline.race(this.#changed);
   }
 
   /** Starts fetching the next block in the background, unless one is loaded or loading. */

@@ -13,6 +13,7 @@
  *   still checked against the durable mark.
  */
 import { StoreUnavailableError, UnknownTagError } from 'idforge';
+
 import {
   assertTag,
   type CounterBlockSource,
@@ -20,6 +21,7 @@ import {
   counterBlockSource,
   type DurableMarkStore,
   openSegmentSequence,
+  RunningDeadline,
   SegmentBuffer,
   type SegmentBufferSnapshot,
   type SegmentStore,
@@ -262,28 +264,17 @@ export class SequenceRegistry {
     return this.#within(p, `opening the sequence "${tag}"`);
   }
 
-  /** `p`, or `StoreUnavailableError` when it has not settled within SEQUENCE_WAIT_MS. */
-  #within<T>(p: Promise<T>, what: string): Promise<T> {
+  /**
+   * `p`, or `StoreUnavailableError` when it has not settled within SEQUENCE_WAIT_MS of time this
+   * process ran (a pause of the process is not the store's fault: see RunningDeadline).
+   */
+  async #within<T>(p: Promise<T>, what: string): Promise<T> {
     const source = this.#need();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let after: ReturnType<typeof setImmediate> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      // Decided once the event loop has read its sockets (see SegmentBuffer's #fetch): after
-      // a pause, an answer already received must not lose to a timer that fired first.
-      timer = setTimeout(() => {
-        after = setImmediate(() => {
-          const why = new Error(`no answer within ${SEQUENCE_WAIT_MS} ms`);
-          reject(new StoreUnavailableError(source.backend, source.address, what, why));
-        });
-      }, SEQUENCE_WAIT_MS);
-    });
     // Settling after the deadline is nobody's to see (a block so taken is wasted, never reissued).
     p.catch(() => undefined);
-    late.catch(() => undefined);
-    return Promise.race([p, late]).finally(() => {
-      clearTimeout(timer);
-      clearImmediate(after);
-    });
+    if (await new RunningDeadline(SEQUENCE_WAIT_MS).race(p)) return p;
+    const why = new Error(`no answer within ${SEQUENCE_WAIT_MS} ms`);
+    throw new StoreUnavailableError(source.backend, source.address, what, why);
   }
 
   /** Numbers of `tag` from a block of their own per call (exactly the numbers asked for). */
