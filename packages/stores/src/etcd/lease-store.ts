@@ -86,12 +86,10 @@ export class EtcdLeaseStore implements LeaseStore {
   #closed = false;
 
   /**
-   * Takes ownership of `client` (closed by close()). `timeoutMs` bounds each whole operation:
-   * past it the operation rejects with StoreUnavailableError and its calls are cancelled.
-   */
-  /**
    * A store on `options.client`, the caller's (see {@link EtcdClientOptions}): `close()`
-   * leaves that client open. Throws `RangeError` for a malformed namespace or timeout.
+   * leaves that client open, unless {@link openEtcdLeaseStore} opened it. `timeoutMs` bounds
+   * each whole operation: past it the operation rejects with StoreUnavailableError and its
+   * calls are cancelled. Throws `RangeError` for a malformed namespace or timeout.
    */
   constructor(options: EtcdClientOptions & Ownership) {
     const namespace = options.namespace ?? 'idforge';

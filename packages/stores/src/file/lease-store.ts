@@ -56,7 +56,7 @@ function claimants(ns: NamespaceState, workerId: number): string[] {
   return Object.keys(ns.claims[String(workerId)] ?? {}).sort();
 }
 
-/** Adapts a {@link StateFile}; see {@link openFileLeaseStore} in ./open.ts. */
+/** Adapts a {@link StateFile}; opened by {@link openFileLeaseStore} below. */
 export class FileLeaseStore implements LeaseStore {
   readonly backend = 'file';
   readonly address: string;

@@ -125,11 +125,11 @@ export class MysqlSegmentStore implements SegmentStore {
   readonly #sql: ReturnType<typeof segmentSql>;
   readonly #now: () => number;
 
-  /** The pool must allow multiple statements. `now` is the clock of `updated_at_ms`. */
   /**
    * A store on `options.pool`, the caller's (see {@link MysqlClientOptions}), or on a
    * {@link MysqlPool} that {@link openMysqlSegmentStore} opened: `close()` ends only the latter.
-   * Throws `RangeError` for a malformed namespace or a pool without the settings it needs.
+   * The pool must allow multiple statements; `now` is the clock of `updated_at_ms`. Throws
+   * `RangeError` for a malformed namespace or a pool without the settings it needs.
    */
   constructor(options: MysqlClientOptions | MysqlPool, now: () => number = Date.now) {
     const db = options instanceof MysqlPool ? options : callerPool(options);

@@ -49,10 +49,10 @@ export class PostgresMarkStore implements DurableMarkStore {
   readonly #read: string;
   #closed: Promise<void> | null = null;
 
-  /** Throws `RangeError` when `namespace` is not a valid schema name. */
   /**
    * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
-   * leaves that pool open. Throws `RangeError` for a malformed namespace.
+   * leaves that pool open, unless the store's opener made it. Throws `RangeError` when the
+   * namespace is not a valid schema name (see quoteNamespace).
    */
   constructor(options: PostgresClientOptions & Ownership) {
     const { pool } = options;

@@ -108,10 +108,10 @@ export class PostgresSegmentStore implements SegmentStore {
   readonly #sql: ReturnType<typeof segmentSql>;
   #closed: Promise<void> | null = null;
 
-  /** Throws `RangeError` when `namespace` is not a valid schema name (see quoteNamespace). */
   /**
    * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
-   * leaves that pool open. Throws `RangeError` for a malformed namespace.
+   * leaves that pool open, unless the store's opener made it. Throws `RangeError` when the
+   * namespace is not a valid schema name (see quoteNamespace).
    */
   constructor(options: PostgresClientOptions & Ownership) {
     const { pool } = options;

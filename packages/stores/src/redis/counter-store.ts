@@ -15,7 +15,7 @@
  * durable high-water mark before serving it (src/sequences/counter-source.ts).
  *
  * The client fails fast (no offline queue, no resend of a command in flight, a bounded
- * command timeout: see ./open.ts), so a down or silent Redis rejects with
+ * command timeout: see ./connect.ts), so a down or silent Redis rejects with
  * `StoreUnavailableError` instead of hanging. A resent INCRBY would only waste a block, but a
  * queued one would wait without bound. Safe to share within a process.
  */
@@ -91,10 +91,10 @@ export class RedisCounterStore implements CounterStore {
   readonly #owned: boolean;
   readonly #prefix: string;
 
-  /** `prefix` ends with ':' (`NAME:`). */
   /**
    * A store on `options.client`, the caller's (see {@link RedisClientOptions}): `close()`
-   * leaves that client connected. Throws `RangeError` for a malformed namespace.
+   * leaves that client connected, unless the store's opener made it. Keys start with the
+   * namespace and ':' (`NAME:`). Throws `RangeError` for a malformed namespace.
    */
   constructor(options: RedisClientOptions & Ownership) {
     if (options[OWNED] !== true && options.client.options?.stringNumbers !== true) {

@@ -89,10 +89,10 @@ export class RedisLeaseStore implements LeaseStore {
   readonly #owned: boolean;
   readonly #prefix: string;
 
-  /** `prefix` ends with ':' (`NAME:`); the store owns `redis` and closes it in {@link close}. */
   /**
    * A store on `options.client`, the caller's (see {@link RedisClientOptions}): `close()`
-   * leaves that client connected. Throws `RangeError` for a malformed namespace.
+   * leaves that client connected, unless the store's opener made it. Keys start with the
+   * namespace and ':' (`NAME:`). Throws `RangeError` for a malformed namespace.
    */
   constructor(options: RedisClientOptions & Ownership) {
     this.#redis = options.client as Redis; // an ioredis client: its own type inside (driver-types.ts)

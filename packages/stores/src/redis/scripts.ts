@@ -1,5 +1,5 @@
 /**
- * Lua scripts of the Redis lease store (src/stores/redis/lease-store.ts). Every operation that
+ * Lua scripts of the Redis lease store (./lease-store.ts). Every operation that
  * reads and then writes is one script, so Redis runs it atomically: no other client's command
  * runs between its read and its write. Kept as TypeScript strings so the build has nothing to
  * copy; each is sent once with SCRIPT LOAD (`migrate`) and run by SHA1 (EVALSHA), falling back

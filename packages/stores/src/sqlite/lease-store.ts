@@ -57,13 +57,11 @@ export class SqliteLeaseStore implements LeaseStore {
   readonly #now: () => number;
 
   /**
-   * `now` is the store's clock (default `Date.now`); tests inject one to expire leases.
-   * `namespace` prefixes the tables (default `idforge`); `RangeError` unless it matches
-   * `[a-z_][a-z0-9_]*` (at most 31 characters).
-   */
-  /**
    * A store on `options.database`, the caller's (see {@link SqliteClientOptions}): `close()`
-   * leaves that database open. Throws `RangeError` for a malformed namespace.
+   * leaves that database open, unless the store's opener made it. `namespace` prefixes the
+   * tables (default `idforge`; `RangeError` unless `[a-z_][a-z0-9_]*`, at most 31
+   * characters); `now` is the store's clock (default `Date.now`; tests inject one to expire
+   * leases).
    */
   constructor(options: SqliteClientOptions & Ownership) {
     this.namespace = assertTablePrefix(options.namespace ?? 'idforge');

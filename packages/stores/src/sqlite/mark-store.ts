@@ -4,7 +4,7 @@
  *
  *   idforge_counter_marks(key TEXT PRIMARY KEY, mark INTEGER NOT NULL)
  *
- * Durability: the database runs in WAL mode with `synchronous = FULL` (./database.ts), so a
+ * Durability: the database runs in WAL mode with `synchronous = FULL` (./connect.ts), so a
  * raise is on disk (the WAL fsynced) when its autocommit statement returns, and `raise`
  * resolves only then. Marks are 64-bit integers read with `safeIntegers` (as bigint), never
  * through a double. Every process of one host may share the file; a raise is one statement,
@@ -56,10 +56,10 @@ export class SqliteMarkStore implements DurableMarkStore {
   #raise: Database.Statement | null = null;
   #read: Database.Statement | null = null;
 
-  /** `namespace` prefixes the table (default `idforge`); `RangeError` when malformed. */
   /**
    * A store on `options.database`, the caller's (see {@link SqliteClientOptions}): `close()`
-   * leaves that database open. Throws `RangeError` for a malformed namespace.
+   * leaves that database open, unless the store's opener made it. `namespace` prefixes the
+   * table (default `idforge`); `RangeError` when malformed.
    */
   constructor(options: SqliteClientOptions & Ownership) {
     this.namespace = assertTablePrefix(options.namespace ?? 'idforge');

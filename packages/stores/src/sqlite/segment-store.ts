@@ -11,7 +11,7 @@
  * which takes the database's write lock first: one writer at a time across processes, the
  * others wait up to the busy timeout (then `StoreUnavailableError`). The exhaustion test
  * subtracts, so SQLite never computes past 2^63 - 1. The database runs in WAL mode with
- * `synchronous = FULL` (./database.ts): a take is on disk before its block is returned.
+ * `synchronous = FULL` (./connect.ts): a take is on disk before its block is returned.
  *
  * 64-bit columns are read with `safeIntegers` (as bigint), never through a double.
  * `updated_at_ms` is this host's clock. The methods are synchronous underneath and return
@@ -112,12 +112,10 @@ export class SqliteSegmentStore implements SegmentStore {
   #statements: Statements | null = null;
 
   /**
-   * `now` is the clock of `updated_at_ms` (default `Date.now`). Throws `RangeError` when
-   * `namespace` is not `[a-z_][a-z0-9_]*` of at most 31 characters.
-   */
-  /**
    * A store on `options.database`, the caller's (see {@link SqliteClientOptions}): `close()`
-   * leaves that database open. Throws `RangeError` for a malformed namespace.
+   * leaves that database open, unless the store's opener made it. `now` is the clock of
+   * `updated_at_ms` (default `Date.now`). Throws `RangeError` when `namespace` is not
+   * `[a-z_][a-z0-9_]*` of at most 31 characters.
    */
   constructor(options: SqliteClientOptions & Ownership) {
     this.namespace = assertTablePrefix(options.namespace ?? DEFAULT_SEGMENT_NAMESPACE);
