@@ -19,6 +19,7 @@ import {
   uuidv4Values,
   uuidv7Values,
 } from 'idforge/public';
+import { int, ProgressPrinter, rateText } from '../progress.js';
 
 export const backfillHelp = `Usage: idforge backfill --store URL --table T --column C --scheme uuidv7|uuidv4|public
                         [--key-column id] [--batch 1000] [--key-file F] [--prefix P] [--json]
@@ -97,6 +98,7 @@ export async function backfillCommand(
     controller.abort(new Error(signal));
   });
   const progress = new ProgressPrinter(io);
+  let filled = 0;
   let report: BackfillReport;
   try {
     const target = await openBackfillTarget(url);
@@ -109,7 +111,10 @@ export async function backfillCommand(
           values: source,
           batch,
           signal: controller.signal,
-          onProgress: (p) => progress.update(p),
+          onProgress: (p) => {
+            filled = p.filled;
+            showProgress(progress, p);
+          },
         }),
       );
     } finally {
@@ -119,7 +124,7 @@ export async function backfillCommand(
     progress.end();
     if (controller.signal.aborted) {
       io.stderr.write(
-        `idforge backfill: interrupted after filling ${int(progress.filled)} rows (each batch ` +
+        `idforge backfill: interrupted after filling ${int(filled)} rows (each batch ` +
           'is committed); rerun the same command to resume.\n',
       );
       return 130;
@@ -193,8 +198,6 @@ function asUsage(error: unknown): unknown {
     : error;
 }
 
-const int = (n: number) => Math.round(n).toLocaleString('en-US');
-
 /** The lines printed at the end. */
 function summary(r: BackfillReport): string {
   const name = `${r.table}.${r.column}`;
@@ -215,61 +218,13 @@ function summary(r: BackfillReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A bar on a terminal (redrawn in place, at most 10 times a second); lines otherwise. */
-class ProgressPrinter {
-  readonly #io: CliIo;
-  readonly #tty: boolean;
-  #lastDraw = 0;
-  #lastTenth = 0;
-  #drawn = false;
-  filled = 0;
-
-  constructor(io: CliIo) {
-    this.#io = io;
-    this.#tty = io.stderr.isTTY === true;
+/** `backfill`'s progress: rows filled per pass, then the index build. */
+function showProgress(printer: ProgressPrinter, p: BackfillProgress): void {
+  if (p.phase === 'index') {
+    printer.line(`filled ${int(p.filled)} rows; building the unique index…`);
+    return;
   }
-
-  update(p: BackfillProgress): void {
-    this.filled = p.filled;
-    if (p.phase === 'index') {
-      this.#write(`filled ${int(p.filled)} rows; building the unique index…`, true);
-      return;
-    }
-    const rate = p.elapsedMs > 0 ? (p.filled * 1000) / p.elapsedMs : 0;
-    const eta = rate > 0 ? (p.total - p.filled) / rate : 0;
-    const pass = p.pass > 1 ? ` (pass ${p.pass})` : '';
-    const text = `${int(p.filled)}/${int(p.total)} rows${pass}, ${int(rate)} rows/s, ETA ${duration(eta)}`;
-    if (this.#tty) {
-      const now = Date.now();
-      if (now - this.#lastDraw < 100 && p.filled < p.total) return;
-      this.#lastDraw = now;
-      const width = 24;
-      const full = Math.min(width, Math.round((p.filled / Math.max(1, p.total)) * width));
-      this.#write(`[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${text}`, false);
-    } else {
-      const tenth = Math.floor((p.filled * 10) / Math.max(1, p.total));
-      if (tenth <= this.#lastTenth && p.pass === 1) return;
-      this.#lastTenth = tenth;
-      this.#write(text, true);
-    }
-  }
-
-  #write(text: string, line: boolean): void {
-    if (this.#tty) {
-      this.#io.stderr.write(`\r${text}\x1b[K${line ? '\n' : ''}`);
-      this.#drawn = !line;
-    } else {
-      this.#io.stderr.write(`${text}\n`);
-    }
-  }
-
-  end(): void {
-    if (this.#drawn) this.#io.stderr.write('\n');
-    this.#drawn = false;
-  }
-}
-
-function duration(seconds: number): string {
-  const s = Math.round(seconds);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  const pass = p.pass > 1 ? ` (pass ${p.pass})` : '';
+  const text = `${int(p.filled)}/${int(p.total)} rows${pass}, ${rateText(p.filled, p.total, p.elapsedMs)}`;
+  printer.step(p.filled, p.total, text, p.pass > 1);
 }

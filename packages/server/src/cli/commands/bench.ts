@@ -16,6 +16,7 @@ import {
   writeReport,
 } from 'idforge/bench';
 import { type CliIo, formatTable, integer, UsageError } from 'idforge/cli';
+import { int, ProgressPrinter, rateText } from '../progress.js';
 
 export const benchHelp = `Usage: idforge bench db --store URL --rows N [--schemes LIST] [--batch N] [--out DIR]
                         [--keep] [--force] [--json]
@@ -98,7 +99,7 @@ export async function benchCommand(
       keep: values.keep === true,
       force: values.force === true,
       signal: controller.signal,
-      onProgress: (p) => progress.update(p),
+      onProgress: (p) => showProgress(progress, p),
       idforgeVersion: '0.1.0',
     });
   } catch (error) {
@@ -141,7 +142,6 @@ function usage<T>(fn: () => T): T {
 }
 
 const mb = (b: number | null) => (b === null ? '–' : (b / 1048576).toFixed(1));
-const int = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** The table printed at the end: one line per scheme, rates and sizes. */
 function summary(report: DbBenchReport, written: readonly string[]): string {
@@ -171,64 +171,16 @@ function summary(report: DbBenchReport, written: readonly string[]): string {
   return `${report.server}, ${int(report.rows)} rows per scheme\n${report.regime}\n\n${table}\n\nReport: ${written.join(', ')}\n`;
 }
 
-/** A bar on a terminal (redrawn in place, at most 10 times a second); lines otherwise. */
-class ProgressPrinter {
-  readonly #io: CliIo;
-  readonly #tty: boolean;
-  #lastDraw = 0;
-  #lastTenth = -1;
-  #drawn = false;
-
-  constructor(io: CliIo) {
-    this.#io = io;
-    this.#tty = io.stderr.isTTY === true;
+/** `bench db`'s progress: rows loaded per scheme, then its measuring phase. */
+function showProgress(printer: ProgressPrinter, p: BenchProgress): void {
+  const head = `${p.scheme} (${p.index}/${p.of})`;
+  if (p.phase === 'measure') {
+    printer.line(
+      `${head}: loaded ${int(p.total)} rows in ${(p.elapsedMs / 1000).toFixed(1)} s; measuring…`,
+    );
+    return;
   }
-
-  update(p: BenchProgress): void {
-    const head = `${p.scheme} (${p.index}/${p.of})`;
-    if (p.phase === 'measure') {
-      this.#lastTenth = -1;
-      this.#write(
-        `${head}: loaded ${int(p.total)} rows in ${(p.elapsedMs / 1000).toFixed(1)} s; measuring…`,
-        true,
-      );
-      return;
-    }
-    if (p.phase === 'done') return;
-    const rate = p.elapsedMs > 0 ? (p.rows * 1000) / p.elapsedMs : 0;
-    const eta = rate > 0 ? (p.total - p.rows) / rate : 0;
-    const text = `${head}: ${int(p.rows)}/${int(p.total)} rows, ${int(rate)} rows/s, ETA ${duration(eta)}`;
-    if (this.#tty) {
-      const now = Date.now();
-      if (now - this.#lastDraw < 100 && p.rows < p.total) return;
-      this.#lastDraw = now;
-      const width = 24;
-      const full = Math.round((p.rows / p.total) * width);
-      this.#write(`[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${text}`, false);
-    } else {
-      const tenth = Math.floor((p.rows * 10) / p.total);
-      if (tenth === this.#lastTenth || tenth === 0) return;
-      this.#lastTenth = tenth;
-      this.#write(text, true);
-    }
-  }
-
-  #write(text: string, line: boolean): void {
-    if (this.#tty) {
-      this.#io.stderr.write(`\r${text}\x1b[K${line ? '\n' : ''}`);
-      this.#drawn = !line;
-    } else {
-      this.#io.stderr.write(`${text}\n`);
-    }
-  }
-
-  end(): void {
-    if (this.#drawn) this.#io.stderr.write('\n');
-    this.#drawn = false;
-  }
-}
-
-function duration(seconds: number): string {
-  const s = Math.round(seconds);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (p.phase === 'done') return;
+  const text = `${head}: ${int(p.rows)}/${int(p.total)} rows, ${rateText(p.rows, p.total, p.elapsedMs)}`;
+  printer.step(p.rows, p.total, text);
 }
