@@ -123,7 +123,8 @@ test('the public barrel lists its exports by name and exposes no unsafe* path or
     assert.doesNotMatch(name, internalOnly, `the public barrel exports ${name}`);
     assert.doesNotMatch(name, guards, `the public barrel exports the guard ${name}`);
   }
-  assert.ok(names.length < 110, `${names.length} runtime exports in the root (keep it under 110)`);
+  // 110 until the service's wire contract (core/wire.ts: 3 constants) moved here from its copies.
+  assert.ok(names.length < 115, `${names.length} runtime exports in the root (keep it under 115)`);
 });
 
 interface Manifest {

@@ -5,9 +5,11 @@
  * described by its length only.
  */
 
-/** The schemes the service issues (`GET /v1/ids/{scheme}`). */
-export const ID_SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake', 'hlc'] as const;
-export type IdScheme = (typeof ID_SCHEMES)[number];
+import { SERVICE_SCHEMES, type ServiceScheme } from '../core/index.js';
+
+/** The schemes the service issues (`GET /v1/ids/{scheme}`): the wire contract's list. */
+export const ID_SCHEMES = SERVICE_SCHEMES;
+export type IdScheme = ServiceScheme;
 
 /**
  * The default `timeoutMs`: above the longest the service waits on its store before it answers

@@ -20,6 +20,7 @@
  */
 import {
   ClientClosedError,
+  HLC_HEADER,
   type ServerFailure,
   ServiceAuthError,
   ServiceRejectedError,
@@ -29,12 +30,6 @@ import {
 import type { ResolvedOptions } from './options.js';
 import { errorBody, networkReason, retryAfter, snippet } from './wire.js';
 
-/**
- * The header that carries a hybrid logical clock both ways (docs/hlc.md): the client sends the
- * latest it saw, every node answers with its own, so HLC IDs from any node sort after what the
- * client observed before asking.
- */
-export const HLC_HEADER = 'idforge-hlc';
 const HLC_TEXT = /^[0-9a-f]{12}-[0-9a-f]{4}$/;
 
 /** One request, the same for every server. */

@@ -4,11 +4,8 @@
  * numbers are decimal strings in 0 .. 2^63 - 1. A body that breaks this is refused whole
  * (`fail` throws `ServiceResponseError`). Also: the words of error answers and network errors.
  */
-import { isKsuid, isSnowflake, isUlid, isUuid } from '../core/index.js';
+import { isKsuid, isSnowflake, isUlid, isUuid, MAX_SEQUENCE_VALUE } from '../core/index.js';
 import type { IdScheme } from './options.js';
-
-/** The largest number a sequence holds. */
-export const MAX_SEQUENCE_VALUE = 2n ** 63n - 1n;
 
 /** A block of sequence numbers [first, last], owned by this client alone. */
 export interface Segment {

@@ -174,3 +174,4 @@ export {
   uuidv7Bytes,
   uuidv7Timestamp,
 } from './uuid/v7.js';
+export { HLC_HEADER, MAX_SEQUENCE_VALUE, SERVICE_SCHEMES, type ServiceScheme } from './wire.js';

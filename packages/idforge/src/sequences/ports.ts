@@ -9,12 +9,8 @@
  * reached or fails; other rejections are listed per method.
  */
 
-/**
- * The largest number any sequence hands out, 2^63 - 1: every store keeps it in a signed 64-bit
- * column, counter or sequence (BIGINT, Redis integers, PostgreSQL sequences). A sequence that
- * reaches it fails with `SequenceExhaustedError`; it never wraps.
- */
-export const MAX_SEQUENCE_VALUE = (1n << 63n) - 1n;
+// The largest number any sequence hands out (2^63 - 1): part of the wire contract, core/wire.ts.
+export { MAX_SEQUENCE_VALUE } from '../core/index.js';
 
 /** One business tag of a segment table (orders, users, photos...). */
 export interface SegmentTag {

@@ -9,9 +9,6 @@ import { NotReadyError, type SnowflakeStats } from 'idforge';
 import type { NodeGenerator, NodeGeneratorFactory, NodeGeneratorInit } from 'idforge/coord';
 import { formatHlc, HlcIdGenerator, parseHlc } from 'idforge/hlc';
 
-/** The header both ways, as HTTP spells it; node's http lowercases names. */
-export const HLC_HEADER = 'idforge-hlc';
-
 function noGene(gene: unknown): void {
   if (gene !== undefined) throw new RangeError('HLC IDs: expected no gene (layout hlc has none)');
 }

@@ -3,6 +3,7 @@
  * document. 64-bit IDs and sequence numbers are decimal strings, never JSON numbers.
  */
 
+import { SERVICE_SCHEMES, type ServiceScheme } from 'idforge';
 import { MAX_TAG_LENGTH } from 'idforge/sequences';
 
 /**
@@ -11,8 +12,9 @@ import { MAX_TAG_LENGTH } from 'idforge/sequences';
  */
 export const MAX_PARAM_LENGTH = MAX_TAG_LENGTH;
 
-export const SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake', 'hlc'] as const;
-export type Scheme = (typeof SCHEMES)[number];
+/** The schemes the service issues: the wire contract's list, shared with idforge/client. */
+export const SCHEMES = SERVICE_SCHEMES;
+export type Scheme = ServiceScheme;
 
 export const errorSchema = {
   $id: 'idforgeError',

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type Clock,
+  HLC_HEADER,
   KsuidGenerator,
   MonotonicClock,
   type SnowflakeGeneOptions,
@@ -13,7 +14,6 @@ import type { SnowflakeNode } from 'idforge/coord';
 import { allowScheme } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
-import { HLC_HEADER } from '../hlc.js';
 import { idsSchema, type Scheme } from '../schemas.js';
 
 /** How long a Snowflake request waits for a node that is briefly not ready (a lease renewal). */
