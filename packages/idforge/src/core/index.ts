@@ -14,6 +14,7 @@ export {
   type MonotonicClockOptions,
   wallClock,
 } from './clock.js';
+export { ERROR_CATEGORY, type ErrorCategory } from './error-categories.js';
 export {
   ClockRollbackError,
   ClockStalledError,

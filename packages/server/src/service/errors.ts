@@ -1,42 +1,34 @@
 /**
  * How failures reach a client: every error answers `{"error":{"code","message"}}` with a status.
- * IdforgeError codes map as docs/errors.md's HTTP column says (a test keeps the two equal);
+ * IdforgeError codes answer with their category's status (ERROR_CATEGORY, declared with the
+ * codes), which docs/errors.md's HTTP column gives (a test keeps the two equal);
  * the service's own codes (request, auth, limits) are listed in docs/service.md.
  */
-import { IdforgeError, UnknownTagError } from 'idforge';
+import {
+  ERROR_CATEGORY,
+  type ErrorCategory,
+  type ErrorCodeValue,
+  IdforgeError,
+  UnknownTagError,
+} from 'idforge';
 
-/** The HTTP status of each IdforgeError code (docs/errors.md, "HTTP status"). */
-export const CODE_STATUS: Readonly<Record<string, number>> = {
-  IDF_CLOCK_ROLLBACK: 503,
-  IDF_EPOCH_HORIZON: 503,
-  IDF_MONOTONIC_OVERFLOW: 503,
-  IDF_INVALID_ID: 400,
-  IDF_INVALID_LAYOUT: 500,
-  IDF_STORE_UNAVAILABLE: 503,
-  IDF_STORE_NOT_MIGRATED: 503,
-  IDF_STORE_AUTH: 503,
-  IDF_STORE_PATH: 500,
-  IDF_DRIVER_MISSING: 500,
-  IDF_NO_FREE_WORKER: 503,
-  IDF_LEASE_LOST: 503,
-  IDF_NOT_READY: 503,
-  IDF_BEHIND_MARK: 503,
-  IDF_CLOCK_SKEW: 503,
-  IDF_DUPLICATE_WORKER: 503,
-  IDF_UNKNOWN_TAG: 404,
-  IDF_TAG_EXISTS: 409,
-  IDF_SEQUENCE_EXHAUSTED: 503,
-  IDF_COUNTER_REGRESSED: 503,
-  IDF_CLOCK_STALLED: 503,
-  IDF_BENCH_TARGET_IN_USE: 500,
-  IDF_BACKFILL_NO_KEY: 500,
-  IDF_BACKFILL_TABLE: 500,
-  IDF_PUBLIC_ID_INVALID: 404,
-  IDF_PUBLIC_KEY_RETIRED: 410,
-  IDF_PUBLIC_KEYS_INVALID: 500,
-  IDF_HLC_DRIFT: 400,
-  IDF_HLC_COUNTER_OVERFLOW: 503,
+/** The HTTP status of each error category (AIP-193's mapping, and 410 for a withdrawn key). */
+export const CATEGORY_STATUS: Readonly<Record<ErrorCategory, number>> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  gone: 410,
+  internal: 500,
+  upstream: 502,
+  unavailable: 503,
 };
+
+/** The HTTP status of each IdforgeError code (docs/errors.md, "HTTP status"): its category's. */
+export const CODE_STATUS: Readonly<Record<ErrorCodeValue, number>> = Object.fromEntries(
+  Object.entries(ERROR_CATEGORY).map(([code, category]) => [code, CATEGORY_STATUS[category]]),
+) as Record<ErrorCodeValue, number>;
 
 /** Codes of the service itself (not IdforgeError classes): request, auth and limits. */
 export const ServiceCode = {
