@@ -12,6 +12,13 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
+import {
+  ClockRollbackError,
+  StoreAuthError,
+  StoreNotMigratedError,
+  StorePathError,
+  StoreUnavailableError,
+} from 'idforge';
 import { allowAdmin, TokenAuth } from './auth.js';
 import {
   checkingIntervalMs,
@@ -39,6 +46,14 @@ import { errorSchema, MAX_PARAM_LENGTH } from './schemas.js';
 const UNGUARDED = new Set(['/healthz', '/metrics']);
 
 const guards = new WeakMap<FastifyInstance, LoopLag>();
+
+/** The failures of a store (counted by backend and operation in `idforge_store_errors_total`). */
+const STORE_FAILURES = [
+  StoreUnavailableError,
+  StoreNotMigratedError,
+  StoreAuthError,
+  StorePathError,
+];
 
 /** The app's event-loop guard, if maxEventLoopDelayMs is on. */
 export function loopLagOf(app: FastifyInstance): LoopLag | undefined {
@@ -155,11 +170,11 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error, req, reply) => {
     const f = describeFailure(error);
     if (f.status >= 500) req.log.error({ code: f.code, route: req.routeOptions.url }, f.message);
-    const e = error as { code?: string; backend?: string; operation?: string };
-    if (typeof e.code === 'string' && e.code.startsWith('IDF_STORE')) {
+    if (STORE_FAILURES.some((c) => error instanceof c)) {
+      const e = error as { backend?: string; operation?: string };
       metrics.storeError(e.backend ?? 'unknown', e.operation ?? 'unknown');
     }
-    if (e.code === 'IDF_CLOCK_ROLLBACK') metrics.rollbackRefused();
+    if (error instanceof ClockRollbackError) metrics.rollbackRefused();
     if (f.status === 503 || f.status === 429) reply.header('retry-after', '1');
     reply.code(f.status).type('application/json; charset=utf-8');
     return JSON.stringify({ error: { code: f.code, message: f.message } });
