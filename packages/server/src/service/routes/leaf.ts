@@ -8,7 +8,7 @@ import { decompose } from 'idforge';
 import { MAX_TAG_LENGTH } from 'idforge/sequences';
 import { allowScheme, allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
-import { describeFailure } from '../errors.js';
+import { describeFailure, HttpError, ServiceCode } from '../errors.js';
 import { snowflakes } from './ids.js';
 
 const keyParam = {
@@ -31,6 +31,10 @@ function leafFailure(reply: FastifyReply, error: unknown): string {
 export async function leafRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const { sequences, metrics, issued, nodes, config } = deps;
   const node = nodes.get(config.layout);
+  // The configured layout always has a node (server.ts starts one per served layout); a
+  // request that finds none meets a bug, answered as one, never a bare Error.
+  const noNode = () =>
+    new HttpError(500, ServiceCode.INTERNAL, `no Snowflake node for layout "${config.layout}"`);
   app.get<{ Params: { key: string } }>(
     '/api/segment/get/:key',
     {
@@ -68,7 +72,7 @@ export async function leafRoutes(app: FastifyInstance, deps: RouteDeps): Promise
     async (req, reply) => {
       try {
         allowScheme(req.principal, 'snowflake');
-        if (node === undefined) throw new Error('no Snowflake node');
+        if (node === undefined) throw noNode();
         const [id] = await snowflakes(node, 1);
         issued.snowflake = (issued.snowflake ?? 0) + 1;
         metrics.issued('snowflake', 1);
@@ -94,7 +98,7 @@ export async function leafRoutes(app: FastifyInstance, deps: RouteDeps): Promise
     },
     async (req) => {
       const layout = node?.layout;
-      if (layout === undefined) throw new Error('no Snowflake node');
+      if (layout === undefined) throw noNode();
       const d = decompose(layout, req.query.id);
       const fields = d.fields as Readonly<Record<string, number>>;
       const worker = fields.worker ?? fields.node ?? null;
