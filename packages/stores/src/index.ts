@@ -77,4 +77,4 @@ export {
 } from './sqlite/mark-store.js';
 export { openSqliteSegmentStore, SqliteSegmentStore } from './sqlite/segment-store.js';
 export type { StoreFileOptions } from './store-path.js';
-export { redactUrl, storeScheme } from './url.js';
+export { DEFAULT_STORE_URL, redactUrl, storeScheme } from './url.js';

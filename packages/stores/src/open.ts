@@ -28,7 +28,7 @@ import type {
 import { counterBlockSource, openSegmentSequence, SegmentBuffer } from 'idforge/sequences';
 import { KNOWN_SCHEMES, schemePrefix, wrongSchemeMessage } from './roles.js';
 import type { StoreFileOptions } from './store-path.js';
-import { redactUrl, storeScheme } from './url.js';
+import { DEFAULT_STORE_URL, redactUrl, storeScheme } from './url.js';
 
 /**
  * Options of {@link openLeaseStore} and the other openers. `create: false` (sqlite:, file:)
@@ -363,7 +363,7 @@ export async function openSequence(
     }
   }
   const counter = await openCounterStore(url, open);
-  const markStore = await openMarkStore(marks ?? 'sqlite:idforge.db', open).catch(
+  const markStore = await openMarkStore(marks ?? DEFAULT_STORE_URL, open).catch(
     async (error: unknown) => {
       await counter.close();
       throw error;

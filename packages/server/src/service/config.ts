@@ -5,7 +5,7 @@
  * start: an unknown key or a bad value throws {@link ConfigError} naming the key, where it came
  * from and how to fix it (the CLI exits with code 2).
  */
-import { storeScheme } from '@idforge/stores';
+import { DEFAULT_STORE_URL, storeScheme } from '@idforge/stores';
 import {
   bool,
   ConfigError,
@@ -99,7 +99,7 @@ export const CONFIG_KEYS = {
   host: { default: '127.0.0.1', parse: text, help: 'address to listen on' },
   port: { default: 8080, parse: int(0, 65535), help: 'port (0: any free port)' },
   store: {
-    default: 'sqlite:idforge.db',
+    default: DEFAULT_STORE_URL,
     parse: url(LEASE_SCHEMES),
     help: 'lease and mark store URL',
   },
@@ -268,7 +268,7 @@ function finish(c: ServiceConfig): ServiceConfig {
   if (sequences === null && SEGMENT_SCHEMES.includes(storeScheme(c.store))) sequences = c.store;
   let marks = c.marks;
   if (marks === null && sequences !== null && storeScheme(sequences) === 'redis') {
-    marks = MARK_SCHEMES.includes(storeScheme(c.store)) ? c.store : 'sqlite:idforge.db';
+    marks = MARK_SCHEMES.includes(storeScheme(c.store)) ? c.store : DEFAULT_STORE_URL;
   }
   const seen = new Set<string>();
   for (const t of c.tokens) {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import {
+  DEFAULT_STORE_URL,
   openCounterStore,
   openLeaseStore,
   openMarkStore,
@@ -263,7 +264,7 @@ async function openSequenceSource(
   }
   const counter = await openCounterStore(url);
   try {
-    const marks = await openMarkStore(config.marks ?? 'sqlite:idforge.db', { onCreate });
+    const marks = await openMarkStore(config.marks ?? DEFAULT_STORE_URL, { onCreate });
     if (config.migrate) await marks.migrate();
     return counterSource(counter, marks);
   } catch (error) {
