@@ -69,6 +69,20 @@ function pause(ms: number): void {
   }
 }
 
+/** The service's registry over a source whose `take` is `take` (no segment store). */
+function registryOver(take: SequenceSource['take']): SequenceRegistry {
+  const source: SequenceSource = {
+    backend: 'stand-in',
+    address: 'a process of the test',
+    segments: null,
+    open: () => Promise.reject(new Error('not used')),
+    take,
+    probe: async () => undefined,
+    close: async () => undefined,
+  };
+  return new SequenceRegistry(source, () => undefined);
+}
+
 test('a buffer waiting on a fetch: a pause past its deadline, the answer in the socket, served', async () => {
   const buffer = new SegmentBuffer({ tag: 't', minStep: 10, source: block, fetchTimeoutMs: 100 });
   try {
@@ -83,16 +97,7 @@ test('a buffer waiting on a fetch: a pause past its deadline, the answer in the 
 });
 
 test('the service taking a block for a client: a pause past its wait, the answer in the socket, served', async () => {
-  const source: SequenceSource = {
-    backend: 'stand-in',
-    address: 'a process of the test',
-    segments: null,
-    open: () => Promise.reject(new Error('not used')),
-    take: async (tag, size) => ({ tag, ...(await block(size ?? 10)) }),
-    probe: async () => undefined,
-    close: async () => undefined,
-  };
-  const registry = new SequenceRegistry(source, () => undefined);
+  const registry = registryOver(async (tag, size) => ({ tag, ...(await block(size ?? 10)) }));
   await inSocketCallback();
   const p = registry.take('t', 10);
   pause(SEQUENCE_WAIT_MS + 200);
@@ -133,16 +138,7 @@ test('a buffer waiting on a fetch of 4 round trips: paused past its deadline, se
 });
 
 test('the service taking a block of 4 round trips for a client: paused past its wait, served', async () => {
-  const source: SequenceSource = {
-    backend: 'stand-in',
-    address: 'a process of the test',
-    segments: null,
-    open: () => Promise.reject(new Error('not used')),
-    take: async (tag, size) => ({ tag, ...(await blockIn(4, size ?? 10)) }),
-    probe: async () => undefined,
-    close: async () => undefined,
-  };
-  const registry = new SequenceRegistry(source, () => undefined);
+  const registry = registryOver(async (tag, size) => ({ tag, ...(await blockIn(4, size ?? 10)) }));
   await inSocketCallback();
   const p = registry.take('t', 10);
   pause(SEQUENCE_WAIT_MS + 200);
@@ -151,16 +147,7 @@ test('the service taking a block of 4 round trips for a client: paused past its 
 });
 
 test('a store that never answers still fails the wait, a pause or not', async () => {
-  const source: SequenceSource = {
-    backend: 'stand-in',
-    address: 'a process of the test',
-    segments: null,
-    open: () => Promise.reject(new Error('not used')),
-    take: () => new Promise(() => undefined),
-    probe: async () => undefined,
-    close: async () => undefined,
-  };
-  const registry = new SequenceRegistry(source, () => undefined);
+  const registry = registryOver(() => new Promise(() => undefined));
   const started = performance.now();
   const p = registry.take('t', 10);
   pause(SEQUENCE_WAIT_MS + 200);
