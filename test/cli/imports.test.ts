@@ -47,6 +47,7 @@ const CLI_OWN = [
   'cli/keys.ts',
   'cli/host.ts',
   'cli/main.ts',
+  'cli/progress.ts',
 ];
 const PACKAGES = /^(idforge(\/(coord|sequences|bench|public|hlc|shard|cli))?|@idforge\/stores)$/;
 const GATHERERS = ['cli/main.ts', 'cli/index.ts'];
