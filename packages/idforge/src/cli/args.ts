@@ -148,6 +148,27 @@ export function noArgs(positionals: readonly string[]): void {
 /** The option table of a command, as parseArgs takes it. */
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** What parseArgs gives one option `C`: a string, a switch, or a list of either (`multiple`). */
+type OptionValue<C> = C extends { readonly multiple: true }
+  ? C extends { readonly type: 'boolean' }
+    ? boolean[]
+    : string[]
+  : C extends { readonly type: 'boolean' }
+    ? boolean
+    : string;
+
+/**
+ * The values of a command line read against the option table `O`, derived from it: each option
+ * is an optional property (absent when not given) of its parseArgs type, a `type: 'string'`
+ * one `string | undefined`, `type: 'boolean'` `boolean | undefined`, `multiple: true`
+ * `string[] | undefined`. Declare a table `as const satisfies Options` and its handler reads
+ * only the options it declares, each with its own type. A table only known at run time (its
+ * keys are all of `string`) gives `Record<string, unknown>`.
+ */
+export type OptionValues<O extends Options> = string extends keyof O
+  ? Record<string, unknown>
+  : { -readonly [K in keyof O]?: OptionValue<O[K]> };
+
 /**
  * The command line of `idforge <command>` read against the command's `options` (plus
  * `-h, --help`), every mistake a {@link UsageError} in idforge's words: an unknown flag (with
@@ -156,17 +177,18 @@ export type Options = NonNullable<ParseArgsConfig['options']>;
  * user. A negative number after an option that takes a value (`-n -1`) is that option's value,
  * so the option's own check says its range.
  */
-export function parseCommandLine(
+export function parseCommandLine<O extends Options>(
   args: readonly string[],
-  options: Options,
-): { values: Record<string, unknown>; positionals: string[] } {
+  options: O,
+): { values: OptionValues<O> & { help?: boolean }; positionals: string[] } {
   const all: Options = { ...options, help: { type: 'boolean', short: 'h' } };
   const config = { args: negativeValues(args, all), options: all, allowPositionals: true };
   const { tokens } = parseArgs({ ...config, strict: false, tokens: true });
   for (const t of tokens) if (t.kind === 'option') checkOption(t, all);
   try {
     const { values, positionals } = parseArgs({ ...config, strict: true });
-    return { values, positionals };
+    // The values parseArgs read against `all`: `options`' values and `help`, as typed.
+    return { values: values as OptionValues<O> & { help?: boolean }, positionals };
   } catch (e) {
     // checkOption refuses all parseArgs refuses; should a later Node refuse more, say so plainly.
     if (!String((e as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) throw e;

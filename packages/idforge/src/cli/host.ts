@@ -7,16 +7,22 @@
  * the install command, exit 2, never Node's ERR_MODULE_NOT_FOUND.
  */
 import type { LeaseStore } from '../coord/index.js';
-import type { Options } from './args.js';
+import type { Options, OptionValues } from './args.js';
 import { type CliIo, UsageError } from './io.js';
 
-/** One command: its help text, its flags and what it does; resolves to the exit code. */
-export interface Command {
+/**
+ * One command: its help text, its flags (the parseArgs option table `O`) and what it does,
+ * which resolves to the exit code. `run` takes the values of exactly those flags
+ * ({@link OptionValues} of `O`), so a command declared as `Command<typeof options>` reads no
+ * flag it does not declare. `Command` alone (any table) is what a list of commands holds.
+ */
+export interface Command<O extends Options = Options> {
   readonly help: string;
-  readonly options: Options;
+  readonly options: O;
+  // A method, so that a command of any one table is a `Command` of every table (a list).
   run(
     positionals: string[],
-    values: Record<string, unknown>,
+    values: OptionValues<O>,
     io: CliIo,
     host: CliHost,
   ): number | Promise<number>;

@@ -10,6 +10,7 @@ export {
   integer,
   noArgs,
   type Options,
+  type OptionValues,
   STORE_HELP,
   serverList,
   storeUrl,
@@ -28,4 +29,5 @@ export {
 } from './host.js';
 export { type CliIo, formatTable, LineWriter, UsageError } from './io.js';
 export { loadPublicKeys } from './keys.js';
-export { run, VERSION } from './main.js';
+export { run } from './main.js';
+export { VERSION } from './version.js';

@@ -5,14 +5,14 @@
  */
 import { IdforgeError } from '../core/index.js';
 import { closest, parseCommandLine } from './args.js';
-import { adviseCommand, adviseHelp } from './commands/advise.js';
-import { convertCommand, convertHelp } from './commands/convert.js';
-import { genCommand, genHelp } from './commands/gen.js';
-import { inspectCommand, inspectHelp } from './commands/inspect.js';
-import { layoutsCommand, layoutsHelp } from './commands/layouts.js';
-import { planCommand, planHelp } from './commands/plan.js';
-import { publicCommand, publicHelp } from './commands/public.js';
-import { shardCommand, shardHelp } from './commands/shard.js';
+import { adviseCli } from './commands/advise.js';
+import { convertCli } from './commands/convert.js';
+import { genCli } from './commands/gen.js';
+import { inspectCli } from './commands/inspect.js';
+import { layoutsCli } from './commands/layouts.js';
+import { planCli } from './commands/plan.js';
+import { publicCli } from './commands/public.js';
+import { shardCli } from './commands/shard.js';
 import {
   type CliHost,
   type Command,
@@ -23,9 +23,9 @@ import {
 } from './host.js';
 import { type CliIo, UsageError } from './io.js';
 
-export type { CliIo } from './io.js';
+import { VERSION } from './version.js';
 
-export const VERSION = '0.2.0';
+export type { CliIo } from './io.js';
 
 const mainHelp = `Usage: idforge <command> [options]
 
@@ -73,97 +73,15 @@ Examples:
 `;
 
 /** The commands of the library's bin: none of them needs a server package. */
-const COMMANDS: Record<string, Command> = {
-  gen: {
-    help: genHelp,
-    options: {
-      count: { type: 'string', short: 'n' },
-      json: { type: 'boolean' },
-      format: { type: 'string' },
-      layout: { type: 'string' },
-      node: { type: 'string' },
-      field: { type: 'string', multiple: true },
-      'gene-from': { type: 'string' },
-      gene: { type: 'string' },
-      method: { type: 'string' },
-      monotonic: { type: 'boolean' },
-      prefix: { type: 'string' },
-      store: { type: 'string' },
-      workers: { type: 'string' },
-      ttl: { type: 'string' },
-      wait: { type: 'string' },
-      'ttl-ms': { type: 'string' },
-      'acquire-timeout-ms': { type: 'string' },
-    },
-    run: (p, v, io, host) => genCommand(p, v, io, host),
-  },
-  inspect: {
-    help: inspectHelp,
-    options: {
-      scheme: { type: 'string' },
-      layout: { type: 'string' },
-      lenient: { type: 'boolean' },
-      json: { type: 'boolean' },
-    },
-    run: (p, v, io) => inspectCommand(p, v, io),
-  },
-  convert: {
-    help: convertHelp,
-    options: { to: { type: 'string' }, from: { type: 'string' }, prefix: { type: 'string' } },
-    run: (p, v, io) => convertCommand(p, v, io),
-  },
-  plan: {
-    help: planHelp,
-    options: {
-      writers: { type: 'string' },
-      writer: { type: 'string' },
-      dialect: { type: 'string' },
-      increment: { type: 'string' },
-      tag: { type: 'string' },
-      json: { type: 'boolean' },
-    },
-    run: (p, v, io) => planCommand(p, v, io),
-  },
-  advise: {
-    help: adviseHelp,
-    options: {
-      writers: { type: 'string' },
-      'key-size': { type: 'string' },
-      'node-ids': { type: 'string' },
-      public: { type: 'string' },
-      partitioned: { type: 'string' },
-      'gap-free': { type: 'string' },
-      json: { type: 'boolean' },
-      interactive: { type: 'boolean', short: 'i' },
-    },
-    run: (p, v, io) => adviseCommand(p, v, io),
-  },
-  public: {
-    help: publicHelp,
-    options: {
-      out: { type: 'string' },
-      'key-file': { type: 'string' },
-      version: { type: 'string' },
-      bytes: { type: 'string' },
-      prefix: { type: 'string' },
-      as: { type: 'string' },
-      json: { type: 'boolean' },
-    },
-    run: (p, v, io) => publicCommand(p, v, io),
-  },
-  shard: {
-    help: shardHelp,
-    options: { buckets: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' } },
-    run: (p, v, io) => shardCommand(p, v, io),
-  },
-  layouts: {
-    help: layoutsHelp,
-    options: { json: { type: 'boolean' } },
-    run: (p, v, io) => {
-      if (p.length > 0) throw new UsageError(`unexpected argument "${p[0]}"`);
-      return layoutsCommand(v, io, Date.now());
-    },
-  },
+const COMMANDS: Readonly<Record<string, Command>> = {
+  gen: genCli,
+  inspect: inspectCli,
+  convert: convertCli,
+  plan: planCli,
+  advise: adviseCli,
+  public: publicCli,
+  shard: shardCli,
+  layouts: layoutsCli,
 };
 
 /**

@@ -10,7 +10,8 @@ import {
   adviceBench,
   advise,
 } from '../../bench/index.js';
-import { integer, noArgs } from '../args.js';
+import { integer, noArgs, type Options, type OptionValues } from '../args.js';
+import type { Command } from '../host.js';
 import { type CliIo, UsageError, wrap } from '../io.js';
 import { ask, isTerminal, LineReader } from '../prompt.js';
 
@@ -44,16 +45,25 @@ Examples:
   idforge advise --writers 1 --public yes --json
 `;
 
-export interface AdviseValues {
-  writers?: string;
-  'key-size'?: string;
-  'node-ids'?: string;
-  public?: string;
-  partitioned?: string;
-  'gap-free'?: string;
-  json?: boolean;
-  interactive?: boolean;
-}
+const adviseOptions = {
+  writers: { type: 'string' },
+  'key-size': { type: 'string' },
+  'node-ids': { type: 'string' },
+  public: { type: 'string' },
+  partitioned: { type: 'string' },
+  'gap-free': { type: 'string' },
+  json: { type: 'boolean' },
+  interactive: { type: 'boolean', short: 'i' },
+} as const satisfies Options;
+
+export type AdviseValues = OptionValues<typeof adviseOptions>;
+
+/** `idforge advise`. */
+export const adviseCli: Command<typeof adviseOptions> = {
+  help: adviseHelp,
+  options: adviseOptions,
+  run: adviseCommand,
+};
 
 function choice<T extends string>(flag: string, text: string, accepted: readonly T[]): T {
   if ((accepted as readonly string[]).includes(text)) return text as T;

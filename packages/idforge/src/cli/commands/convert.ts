@@ -14,7 +14,9 @@ import {
   v6ToV1,
 } from '../../core/index.js';
 import { isTypeIdPrefix, parseTypeId, typeIdToUuid, uuidToTypeId } from '../../public/index.js';
+import type { Options, OptionValues } from '../args.js';
 import { formatId } from '../formats.js';
+import type { Command } from '../host.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
 export const convertHelp = `Usage: idforge convert <id...> --to <form> [--from mysql-swap] [--prefix P]
@@ -39,11 +41,20 @@ exactly as given. An error echoes at most 100 characters of its input.
 const TARGETS = ['v6', 'v1', 'mysql-swap', 'uuid', 'ulid', 'typeid', 'hex'] as const;
 type Target = (typeof TARGETS)[number];
 
-export interface ConvertValues {
-  to?: string;
-  from?: string;
-  prefix?: string;
-}
+const convertOptions = {
+  to: { type: 'string' },
+  from: { type: 'string' },
+  prefix: { type: 'string' },
+} as const satisfies Options;
+
+export type ConvertValues = OptionValues<typeof convertOptions>;
+
+/** `idforge convert <id...>`. */
+export const convertCli: Command<typeof convertOptions> = {
+  help: convertHelp,
+  options: convertOptions,
+  run: convertCommand,
+};
 
 function swapHexToUuid(text: string): string {
   if (!/^[0-9a-fA-F]{32}$/.test(text)) {

@@ -1,5 +1,5 @@
 /** `idforge gen <scheme>`: IDs of a scheme, one per line or in another output format. */
-import { createSnowflakeNode, type NodeLogger } from '../../coord/index.js';
+import { createSnowflakeNode, type NodeLogger, type SnowflakeNode } from '../../coord/index.js';
 import {
   getLayout,
   InvalidIdError,
@@ -14,9 +14,17 @@ import {
   uuidv4Bytes,
 } from '../../core/index.js';
 import { isTypeIdPrefix, TypeIdGenerator } from '../../public/index.js';
-import { integer, parseFields, STORE_HELP, storeUrl, workerRange } from '../args.js';
+import {
+  integer,
+  type Options,
+  type OptionValues,
+  parseFields,
+  STORE_HELP,
+  storeUrl,
+  workerRange,
+} from '../args.js';
 import { type Id, IdOutput, outputFormat } from '../formats.js';
-import { type CliHost, loadPackage, STORES_PACKAGE } from '../host.js';
+import { type CliHost, type Command, loadPackage, STORES_PACKAGE } from '../host.js';
 import { type CliIo, UsageError } from '../io.js';
 
 export const genHelp = `Usage: idforge gen <scheme> [options]
@@ -56,25 +64,34 @@ ${STORE_HELP}  --workers MIN-MAX      worker IDs to choose from (default: the wh
                          --wait is the same (serve's name is --acquire-timeout-ms)
 `;
 
-export interface GenValues {
-  count?: string;
-  json?: boolean;
-  format?: string;
-  layout?: string;
-  node?: string;
-  field?: string[];
-  'gene-from'?: string;
-  gene?: string;
-  method?: string;
-  monotonic?: boolean;
-  prefix?: string;
-  store?: string;
-  workers?: string;
-  ttl?: string;
-  'ttl-ms'?: string;
-  wait?: string;
-  'acquire-timeout-ms'?: string;
-}
+const genOptions = {
+  count: { type: 'string', short: 'n' },
+  json: { type: 'boolean' },
+  format: { type: 'string' },
+  layout: { type: 'string' },
+  node: { type: 'string' },
+  field: { type: 'string', multiple: true },
+  'gene-from': { type: 'string' },
+  gene: { type: 'string' },
+  method: { type: 'string' },
+  monotonic: { type: 'boolean' },
+  prefix: { type: 'string' },
+  store: { type: 'string' },
+  workers: { type: 'string' },
+  ttl: { type: 'string' },
+  wait: { type: 'string' },
+  'ttl-ms': { type: 'string' },
+  'acquire-timeout-ms': { type: 'string' },
+} as const satisfies Options;
+
+export type GenValues = OptionValues<typeof genOptions>;
+
+/** `idforge gen <scheme>`. */
+export const genCli: Command<typeof genOptions> = {
+  help: genHelp,
+  options: genOptions,
+  run: genCommand,
+};
 
 /** A scheme's IDs in the form an output format wants (a 64-bit ID is the same in both). */
 interface Source {
@@ -275,6 +292,30 @@ async function genFromStore(
   }
   const layout = getLayout(values.layout ?? 'default');
   const gene = geneOption(values, layout);
+  const lease = leaseOptions(values, layout);
+  const url = storeUrl(values, io);
+  const { openLeaseStore } = await loadPackage(STORES_PACKAGE, '--store', host.stores);
+  const store = await openLeaseStore(url, {
+    onCreate: (path) => io.stderr.write(`idforge: created a new lease store at ${path}\n`),
+  });
+  try {
+    const node = await createSnowflakeNode({ store, ...lease, logger: stderrLogger(io) });
+    try {
+      await writeIds(node, count, gene, out);
+    } finally {
+      await node.close();
+    }
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
+/**
+ * What `--field`, `--workers`, `--ttl-ms` and `--acquire-timeout-ms` ask of the coordinated
+ * node: the node fields given, and the one free field the store leases, with its range.
+ */
+function leaseOptions(values: GenValues, layout: Layout) {
   const fields = parseFields(values.field, layout);
   const free = layout.nodeFields.filter((f) => !(f.name in fields));
   if (free.length !== 1) {
@@ -290,39 +331,36 @@ async function genFromStore(
     values.ttl === undefined ? undefined : integer('--ttl-ms', values.ttl, 100, 2 ** 31);
   const acquireTimeoutMs =
     values.wait === undefined ? 0 : integer('--acquire-timeout-ms', values.wait, 0, 2 ** 31);
-  const logger: NodeLogger = {
+  return {
+    layout,
+    fields,
+    ...(workerIds === undefined ? {} : { workerIds }),
+    ...(ttlMs === undefined ? {} : { ttlMs }),
+    acquireTimeoutMs,
+  };
+}
+
+/** The coordinated node's messages, one line each on standard error. */
+function stderrLogger(io: CliIo): NodeLogger {
+  return {
     info: (m) => io.stderr.write(`${m}\n`),
     warn: (m) => io.stderr.write(`${m}\n`),
     error: (m) => io.stderr.write(`${m}\n`),
   };
-  const url = storeUrl(values, io);
-  const { openLeaseStore } = await loadPackage(STORES_PACKAGE, '--store', host.stores);
-  const store = await openLeaseStore(url, {
-    onCreate: (path) => io.stderr.write(`idforge: created a new lease store at ${path}\n`),
-  });
-  try {
-    const node = await createSnowflakeNode({
-      store,
-      layout,
-      fields,
-      ...(workerIds === undefined ? {} : { workerIds }),
-      ...(ttlMs === undefined ? {} : { ttlMs }),
-      acquireTimeoutMs,
-      logger,
-    });
-    try {
-      for (let done = 0; done < count; ) {
-        // The given gene on every ID; none on a gene layout: a random gene per ID.
-        const ids = await node.batchAsync(Math.min(CHUNK, count - done), undefined, gene);
-        done += ids.length;
-        for (const id of ids) out.add(id);
-      }
-      out.end();
-    } finally {
-      await node.close();
-    }
-  } finally {
-    await store.close();
+}
+
+/** `count` IDs of a coordinated node, in batches (each waits for readiness if needed). */
+async function writeIds(
+  node: SnowflakeNode,
+  count: number,
+  gene: { gene: number } | undefined,
+  out: IdOutput,
+): Promise<void> {
+  for (let done = 0; done < count; ) {
+    // The given gene on every ID; none on a gene layout: a random gene per ID.
+    const ids = await node.batchAsync(Math.min(CHUNK, count - done), undefined, gene);
+    done += ids.length;
+    for (const id of ids) out.add(id);
   }
-  return 0;
+  out.end();
 }

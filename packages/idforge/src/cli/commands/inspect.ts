@@ -6,6 +6,8 @@ import {
   inspect,
 } from '../../core/index.js';
 import { parseTypeId, typeIdToUuid } from '../../public/index.js';
+import type { Options, OptionValues } from '../args.js';
+import type { Command } from '../host.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
 export const inspectHelp = `Usage: idforge inspect <id...> [options]
@@ -32,12 +34,21 @@ Options:
 /** A Snowflake time this far past now reads as "the layout is probably wrong". */
 const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 
-export interface InspectValues {
-  scheme?: string;
-  layout?: string;
-  lenient?: boolean;
-  json?: boolean;
-}
+const inspectOptions = {
+  scheme: { type: 'string' },
+  layout: { type: 'string' },
+  lenient: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const satisfies Options;
+
+export type InspectValues = OptionValues<typeof inspectOptions>;
+
+/** `idforge inspect <id...>`. */
+export const inspectCli: Command<typeof inspectOptions> = {
+  help: inspectHelp,
+  options: inspectOptions,
+  run: inspectCommand,
+};
 
 /** What the core's inspect finds, or a TypeID (idforge/public): its prefix and UUID too. */
 type Shown = Omit<Inspection, 'scheme'> & {

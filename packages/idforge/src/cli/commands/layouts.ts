@@ -1,4 +1,6 @@
 import { LAYOUTS, type Layout, layoutYearsLeft } from '../../core/index.js';
+import { noArgs, type Options, type OptionValues } from '../args.js';
+import type { Command } from '../host.js';
 import { type CliIo, formatTable } from '../io.js';
 
 export const layoutsHelp = `Usage: idforge layouts [--json]
@@ -10,6 +12,20 @@ in a signed BIGINT), the most IDs per second one node can issue, and how many no
 Options:
   --json    one JSON array of layouts instead of a table
 `;
+
+const layoutsOptions = { json: { type: 'boolean' } } as const satisfies Options;
+
+export type LayoutsValues = OptionValues<typeof layoutsOptions>;
+
+/** `idforge layouts`: the presets as of now. */
+export const layoutsCli: Command<typeof layoutsOptions> = {
+  help: layoutsHelp,
+  options: layoutsOptions,
+  run: (positionals, values, io) => {
+    noArgs(positionals);
+    return layoutsCommand(values, io, Date.now());
+  },
+};
 
 function day(ms: number | undefined): string {
   return ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 10);
@@ -41,7 +57,7 @@ function summary(layout: Layout, nowMs: number) {
 }
 
 /** `idforge layouts [--json]` */
-export function layoutsCommand(values: { json?: boolean }, io: CliIo, nowMs: number): number {
+export function layoutsCommand(values: LayoutsValues, io: CliIo, nowMs: number): number {
   const all = Object.values(LAYOUTS);
   if (values.json) {
     io.stdout.write(

@@ -6,7 +6,8 @@ import {
   type WriterPlan,
   type WriterPlanSet,
 } from '../../sequences/index.js';
-import { integer, noArgs, ticketTagArg } from '../args.js';
+import { integer, noArgs, type Options, type OptionValues, ticketTagArg } from '../args.js';
+import type { Command } from '../host.js';
 import { type CliIo, UsageError } from '../io.js';
 
 export const planHelp = `Usage: idforge plan --writers N [--writer I] [--dialect mysql|postgres] [options]
@@ -34,14 +35,23 @@ Adding a writer later beyond the increment means re-planning every writer: the c
 with every plan says how.
 `;
 
-export interface PlanValues {
-  writers?: string;
-  writer?: string;
-  dialect?: string;
-  increment?: string;
-  tag?: string;
-  json?: boolean;
-}
+const planOptions = {
+  writers: { type: 'string' },
+  writer: { type: 'string' },
+  dialect: { type: 'string' },
+  increment: { type: 'string' },
+  tag: { type: 'string' },
+  json: { type: 'boolean' },
+} as const satisfies Options;
+
+export type PlanValues = OptionValues<typeof planOptions>;
+
+/** `idforge plan --writers N`. */
+export const planCli: Command<typeof planOptions> = {
+  help: planHelp,
+  options: planOptions,
+  run: planCommand,
+};
 
 /** Wraps `text` into SQL comment lines of at most `width` characters. */
 function commentBlock(text: string, width = 92): string[] {

@@ -14,7 +14,8 @@ import {
   PublicIds,
   type PublicKey,
 } from '../../public/index.js';
-import { integer } from '../args.js';
+import { integer, type Options, type OptionValues } from '../args.js';
+import type { Command } from '../host.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 import { loadPublicKeys } from '../keys.js';
 
@@ -54,15 +55,24 @@ Examples:
   idforge public keygen --key-file public-keys.txt && idforge public retire 1 --key-file public-keys.txt
 `;
 
-export interface PublicValues {
-  out?: string;
-  'key-file'?: string;
-  version?: string;
-  bytes?: string;
-  prefix?: string;
-  as?: string;
-  json?: boolean;
-}
+const publicOptions = {
+  out: { type: 'string' },
+  'key-file': { type: 'string' },
+  version: { type: 'string' },
+  bytes: { type: 'string' },
+  prefix: { type: 'string' },
+  as: { type: 'string' },
+  json: { type: 'boolean' },
+} as const satisfies Options;
+
+export type PublicValues = OptionValues<typeof publicOptions>;
+
+/** `idforge public <sub>`. */
+export const publicCli: Command<typeof publicOptions> = {
+  help: publicHelp,
+  options: publicOptions,
+  run: publicCommand,
+};
 
 const MAX64 = (1n << 64n) - 1n;
 

@@ -1,6 +1,7 @@
 import { IdforgeError } from '../../core/index.js';
 import { MAX_SHARD_BUCKETS, saltedKey, shardKey } from '../../shard/index.js';
-import { integer } from '../args.js';
+import { integer, type Options, type OptionValues } from '../args.js';
+import type { Command } from '../host.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
 export const shardHelp = `Usage: idforge shard <id...> --buckets N [--key HEX] [--json]
@@ -28,11 +29,20 @@ Examples:
   idforge gen snowflake -n 5 | idforge shard - --buckets 16 --json
 `;
 
-export interface ShardValues {
-  buckets?: string;
-  key?: string;
-  json?: boolean;
-}
+const shardOptions = {
+  buckets: { type: 'string' },
+  key: { type: 'string' },
+  json: { type: 'boolean' },
+} as const satisfies Options;
+
+export type ShardValues = OptionValues<typeof shardOptions>;
+
+/** `idforge shard <id...>`. */
+export const shardCli: Command<typeof shardOptions> = {
+  help: shardHelp,
+  options: shardOptions,
+  run: shardCommand,
+};
 
 /** `idforge shard <id...>`: returns the exit code. */
 export async function shardCommand(
