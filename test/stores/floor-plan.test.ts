@@ -6,6 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { BackendPort } from '../../packages/stores/src/backend.js';
+import { backends, backendsWith } from '../../packages/stores/src/backends.js';
 import { workspaceSources } from '../../scripts/workspace-sources.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,42 +66,87 @@ test('no import circle in the packages, across them included (static imports, ty
   for (const f of graph.keys()) visit(f, []);
 });
 
-test('every backend folder has connect.ts and per-port files, and no open.ts', () => {
-  const ports = [
-    'lease-store.ts',
-    'segment-store.ts',
-    'mark-store.ts',
-    'counter-store.ts',
-    'ticket-server.ts',
-    'bench-engine.ts',
-    'backfill-target.ts',
-  ];
-  for (const backend of ['sqlite', 'postgres', 'mysql', 'redis', 'etcd', 'file', 'leveldb']) {
-    const names = readdirSync(join(stores, backend));
-    assert.ok(names.includes('connect.ts'), `${backend}/connect.ts`);
-    assert.ok(!names.includes('open.ts'), `${backend}/open.ts must not exist`);
-    const own = names.filter((n) => ports.includes(n));
-    assert.ok(own.length > 0, `${backend} implements a port`);
-    for (const port of own) {
-      const src = readFileSync(join(stores, backend, port), 'utf8');
-      assert.match(src, /^export class \w+/m, `${backend}/${port} exports its class`);
-      assert.match(src, /^export (async )?function open\w+\(/m, `${backend}/${port} exports open…`);
+/** The file of each port in a backend folder. */
+const PORT_FILES: Record<BackendPort, string> = {
+  leases: 'lease-store.ts',
+  segments: 'segment-store.ts',
+  counters: 'counter-store.ts',
+  marks: 'mark-store.ts',
+  tickets: 'ticket-server.ts',
+  bench: 'bench-engine.ts',
+  backfill: 'backfill-target.ts',
+};
+
+test('the registry lists every backend folder, and each folder holds what its descriptor opens', () => {
+  const folders = readdirSync(stores)
+    .filter((n) => statSync(join(stores, n)).isDirectory())
+    .sort();
+  assert.deepEqual(folders, backends().map((b) => b.name).sort());
+  for (const backend of backends()) {
+    const names = readdirSync(join(stores, backend.name));
+    assert.ok(names.includes('connect.ts'), `${backend.name}/connect.ts`);
+    assert.ok(names.includes('backend.ts'), `${backend.name}/backend.ts`);
+    assert.ok(!names.includes('open.ts'), `${backend.name}/open.ts must not exist`);
+    const opened = (Object.keys(PORT_FILES) as BackendPort[]).filter(
+      (p) => backend.open[p] !== undefined,
+    );
+    assert.deepEqual(
+      names.filter((n) => Object.values(PORT_FILES).includes(n)).sort(),
+      opened.map((p) => PORT_FILES[p]).sort(),
+      `${backend.name}: one file per port its descriptor opens`,
+    );
+    for (const port of opened) {
+      const src = readFileSync(join(stores, backend.name, PORT_FILES[port]), 'utf8');
+      assert.match(src, /^export class \w+/m, `${backend.name}/${port} exports its class`);
+      assert.match(src, /^export (async )?function open\w+\(/m, `${backend.name}/${port} exports open…`);
     }
   }
-  assert.deepEqual(
-    readdirSync(stores)
-      .filter((n) => statSync(join(stores, n)).isDirectory())
-      .sort(),
-    ['etcd', 'file', 'leveldb', 'mysql', 'postgres', 'redis', 'sqlite'],
-  );
 });
 
-test('@idforge/stores index.ts re-exports by name only; url.ts is a leaf', () => {
+test('the optional peer dependencies are the drivers the descriptors name', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'packages/stores/package.json'), 'utf8'));
+  const drivers = [...new Set(backends().flatMap((b) => b.drivers))].sort();
+  assert.deepEqual(Object.keys(pkg.peerDependencies).sort(), drivers);
+  assert.deepEqual(Object.keys(pkg.peerDependenciesMeta).sort(), drivers);
+});
+
+test("docs/architecture.md's ports table names the backends the registry says implement each", () => {
+  const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+  const ports: Record<string, BackendPort> = {
+    LeaseStore: 'leases',
+    SegmentStore: 'segments',
+    CounterStore: 'counters',
+    DurableMarkStore: 'marks',
+    PlannableTicketServer: 'tickets',
+    BenchEngine: 'bench',
+    BackfillTarget: 'backfill',
+  };
+  for (const [name, port] of Object.entries(ports)) {
+    const row = new RegExp(`^\\| \`${name}\`[^|]*\\|[^|]*\\| ([^|]+) \\|`, 'm').exec(doc);
+    assert.ok(row, `docs/architecture.md has a row for ${name}`);
+    assert.deepEqual(
+      row[1]!.split(',').map((s) => s.trim()),
+      backendsWith(port).map((b) => b.name),
+      `${name}: implemented by`,
+    );
+  }
+});
+
+test('@idforge/stores index.ts re-exports by name only; url.ts, the registry and the descriptors load nothing else', () => {
   const index = readFileSync(join(stores, 'index.ts'), 'utf8');
   assert.doesNotMatch(index, /export \*/);
   const body = index.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '').trim();
   assert.match(body, /^(export (type )?\{[^}]*\} from '[^']+';\s*)+$/);
-  assert.deepEqual(staticImports(join(stores, 'url.ts')), []);
+  assert.deepEqual(staticImports(join(stores, 'url.ts')), ['./backends.js']);
+  assert.deepEqual(staticImports(join(stores, 'backend.ts')), []);
+  for (const spec of staticImports(join(stores, 'backends.ts'))) {
+    assert.match(spec, /^\.\/(backend|\w+\/backend)\.js$/, `backends.ts imports ${spec}`);
+  }
+  for (const backend of backends()) {
+    for (const spec of staticImports(join(stores, backend.name, 'backend.ts'))) {
+      assert.match(spec, /^(\.\.\/backend\.js|node:\w+)$/, `${backend.name}/backend.ts imports ${spec}`);
+    }
+  }
 });
 
 test('server drivers are never imported statically: only import type, and import() in connect.ts', () => {

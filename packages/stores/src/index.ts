@@ -1,7 +1,7 @@
 /**
  * `@idforge/stores`: where idforge keeps leases, marks, segments, counters and tickets. Opening
- * by URL goes through the switchboard (open.ts), which imports a driver only when its scheme is
- * used. This file re-exports only, by name.
+ * by URL goes through the backend registry (backends.ts, one descriptor per backend folder),
+ * whose openers import a driver only when its scheme is used. This file re-exports only, by name.
  *
  * Every store class can also be built from a client the application already has (a `pg.Pool`,
  * a mysql2 pool, an ioredis client, an etcd3 client, a better-sqlite3 `Database`), one shape
@@ -14,6 +14,22 @@
 // The ticket-server port and its setup rule live in idforge/sequences; re-exported beside
 // openTicketServers so that opening and setting up servers needs one import.
 export { type PlannableTicketServer, setupTicketServers } from 'idforge/sequences';
+export {
+  type Backend,
+  type BackendOpeners,
+  type BackendPort,
+  CONNECT_TIMEOUT_MS,
+  type DriverFailure,
+  type FailureKind,
+  type UrlRules,
+} from './backend.js';
+export {
+  backendOf,
+  backendOpens,
+  backends,
+  backendsWith,
+  registerBackend,
+} from './backends.js';
 // What an application's own client must offer, by driver (no driver package is named).
 export type {
   EtcdClient,
@@ -31,12 +47,15 @@ export type { MysqlClientOptions, MysqlStoreOptions } from './mysql/connect.js';
 export { MysqlSegmentStore, openMysqlSegmentStore } from './mysql/segment-store.js';
 export { MysqlTicketServer, openMysqlTicketServer } from './mysql/ticket-server.js';
 export {
+  checkPortUrl,
   closeTicketServers,
   lazyTicketServer,
   migrateStore,
   type OpenedSequence,
   type OpenSequenceOptions,
   type OpenStoreOptions,
+  openBackfillTarget,
+  openBenchEngine,
   openCounterStore,
   openLeaseStore,
   openMarkStore,
@@ -46,8 +65,6 @@ export {
   openTicketServers,
   type TicketServerOptions,
 } from './open.js';
-export { openBackfillTarget } from './open-backfill.js';
-export { openBenchEngine } from './open-bench.js';
 export type { PostgresClientOptions, PostgresStoreOptions } from './postgres/connect.js';
 export { openPostgresLeaseStore, PostgresLeaseStore } from './postgres/lease-store.js';
 export { openPostgresMarkStore, PostgresMarkStore } from './postgres/mark-store.js';
@@ -57,11 +74,13 @@ export type { RedisClientOptions, RedisStoreOptions } from './redis/connect.js';
 export { openRedisCounterStore, RedisCounterStore } from './redis/counter-store.js';
 export { openRedisLeaseStore, RedisLeaseStore } from './redis/lease-store.js';
 export {
-  KNOWN_SCHEMES,
+  knownSchemes,
+  roleSchemes,
   STORE_ROLES,
   type StoreRole,
   type StoreRoleName,
   schemePrefix,
+  servesRole,
   wrongSchemeMessage,
 } from './roles.js';
 export type { SqliteClientOptions } from './sqlite/connect.js';

@@ -1,21 +1,18 @@
 /**
- * Opens stores from a URL, importing each driver only when its scheme is asked for, so that
- * `import 'idforge'` never loads a driver. The composition roots (CLI, service) and tests are
- * the only importers of this file.
- *
- *   sqlite:PATH              the embedded default (a file; created if missing)
- *   file:PATH                leases and marks in one JSON file, for a node without a
- *                            coordination service (one host; atomic rename, fsync)
- *   postgres://user@host:port/db   (also postgresql://)
- *   redis://host:port[/db]
- *   mysql://user@host:port/db      MariaDB or MySQL (segments, ticket servers)
- *   etcd://host:port[,host:port...]
- * Each accepts ?namespace=NAME (a schema, table prefix or key prefix; default idforge).
- * Ticket servers (mysql://, postgres://) and sequences by URL (`openSequence`: a segment table
- * or a Redis counter guarded by durable marks) are opened here too.
+ * Opens stores, ticket servers, bench engines and backfill targets from a URL, through the
+ * backend registry (backends.ts): the scheme names a backend's descriptor, whose opener
+ * imports the adapter and its driver only then, so `import 'idforge'` never loads a driver.
+ * The composition roots (CLI, service) and tests are the only importers of this file. Which
+ * URLs exist is the registry's: `sqlite:PATH` (the embedded default), `file:PATH`,
+ * `postgres://` (also postgresql://), `mysql://` (also mariadb://), `redis://`, `etcd://`,
+ * `leveldb:DIR` (bench only), each store URL with ?namespace=NAME (a schema, table prefix or
+ * key prefix; default idforge). Sequences by URL (`openSequence`: a segment table or a Redis
+ * counter guarded by durable marks) are opened here too.
  */
-import { existsSync } from 'node:fs';
+
+import type { BenchEngine } from 'idforge/bench';
 import type { LeaseStore } from 'idforge/coord';
+import type { BackfillTarget } from 'idforge/public';
 import type {
   CounterBlockSourceOptions,
   CounterStore,
@@ -26,76 +23,52 @@ import type {
   TicketServer,
 } from 'idforge/sequences';
 import { counterBlockSource, openSegmentSequence, SegmentBuffer } from 'idforge/sequences';
-import { KNOWN_SCHEMES, schemePrefix, wrongSchemeMessage } from './roles.js';
-import type { StoreFileOptions } from './store-path.js';
+import {
+  type Backend,
+  type BackendOpeners,
+  type BackendPort,
+  MIGRATED_PORTS,
+  type Migratable,
+  type OpenStoreOptions,
+  type TicketServerOptions,
+} from './backend.js';
+import { backendOf, backendsWith, formsOf } from './backends.js';
+import { knownSchemes, schemePrefix, wrongSchemeMessage } from './roles.js';
 import { DEFAULT_STORE_URL, redactUrl, storeScheme } from './url.js';
 
+export type { OpenStoreOptions, TicketServerOptions } from './backend.js';
+
+/** The registered backend whose name `scheme` is (as `storeScheme` returns it), if any. */
+function backendNamed(scheme: string): Backend | undefined {
+  const backend = backendOf(scheme);
+  return backend?.name === scheme ? backend : undefined;
+}
+
 /**
- * Options of {@link openLeaseStore} and the other openers. `create: false` (sqlite:, file:)
- * refuses to create a missing file (`StorePathError`, reason 'missing'): for read-only use;
- * `onCreate` is told the absolute path when opening created the file (a new, empty store).
+ * The opener of `port` for `url`'s backend; throws `RangeError` with `refusal(scheme)` when
+ * the URL's backend does not open that port (or is unknown), and for a malformed URL.
  */
-export interface OpenStoreOptions extends StoreFileOptions {
-  /** Give up connecting after this many ms. Default 5000. */
-  readonly connectTimeoutMs?: number;
-  /** Create the schema if missing (SQLite only; servers need `idforge migrate`). Default true. */
-  readonly autoMigrate?: boolean;
-  /** Tables schema (PostgreSQL) or key prefix (Redis, etcd); else the URL's ?namespace=. */
-  readonly namespace?: string;
+function opener<P extends BackendPort>(
+  port: P,
+  url: string,
+  refusal: (scheme: string) => string,
+): NonNullable<BackendOpeners[P]> {
+  const scheme = storeScheme(url);
+  const open = backendNamed(scheme)?.open[port];
+  if (open === undefined) throw new RangeError(refusal(scheme));
+  return open as NonNullable<BackendOpeners[P]>;
 }
 
 /**
  * Opens the lease store a URL names and checks it answers. Rejects with `RangeError` for an
  * unknown scheme or malformed URL, `StoreUnavailableError` when the server cannot be reached.
  */
-export async function openLeaseStore(
-  url: string,
-  options: OpenStoreOptions = {},
-): Promise<LeaseStore> {
-  const scheme = storeScheme(url);
-  const address = redactUrl(url);
-  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
-  switch (scheme) {
-    case 'sqlite': {
-      const { openSqliteLeaseStore } = await import('./sqlite/lease-store.js');
-      return openSqliteLeaseStore(url, { ...options, connectTimeoutMs });
-    }
-    case 'file': {
-      const { openFileLeaseStore } = await import('./file/lease-store.js');
-      const { parseFileUrl } = await import('./file/connect.js');
-      const { path } = parseFileUrl(url, options.namespace);
-      const existed = existsSync(path);
-      const store = await openFileLeaseStore(
-        url,
-        withNamespace({ connectTimeoutMs, create: options.create ?? true }, options),
-      );
-      if (options.autoMigrate ?? true) {
-        await store.migrate();
-        if (!existed && existsSync(path)) options.onCreate?.(path);
-      }
-      return store;
-    }
-    case 'postgres': {
-      const { openPostgresLeaseStore } = await import('./postgres/lease-store.js');
-      return openPostgresLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
-    }
-    case 'redis': {
-      const { openRedisLeaseStore } = await import('./redis/lease-store.js');
-      return openRedisLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
-    }
-    case 'etcd': {
-      const { openEtcdLeaseStore } = await import('./etcd/lease-store.js');
-      return openEtcdLeaseStore(url, withNamespace({ connectTimeoutMs }, options));
-    }
-    default:
-      throw new RangeError(`store URL ${address}: ${wrongSchemeMessage('store', scheme)}`);
-  }
-}
-
-function unsupported(what: string, scheme: string, address: string, allowed: string): never {
-  throw new RangeError(
-    `${what}: expected a store URL of ${allowed}, got "${scheme}" in ${address}`,
-  );
+export function openLeaseStore(url: string, options: OpenStoreOptions = {}): Promise<LeaseStore> {
+  return opener(
+    'leases',
+    url,
+    (scheme) => `store URL ${redactUrl(url)}: ${wrongSchemeMessage('store', scheme)}`,
+  )(url, options);
 }
 
 /**
@@ -103,156 +76,126 @@ function unsupported(what: string, scheme: string, address: string, allowed: str
  * The SQLite store creates its table on open (unless autoMigrate is false); servers need
  * `migrate()` (`idforge migrate --store URL`). Rejects as {@link openLeaseStore}.
  */
-export async function openSegmentStore(
+export function openSegmentStore(
   url: string,
   options: OpenStoreOptions = {},
 ): Promise<SegmentStore> {
-  const scheme = storeScheme(url);
-  const base = withNamespace({ connectTimeoutMs: options.connectTimeoutMs ?? 5000 }, options);
-  switch (scheme) {
-    case 'sqlite': {
-      const { openSqliteSegmentStore } = await import('./sqlite/segment-store.js');
-      const store = await openSqliteSegmentStore(url, { ...base, ...fileOptions(options) });
-      if (options.autoMigrate ?? true) await store.migrate();
-      return store;
-    }
-    case 'postgres': {
-      const { openPostgresSegmentStore } = await import('./postgres/segment-store.js');
-      return openPostgresSegmentStore(url, base);
-    }
-    case 'mysql': {
-      const { openMysqlSegmentStore } = await import('./mysql/segment-store.js');
-      return openMysqlSegmentStore(url, base);
-    }
-    default:
-      throw new RangeError(
-        `segment store URL ${redactUrl(url)}: ${wrongSchemeMessage('sequences', scheme)}`,
-      );
-  }
+  return opener(
+    'segments',
+    url,
+    (scheme) => `segment store URL ${redactUrl(url)}: ${wrongSchemeMessage('sequences', scheme)}`,
+  )(url, options);
 }
 
-/** Opens a counter store (redis:// only). */
-export async function openCounterStore(
+/** Opens a counter store (redis://). */
+export function openCounterStore(
   url: string,
   options: OpenStoreOptions = {},
 ): Promise<CounterStore> {
-  const scheme = storeScheme(url);
-  if (scheme !== 'redis') return unsupported('counter store', scheme, redactUrl(url), 'redis');
-  const { openRedisCounterStore } = await import('./redis/counter-store.js');
-  return openRedisCounterStore(
-    url,
-    withNamespace({ connectTimeoutMs: options.connectTimeoutMs ?? 5000 }, options),
-  );
+  return opener('counters', url, (scheme) => {
+    const allowed = backendsWith('counters').map((b) => b.name);
+    return `counter store: expected a store URL of ${allowed.join(' or ')}, got "${scheme}" in ${redactUrl(url)}`;
+  })(url, options);
 }
 
 /** Opens a durable mark store (sqlite: or postgres://), for Redis counters' high-water marks. */
-export async function openMarkStore(
+export function openMarkStore(
   url: string,
   options: OpenStoreOptions = {},
 ): Promise<DurableMarkStore> {
+  return opener(
+    'marks',
+    url,
+    (scheme) => `mark store URL ${redactUrl(url)}: ${wrongSchemeMessage('marks', scheme)}`,
+  )(url, options);
+}
+
+/**
+ * Opens a bench engine (`idforge bench db`: it creates, fills and drops tables of its own).
+ * Throws `RangeError` for a malformed URL or one of another scheme; rejects with
+ * `DriverMissingError` when the engine's driver is not installed, `StoreUnavailableError` /
+ * `StoreAuthError` when the server cannot be used.
+ */
+export function openBenchEngine(url: string): Promise<BenchEngine> {
+  return opener('bench', url, (scheme) => refusedFor('bench', scheme, url))(url);
+}
+
+/**
+ * Opens a backfill target (`idforge backfill`: it changes one of the application's tables).
+ * Throws as {@link openBenchEngine}; also `StorePathError` for a sqlite: path that cannot be
+ * used.
+ */
+export function openBackfillTarget(url: string): Promise<BackfillTarget> {
+  return opener('backfill', url, (scheme) => refusedFor('backfill', scheme, url))(url);
+}
+
+/** "--store: expected sqlite:PATH, postgres://... or mysql://..., got "redis" in URL". */
+function refusedFor(port: BackendPort, scheme: string, url: string): string {
+  return `--store: expected ${formsOf(backendsWith(port))}, got "${scheme}" in ${redactUrl(url)}`;
+}
+
+/**
+ * The URL forms a port accepts, for a command's own check of its `--store`: throws
+ * `RangeError` "--store: expected sqlite:PATH, postgres://... or mysql://..., got a redis URL"
+ * when `url`'s backend does not open `port` (and as `storeScheme` for a malformed URL);
+ * returns the scheme.
+ */
+export function checkPortUrl(port: BackendPort, url: string): string {
   const scheme = storeScheme(url);
-  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
-  if (scheme === 'sqlite') {
-    const { openSqliteMarkStore } = await import('./sqlite/mark-store.js');
-    return openSqliteMarkStore(
-      url,
-      withNamespace(
-        {
-          busyTimeoutMs: connectTimeoutMs,
-          autoMigrate: options.autoMigrate ?? true,
-          ...fileOptions(options),
-        },
-        options,
-      ),
-    );
+  if (backendNamed(scheme)?.open[port] === undefined) {
+    throw new RangeError(`--store: expected ${formsOf(backendsWith(port))}, got a ${scheme} URL`);
   }
-  if (scheme === 'postgres') {
-    const { openPostgresMarkStore } = await import('./postgres/mark-store.js');
-    return openPostgresMarkStore(url, withNamespace({ connectTimeoutMs }, options));
-  }
-  throw new RangeError(`mark store URL ${redactUrl(url)}: ${wrongSchemeMessage('marks', scheme)}`);
+  return scheme;
 }
 
 /**
  * `idforge migrate`: creates everything idforge keeps in the store a URL names, idempotently,
- * and says what: leases (sqlite, postgres, redis, etcd), segments (sqlite, postgres, mysql),
- * counter marks (sqlite, postgres).
+ * and says what, for each port its backend opens (MIGRATED_PORTS: leases with their marks and
+ * claims, segments, counter marks).
  */
 export async function migrateStore(url: string, options: OpenStoreOptions = {}): Promise<string[]> {
   const scheme = storeScheme(url);
+  const backend = backendNamed(scheme);
   const opts = { ...options, autoMigrate: false };
   const done: string[] = [];
-  const run = async (
-    what: string,
-    open: () => Promise<{ migrate(): Promise<void>; close(): Promise<void> }>,
-  ) => {
-    const store = await open();
+  for (const { port, what } of MIGRATED_PORTS) {
+    const open = backend?.open[port] as
+      | ((url: string, options: OpenStoreOptions) => Promise<Migratable>)
+      | undefined;
+    if (open === undefined) continue;
+    const store = await open(url, opts);
     try {
       await store.migrate();
       done.push(what);
     } finally {
       await store.close();
     }
-  };
-  if (['sqlite', 'postgres', 'redis', 'etcd', 'file'].includes(scheme)) {
-    await run('leases, marks, claims', () => openLeaseStore(url, opts));
-  }
-  if (['sqlite', 'postgres', 'mysql'].includes(scheme)) {
-    await run('segments', () => openSegmentStore(url, opts));
-  }
-  if (['sqlite', 'postgres'].includes(scheme)) {
-    await run('counter marks', () => openMarkStore(url, opts));
   }
   if (done.length === 0) {
     throw new RangeError(
-      `store URL ${redactUrl(url)}: unknown store scheme "${scheme}:"; known: ${KNOWN_SCHEMES.map(schemePrefix).join(', ')}`,
+      `store URL ${redactUrl(url)}: unknown store scheme "${scheme}:"; known: ${knownSchemes().map(schemePrefix).join(', ')}`,
     );
   }
   return done;
-}
-
-/** The file options given (create, onCreate), for the sqlite: openers. */
-function fileOptions(options: StoreFileOptions): StoreFileOptions {
-  return {
-    ...(options.create === undefined ? {} : { create: options.create }),
-    ...(options.onCreate === undefined ? {} : { onCreate: options.onCreate }),
-  };
-}
-
-function withNamespace<T extends object>(
-  base: T,
-  options: OpenStoreOptions,
-): T & { namespace?: string } {
-  return options.namespace === undefined ? base : { ...base, namespace: options.namespace };
-}
-
-/** Options of {@link openTicketServer}. */
-export interface TicketServerOptions {
-  /** Give up connecting after this many ms. Default 5000. */
-  readonly connectTimeoutMs?: number;
-  /** Give up on a statement after this many ms. Default: connectTimeoutMs. */
-  readonly queryTimeoutMs?: number;
 }
 
 /**
  * Opens one ticket server and checks it answers. Throws `RangeError` for an unknown scheme or
  * a malformed URL; rejects with `StoreUnavailableError` when the server cannot be reached.
  */
-export async function openTicketServer(
+export function openTicketServer(
   url: string,
   options: TicketServerOptions = {},
 ): Promise<PlannableTicketServer> {
-  const scheme = storeScheme(url);
-  if (scheme === 'mysql') {
-    const { openMysqlTicketServer } = await import('./mysql/ticket-server.js');
-    return openMysqlTicketServer(url, options);
-  }
-  if (scheme === 'postgres') {
-    const { openPostgresTicketServer } = await import('./postgres/ticket-server.js');
-    return openPostgresTicketServer(url, options);
-  }
-  throw new RangeError(
-    `ticket server URL: expected mysql://... or postgres://..., got "${scheme}" in ${redactUrl(url)}`,
+  return ticketOpener(url)(url, options);
+}
+
+function ticketOpener(url: string): NonNullable<BackendOpeners['tickets']> {
+  return opener(
+    'tickets',
+    url,
+    (scheme) =>
+      `ticket server URL: expected ${formsOf(backendsWith('tickets'))}, got "${scheme}" in ${redactUrl(url)}`,
   );
 }
 
@@ -280,16 +223,11 @@ export async function openTicketServers(
  * client fails over; see TicketClient). Throws `RangeError` for a malformed URL at once.
  */
 export function lazyTicketServer(url: string, options: TicketServerOptions = {}): TicketServer {
-  const scheme = storeScheme(url);
-  if (scheme !== 'mysql' && scheme !== 'postgres') {
-    throw new RangeError(
-      `ticket server URL: expected mysql://... or postgres://..., got "${scheme}" in ${redactUrl(url)}`,
-    );
-  }
+  const open = ticketOpener(url);
   let opening: Promise<PlannableTicketServer> | null = null;
   const server = () => {
     if (opening === null) {
-      opening = openTicketServer(url, options);
+      opening = open(url, options);
       opening.catch(() => {
         opening = null;
       });
@@ -297,7 +235,7 @@ export function lazyTicketServer(url: string, options: TicketServerOptions = {})
     return opening;
   };
   return {
-    backend: scheme === 'postgres' ? 'postgres' : 'mysql',
+    backend: storeScheme(url),
     address: redactUrl(url),
     setup: async (name, increment, offset) => (await server()).setup(name, increment, offset),
     next: async (name) => (await server()).next(name),

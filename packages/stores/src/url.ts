@@ -7,8 +7,11 @@
  * WHATWG `URL`; the user information ends at the last `@` before the host), and the output is
  * rebuilt from the parts: scheme, user, host, port, path and the query, with every secret
  * replaced by `***`. What cannot be parsed is never echoed: the placeholder says which part is
- * wrong instead.
+ * wrong instead. Which schemes exist and how each driver reads its URL (a path, a member list,
+ * a lone user that is a password) come from the backends' descriptors (backends.ts).
  */
+import type { UrlRules } from './backend.js';
+import { backendOf, backends, formsOf, holdsAStore } from './backends.js';
 
 /**
  * The store used when none is named: the embedded SQLite file `idforge.db` in the working
@@ -74,10 +77,13 @@ interface Problem {
   readonly why: string;
 }
 
-const KNOWN = 'sqlite file leveldb postgres postgresql mysql mariadb redis rediss etcd'.split(' ');
-
 function problem(scheme: string, why: string): Problem {
-  return { name: KNOWN.includes(scheme) ? `${scheme} URL` : 'store URL', why };
+  return { name: backendOf(scheme) === undefined ? 'store URL' : `${scheme} URL`, why };
+}
+
+/** How the driver of `scheme` reads its URL (nothing special for an unknown scheme). */
+function rules(scheme: string): UrlRules {
+  return backendOf(scheme)?.url ?? {};
 }
 
 /** The redacted URL, or what makes it unparsable. */
@@ -100,7 +106,7 @@ function opaque(scheme: string, rest: string): string | Problem {
   const path = q < 0 ? body : body.slice(0, q);
   const query = q < 0 ? '' : body.slice(q + 1);
   if (hasStrayAt(new URLSearchParams(query))) return problem(scheme, AT_AFTER_HOST);
-  if (path.includes('@') && !['sqlite', 'file', 'leveldb'].includes(scheme)) {
+  if (path.includes('@') && rules(scheme).path !== true) {
     // user:password@host without "//": the scheme is the user name, the path holds the rest.
     return problem(scheme, 'expected "//" after the scheme, and nothing like user@host without it');
   }
@@ -114,7 +120,7 @@ const AT_AFTER_HOST =
 /** `scheme://[user[:password]@]host[:port][/path][?query][#fragment]`. */
 function hierarchical(scheme: string, url: string, rest: string): string | Problem {
   const afterSlashes = rest.slice(2);
-  const end = afterSlashes.search(scheme === 'file' ? /[/?#\\]/ : /[/?#]/);
+  const end = afterSlashes.search(rules(scheme).backslashEndsHost ? /[/?#\\]/ : /[/?#]/);
   const authority = end < 0 ? afterSlashes : afterSlashes.slice(0, end);
   const tail = end < 0 ? '' : afterSlashes.slice(end);
   let parsed = parse(url);
@@ -124,7 +130,7 @@ function hierarchical(scheme: string, url: string, rest: string): string | Probl
     parsed = parse(url.replace('@/', '@___DUMMY___/'));
     host = '';
   }
-  if (parsed === null && scheme === 'etcd' && MEMBERS.test(authority)) {
+  if (parsed === null && rules(scheme).memberList && MEMBERS.test(authority)) {
     // etcd://host:port,host:port: a list of members, which URL rejects as a port.
     parsed = parse(`etcd://h${tail}`);
     host = authority;
@@ -137,7 +143,7 @@ function hierarchical(scheme: string, url: string, rest: string): string | Probl
   ) {
     return problem(scheme, AT_AFTER_HOST);
   }
-  if (scheme !== 'postgres' && scheme !== 'postgresql' && !decodable(parsed)) {
+  if (!rules(scheme).toleratesStrayPercent && !decodable(parsed)) {
     // node-postgres re-encodes a stray "%"; ioredis and mysql2 throw URIError on it.
     return problem(
       scheme,
@@ -146,7 +152,7 @@ function hierarchical(scheme: string, url: string, rest: string): string | Probl
   }
   let user = parsed.username;
   if (parsed.password !== '') user = `${user}:${MASK}`;
-  else if (user !== '' && (scheme === 'redis' || scheme === 'rediss')) user = MASK;
+  else if (user !== '' && rules(scheme).loneUserIsSecret) user = MASK;
   const userinfo = user === '' ? '' : `${user}@`;
   const hostText = host ?? parsed.host;
   const query = parsed.search.slice(1);
@@ -225,18 +231,20 @@ export function checkStoreUrl(url: string): void {
   const r = analyse(url);
   if (typeof r !== 'string') {
     throw new RangeError(
-      'store URL: expected sqlite:PATH, file:PATH, postgres://..., mysql://..., redis://... or ' +
-        `etcd://host:port, but in this ${r.name} ${r.why} (the URL is not shown: it may hold a password)`,
+      `store URL: expected ${formsOf(backends().filter(holdsAStore))}, but in this ${r.name} ` +
+        `${r.why} (the URL is not shown: it may hold a password)`,
     );
   }
 }
 
 /**
- * The scheme of a store URL ('sqlite', 'file', 'postgres', 'redis', 'etcd', 'mysql'), with its
- * aliases folded (postgresql: is postgres, mariadb: is mysql); see {@link checkStoreUrl}.
+ * The scheme of a store URL ('sqlite', 'file', 'postgres', 'redis', 'etcd', 'mysql', ...), with
+ * a backend's aliases folded into its name (postgresql: is postgres, mariadb: is mysql); see
+ * {@link checkStoreUrl}.
  */
 export function storeScheme(url: string): string {
   checkStoreUrl(url);
   const s = SCHEME.exec(url)![1]!.toLowerCase();
-  return s === 'postgresql' ? 'postgres' : s === 'mariadb' ? 'mysql' : s;
+  const backend = backendOf(s);
+  return backend?.aliases?.includes(s) === true ? backend.name : s;
 }

@@ -4,13 +4,7 @@
  * and what was expected. The table of keys is in config.ts.
  */
 
-import {
-  STORE_ROLES,
-  type StoreRoleName,
-  schemePrefix,
-  storeScheme,
-  wrongSchemeMessage,
-} from '@idforge/stores';
+import { type StoreRoleName, servesRole, storeScheme, wrongSchemeMessage } from '@idforge/stores';
 import { PRESET_NAMES } from 'idforge';
 
 /** One bearer token and what it may do. Tokens come from the config file or the environment. */
@@ -79,21 +73,12 @@ export const bool: Parse<boolean> = (value, where) => {
   return fail(where, 'true or false', value);
 };
 
-export const LEASE_SCHEMES: readonly string[] = STORE_ROLES.store.schemes;
-export const SEGMENT_SCHEMES = ['sqlite', 'postgres', 'mysql'];
-export const SEQUENCE_SCHEMES: readonly string[] = STORE_ROLES.sequences.schemes;
-export const MARK_SCHEMES: readonly string[] = STORE_ROLES.marks.schemes;
-
-/** The role whose scheme list `schemes` is (LEASE_SCHEMES, SEQUENCE_SCHEMES, MARK_SCHEMES). */
-const roleOf = (schemes: readonly string[]): StoreRoleName | undefined =>
-  (Object.keys(STORE_ROLES) as StoreRoleName[]).find((r) => STORE_ROLES[r].schemes === schemes);
-
 /**
- * A store URL for one role: the message of a wrong scheme says which schemes the role accepts
- * and, for a scheme of another role, which flag takes it (`wrongSchemeMessage`).
+ * A store URL for one role (`--store`, `--sequences`, `--marks`): the backends that serve it
+ * are the registry's (@idforge/stores); the message of a wrong scheme says which schemes the
+ * role accepts and, for a scheme of another role, which flag takes it (`wrongSchemeMessage`).
  */
-export function url(schemes: readonly string[]): Parse<string> {
-  const role = roleOf(schemes);
+export function url(role: StoreRoleName): Parse<string> {
   return (value, where) => {
     const u = text(value, where);
     let scheme: string;
@@ -102,15 +87,8 @@ export function url(schemes: readonly string[]): Parse<string> {
     } catch (error) {
       throw new ConfigError(where, `${where}: ${(error as Error).message}`);
     }
-    if (!schemes.includes(scheme)) {
-      throw new ConfigError(
-        where,
-        `${where}: ${
-          role === undefined
-            ? `expected one of ${schemes.map(schemePrefix).join(', ')}, got ${schemePrefix(scheme)}`
-            : wrongSchemeMessage(role, scheme)
-        }`,
-      );
+    if (!servesRole(role, scheme)) {
+      throw new ConfigError(where, `${where}: ${wrongSchemeMessage(role, scheme)}`);
     }
     return u;
   };

@@ -5,22 +5,18 @@
  * start: an unknown key or a bad value throws {@link ConfigError} naming the key, where it came
  * from and how to fix it (the CLI exits with code 2).
  */
-import { DEFAULT_STORE_URL, storeScheme } from '@idforge/stores';
+import { backendOpens, DEFAULT_STORE_URL, servesRole, storeScheme } from '@idforge/stores';
 import {
   bool,
   ConfigError,
   fieldValues,
   int,
   type KeySpec,
-  LEASE_SCHEMES,
   type LogLevel,
   layoutList,
   layoutName,
   logLevel,
-  MARK_SCHEMES,
   nullable,
-  SEGMENT_SCHEMES,
-  SEQUENCE_SCHEMES,
   show,
   type TokenConfig,
   text,
@@ -100,17 +96,17 @@ export const CONFIG_KEYS = {
   port: { default: 8080, parse: int(0, 65535), help: 'port (0: any free port)' },
   store: {
     default: DEFAULT_STORE_URL,
-    parse: url(LEASE_SCHEMES),
+    parse: url('store'),
     help: 'lease and mark store URL',
   },
   sequences: {
     default: null,
-    parse: nullable(url(SEQUENCE_SCHEMES)),
+    parse: nullable(url('sequences')),
     help: 'segments (sqlite:, postgres://, mysql://) or redis:// counters; default --store',
   },
   marks: {
     default: null,
-    parse: nullable(url(MARK_SCHEMES)),
+    parse: nullable(url('marks')),
     help: 'durable marks of redis:// counters; default --store, else sqlite:idforge.db',
   },
   layout: { default: 'default', parse: layoutName, help: 'Snowflake layout of this node' },
@@ -265,10 +261,10 @@ export function resolveConfig(sources: ConfigSources = {}): ServiceConfig {
 /** Defaults that depend on other keys, and rules across keys. */
 function finish(c: ServiceConfig): ServiceConfig {
   let sequences = c.sequences;
-  if (sequences === null && SEGMENT_SCHEMES.includes(storeScheme(c.store))) sequences = c.store;
+  if (sequences === null && backendOpens(storeScheme(c.store), 'segments')) sequences = c.store;
   let marks = c.marks;
   if (marks === null && sequences !== null && storeScheme(sequences) === 'redis') {
-    marks = MARK_SCHEMES.includes(storeScheme(c.store)) ? c.store : DEFAULT_STORE_URL;
+    marks = servesRole('marks', storeScheme(c.store)) ? c.store : DEFAULT_STORE_URL;
   }
   const seen = new Set<string>();
   for (const t of c.tokens) {

@@ -1,0 +1,37 @@
+/**
+ * A JSON file (no driver): leases and marks for a node without a coordination service, on one
+ * host (atomic rename, fsync, an advisory lock file).
+ */
+import { existsSync } from 'node:fs';
+import { type Backend, CONNECT_TIMEOUT_MS, withNamespace } from '../backend.js';
+
+export const fileBackend: Backend = {
+  name: 'file',
+  title: 'a file',
+  form: 'file:PATH',
+  drivers: [],
+  url: { path: true, backslashEndsHost: true },
+  open: {
+    leases: async (url, options) => {
+      const { openFileLeaseStore } = await import('./lease-store.js');
+      const { parseFileUrl } = await import('./connect.js');
+      const { path } = parseFileUrl(url, options.namespace);
+      const existed = existsSync(path);
+      const store = await openFileLeaseStore(
+        url,
+        withNamespace(
+          {
+            connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+            create: options.create ?? true,
+          },
+          options,
+        ),
+      );
+      if (options.autoMigrate ?? true) {
+        await store.migrate();
+        if (!existed && existsSync(path)) options.onCreate?.(path);
+      }
+      return store;
+    },
+  },
+};

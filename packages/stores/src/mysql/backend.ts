@@ -1,0 +1,30 @@
+/** MariaDB or MySQL (mysql2): segments and ticket servers; bench and backfill. */
+import { type Backend, CONNECT_TIMEOUT_MS, withNamespace } from '../backend.js';
+
+export const mysqlBackend: Backend = {
+  name: 'mysql',
+  aliases: ['mariadb'],
+  title: 'MariaDB/MySQL',
+  form: 'mysql://...',
+  drivers: ['mysql2'],
+  open: {
+    segments: async (url, options) =>
+      (await import('./segment-store.js')).openMysqlSegmentStore(
+        url,
+        withNamespace(
+          { connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS },
+          options,
+        ),
+      ),
+    tickets: async (url, options) =>
+      (await import('./ticket-server.js')).openMysqlTicketServer(url, options),
+    bench: async (url) => (await import('./bench-engine.js')).openMysqlBenchEngine(url),
+    backfill: async (url) => (await import('./backfill-target.js')).openMysqlBackfillTarget(url),
+  },
+  classify: ({ code, errno }) => {
+    // ER_NO_SUCH_TABLE 1146; ER_DBACCESS_DENIED_ERROR 1044, ER_ACCESS_DENIED_ERROR 1045.
+    if (code === 'ER_NO_SUCH_TABLE' || Number(errno) === 1146) return 'not-migrated';
+    if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR') return 'auth';
+    return Number(errno) === 1044 || Number(errno) === 1045 ? 'auth' : null;
+  },
+};
