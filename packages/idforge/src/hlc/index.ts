@@ -12,6 +12,12 @@ export {
 } from './clock.js';
 export { HLC_LAYOUT, HlcIdGenerator, type HlcIdGeneratorOptions, hlcOfId } from './ids.js';
 export {
+  HlcNodeClock,
+  type HlcNodeClockOptions,
+  HlcNodeGenerator,
+  type HlcNodeInit,
+} from './node.js';
+export {
   compareHlc,
   formatHlc,
   HLC_MAX_C,
