@@ -6,7 +6,15 @@
  */
 
 import { openBackfillTarget, storeScheme } from '@idforge/stores';
-import { type CliIo, integer, loadPublicKeys, UsageError } from 'idforge/cli';
+import {
+  type CliIo,
+  type Command,
+  integer,
+  loadPublicKeys,
+  type Options,
+  type OptionValues,
+  UsageError,
+} from 'idforge/cli';
 import {
   type BackfillProgress,
   type BackfillReport,
@@ -60,12 +68,81 @@ Examples:
 
 const SCHEMES = ['uuidv7', 'uuidv4', 'public'];
 
+const backfillOptions = {
+  store: { type: 'string' },
+  table: { type: 'string' },
+  column: { type: 'string' },
+  scheme: { type: 'string' },
+  'key-column': { type: 'string' },
+  batch: { type: 'string' },
+  'key-file': { type: 'string' },
+  prefix: { type: 'string' },
+  json: { type: 'boolean' },
+} as const satisfies Options;
+
+/** The flags of `idforge backfill` (not idforge/public's BackfillValues, the IDs it writes). */
+export type BackfillFlags = OptionValues<typeof backfillOptions>;
+
+/** `idforge backfill --store URL --table T --column C --scheme S`. */
+export const backfillCli: Command<typeof backfillOptions> = {
+  help: backfillHelp,
+  options: backfillOptions,
+  run: backfillCommand,
+};
+
+/** What to fill, checked before the database is opened. */
+interface Fill {
+  readonly url: string;
+  readonly table: string;
+  readonly column: string;
+  readonly scheme: string;
+  readonly keyColumn: string;
+  readonly batch: number;
+}
+
 /** `idforge backfill`. */
 export async function backfillCommand(
   positionals: readonly string[],
-  values: Record<string, unknown>,
+  values: BackfillFlags,
   io: CliIo,
 ): Promise<number> {
+  const fill = fillOf(positionals, values);
+  const source = valuesFor(fill.scheme, values, io);
+
+  const controller = new AbortController();
+  const unsubscribe = io.onSignal?.((signal) => {
+    io.stderr.write(`\nidforge backfill: ${signal}: stopping after this batch…\n`);
+    controller.abort(new Error(signal));
+  });
+  const progress = new ProgressPrinter(io);
+  let filled = 0;
+  let report: BackfillReport;
+  try {
+    report = await runOn(fill, source, controller.signal, (p) => {
+      filled = p.filled;
+      showProgress(progress, p);
+    });
+  } catch (error) {
+    progress.end();
+    if (controller.signal.aborted) {
+      io.stderr.write(
+        `idforge backfill: interrupted after filling ${int(filled)} rows (each batch ` +
+          'is committed); rerun the same command to resume.\n',
+      );
+      return 130;
+    }
+    throw error;
+  } finally {
+    unsubscribe?.();
+  }
+  progress.end();
+  io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : summary(report));
+  // Rows still NULL: not done, whatever the reason; a script must not build on it.
+  return report.complete ? 0 : 1;
+}
+
+/** The table, column, scheme and batch of the flags; a mistake is a UsageError. */
+function fillOf(positionals: readonly string[], values: BackfillFlags): Fill {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const url = required(values, 'store', 'a database URL');
   const table = required(values, 'table', 'a table name');
@@ -90,64 +167,35 @@ export async function backfillCommand(
       `--store: expected sqlite:PATH, postgres://... or mysql://..., got a ${engine} URL`,
     );
   }
-  const source = valuesFor(scheme, values, io);
-
-  const controller = new AbortController();
-  const unsubscribe = io.onSignal?.((signal) => {
-    io.stderr.write(`\nidforge backfill: ${signal}: stopping after this batch…\n`);
-    controller.abort(new Error(signal));
-  });
-  const progress = new ProgressPrinter(io);
-  let filled = 0;
-  let report: BackfillReport;
-  try {
-    const target = await openBackfillTarget(url);
-    try {
-      report = await usage(() =>
-        runBackfill(target, {
-          table,
-          column,
-          keyColumn,
-          values: source,
-          batch,
-          signal: controller.signal,
-          onProgress: (p) => {
-            filled = p.filled;
-            showProgress(progress, p);
-          },
-        }),
-      );
-    } finally {
-      await target.close();
-    }
-  } catch (error) {
-    progress.end();
-    if (controller.signal.aborted) {
-      io.stderr.write(
-        `idforge backfill: interrupted after filling ${int(filled)} rows (each batch ` +
-          'is committed); rerun the same command to resume.\n',
-      );
-      return 130;
-    }
-    throw error;
-  } finally {
-    unsubscribe?.();
-  }
-  progress.end();
-  io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : summary(report));
-  // Rows still NULL: not done, whatever the reason; a script must not build on it.
-  return report.complete ? 0 : 1;
+  return { url, table, column, scheme, keyColumn, batch };
 }
 
-function required(values: Record<string, unknown>, name: string, what: string): string {
+/** Opens the database of `fill.url`, runs the backfill on it and closes it, however it ends. */
+async function runOn(
+  { url, table, column, keyColumn, batch }: Fill,
+  source: BackfillValues,
+  signal: AbortSignal,
+  onProgress: (p: BackfillProgress) => void,
+): Promise<BackfillReport> {
+  const target = await openBackfillTarget(url);
+  try {
+    return await usage(() =>
+      runBackfill(target, { table, column, keyColumn, values: source, batch, signal, onProgress }),
+    );
+  } finally {
+    await target.close();
+  }
+}
+
+function required(values: BackfillFlags, name: keyof BackfillFlags, what: string): string {
   const v = values[name];
   if (typeof v !== 'string' || v === '') throw new UsageError(`--${name}: expected ${what}`);
   return v;
 }
 
-function valuesFor(scheme: string, values: Record<string, unknown>, io: CliIo): BackfillValues {
+function valuesFor(scheme: string, values: BackfillFlags, io: CliIo): BackfillValues {
   if (scheme !== 'public') {
-    for (const flag of ['key-file', 'prefix']) {
+    for (const flag of ['key-file', 'prefix'] as const) {
       if (values[flag] !== undefined) throw new UsageError(`--${flag}: only with --scheme public`);
     }
     return scheme === 'uuidv7' ? uuidv7Values() : uuidv4Values();
@@ -167,7 +215,7 @@ function valuesFor(scheme: string, values: Record<string, unknown>, io: CliIo): 
 }
 
 /** `--key-file F`, else `$IDFORGE_PUBLIC_KEYS` from io.env (as `idforge public` reads them). */
-function loadKeys(values: Record<string, unknown>, io: CliIo): PublicKey[] {
+function loadKeys(values: BackfillFlags, io: CliIo): PublicKey[] {
   const file = values['key-file'];
   return loadPublicKeys(
     typeof file === 'string' ? file : undefined,

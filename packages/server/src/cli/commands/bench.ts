@@ -15,7 +15,15 @@ import {
   runDbBench,
   writeReport,
 } from 'idforge/bench';
-import { type CliIo, formatTable, integer, UsageError } from 'idforge/cli';
+import {
+  type CliIo,
+  type Command,
+  formatTable,
+  integer,
+  type Options,
+  type OptionValues,
+  UsageError,
+} from 'idforge/cli';
 import { int, ProgressPrinter, rateText } from '../progress.js';
 
 export const benchHelp = `Usage: idforge bench db --store URL --rows N [--schemes LIST] [--batch N] [--out DIR]
@@ -57,32 +65,33 @@ Examples:
 
 const DEFAULT_OUT = 'idforge-bench-report';
 
+const benchOptions = {
+  store: { type: 'string' },
+  rows: { type: 'string' },
+  schemes: { type: 'string' },
+  batch: { type: 'string' },
+  out: { type: 'string' },
+  keep: { type: 'boolean' },
+  force: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const satisfies Options;
+
+export type BenchValues = OptionValues<typeof benchOptions>;
+
+/** `idforge bench db`. */
+export const benchCli: Command<typeof benchOptions> = {
+  help: benchHelp,
+  options: benchOptions,
+  run: benchCommand,
+};
+
 /** `idforge bench <sub>`: only `db` for now. */
 export async function benchCommand(
   positionals: readonly string[],
-  values: Record<string, unknown>,
+  values: BenchValues,
   io: CliIo,
 ): Promise<number> {
-  const [sub, ...extra] = positionals;
-  if (sub !== 'db') {
-    throw new UsageError(
-      sub === undefined ? 'expected a subcommand: db' : `unknown subcommand "${sub}" (expected db)`,
-    );
-  }
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  if (typeof values.store !== 'string') throw new UsageError('--store: expected a database URL');
-  if (typeof values.rows !== 'string') throw new UsageError('--rows: expected a number of rows');
-  const url = values.store;
-  const rows = integer('--rows', values.rows, 1, MAX_BENCH_ROWS);
-  const batch =
-    typeof values.batch === 'string' ? integer('--batch', values.batch, 1, MAX_BENCH_BATCH) : 1000;
-  const engineName = engineOf(url);
-  const schemes =
-    typeof values.schemes === 'string'
-      ? usage(() => parseSchemes(values.schemes as string, engineName))
-      : defaultSchemes(engineName);
-  const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT;
-
+  const { url, out, ...settings } = benchSettings(positionals, values);
   const controller = new AbortController();
   const unsubscribe = io.onSignal?.((signal) => {
     io.stderr.write(`\nidforge bench db: ${signal}: stopping after this batch…\n`);
@@ -93,9 +102,7 @@ export async function benchCommand(
   let report: DbBenchReport;
   try {
     report = await runDbBench(engine, {
-      rows,
-      batch,
-      schemes,
+      ...settings,
       keep: values.keep === true,
       force: values.force === true,
       signal: controller.signal,
@@ -120,6 +127,30 @@ export async function benchCommand(
   if (values.json === true) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else io.stdout.write(summary(report, written));
   return 0;
+}
+
+/** `bench db`'s arguments, checked before the database is opened; a mistake is a UsageError. */
+function benchSettings(positionals: readonly string[], values: BenchValues) {
+  const [sub, ...extra] = positionals;
+  if (sub !== 'db') {
+    throw new UsageError(
+      sub === undefined ? 'expected a subcommand: db' : `unknown subcommand "${sub}" (expected db)`,
+    );
+  }
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  if (typeof values.store !== 'string') throw new UsageError('--store: expected a database URL');
+  if (typeof values.rows !== 'string') throw new UsageError('--rows: expected a number of rows');
+  const url = values.store;
+  const rows = integer('--rows', values.rows, 1, MAX_BENCH_ROWS);
+  const batch =
+    typeof values.batch === 'string' ? integer('--batch', values.batch, 1, MAX_BENCH_BATCH) : 1000;
+  const engineName = engineOf(url);
+  const schemes =
+    typeof values.schemes === 'string'
+      ? usage(() => parseSchemes(values.schemes as string, engineName))
+      : defaultSchemes(engineName);
+  const out = typeof values.out === 'string' ? values.out : DEFAULT_OUT;
+  return { url, rows, batch, schemes, out };
 }
 
 function engineOf(url: string): 'postgres' | 'mysql' | 'sqlite' | 'leveldb' {

@@ -9,10 +9,13 @@ import {
 import {
   bigintArg,
   type CliIo,
+  type Command,
   DEFAULT_STORE,
   formatTable,
   integer,
   LineWriter,
+  type Options,
+  type OptionValues,
   STORE_HELP,
   storeUrl,
   tagArg,
@@ -49,14 +52,35 @@ ${STORE_HELP}                    (seq: a table in sqlite, postgres or mysql; a R
 Run \`idforge migrate --store URL\` once before using a server store.
 `;
 
-export interface SeqValues {
-  store?: string;
-  step?: string;
-  start?: string;
-  description?: string;
-  count?: string;
-  json?: boolean;
-  marks?: string;
+const seqOptions = {
+  store: { type: 'string' },
+  step: { type: 'string' },
+  start: { type: 'string' },
+  description: { type: 'string' },
+  count: { type: 'string', short: 'n' },
+  json: { type: 'boolean' },
+  marks: { type: 'string' },
+} as const satisfies Options;
+
+export type SeqValues = OptionValues<typeof seqOptions>;
+
+/** `idforge seq <create|next|show|step> [tag]`. */
+export const seqCli: Command<typeof seqOptions> = {
+  help: seqHelp,
+  options: seqOptions,
+  run: seqCommand,
+};
+
+/** What `seq <sub>` is asked, checked before any store is opened. */
+interface SeqArgs {
+  readonly sub: 'create' | 'next' | 'show' | 'step';
+  /** The tag (every subcommand but show). */
+  readonly tag: string | undefined;
+  /** seq step: the new stored step. */
+  readonly newStep: number | undefined;
+  readonly step: number;
+  readonly start: bigint;
+  readonly count: number;
 }
 
 function tagOf(rest: string[], sub: string): string {
@@ -92,25 +116,8 @@ export async function seqCommand(
   values: SeqValues,
   io: CliIo,
 ): Promise<number> {
-  const [sub, ...rest] = positionals;
-  if (sub !== 'create' && sub !== 'next' && sub !== 'show' && sub !== 'step') {
-    throw new UsageError(
-      sub === undefined
-        ? 'expected create, next, show or step'
-        : `expected create, next, show or step, got "${sub}"`,
-    );
-  }
-  if (sub !== 'create' && (values.step ?? values.start ?? values.description) !== undefined) {
-    throw new UsageError('--step, --start and --description apply to seq create only');
-  }
-  if (sub !== 'next' && values.count !== undefined) throw new UsageError('-n applies to seq next');
-  if (sub !== 'show' && values.json) throw new UsageError('--json applies to seq show');
-  const [tag, newStep] =
-    sub === 'show' ? [] : sub === 'step' ? stepArgs(rest) : [tagOf(rest, sub), undefined];
-  if (sub === 'show' && rest.length > 0) throw new UsageError(`seq show: unexpected "${rest[0]}"`);
-  const step = integer('--step', values.step ?? '1000', 1, 2 ** 31 - 1);
-  const start = bigintArg('--start', values.start ?? '1', 1n, MAX_SEQUENCE_VALUE, '2^63 - 1');
-  const count = integer('--count', values.count ?? '1', 1, 10_000_000);
+  const args = seqArgs(positionals, values);
+  const { sub, tag, start, count } = args;
   const url = storeUrl(values, io);
   if (values.marks !== undefined && storeScheme(url) !== 'redis') {
     throw new UsageError('--marks applies to a redis:// store only');
@@ -135,6 +142,40 @@ export async function seqCommand(
       io,
     );
   }
+  return tableSeq(args, values, url, io);
+}
+
+/** The subcommand, its arguments and the flags it takes; a mistake is a UsageError. */
+function seqArgs(positionals: string[], values: SeqValues): SeqArgs {
+  const [sub, ...rest] = positionals;
+  if (sub !== 'create' && sub !== 'next' && sub !== 'show' && sub !== 'step') {
+    throw new UsageError(
+      sub === undefined
+        ? 'expected create, next, show or step'
+        : `expected create, next, show or step, got "${sub}"`,
+    );
+  }
+  if (sub !== 'create' && (values.step ?? values.start ?? values.description) !== undefined) {
+    throw new UsageError('--step, --start and --description apply to seq create only');
+  }
+  if (sub !== 'next' && values.count !== undefined) throw new UsageError('-n applies to seq next');
+  if (sub !== 'show' && values.json) throw new UsageError('--json applies to seq show');
+  const [tag, newStep] =
+    sub === 'show' ? [] : sub === 'step' ? stepArgs(rest) : [tagOf(rest, sub), undefined];
+  if (sub === 'show' && rest.length > 0) throw new UsageError(`seq show: unexpected "${rest[0]}"`);
+  const step = integer('--step', values.step ?? '1000', 1, 2 ** 31 - 1);
+  const start = bigintArg('--start', values.start ?? '1', 1n, MAX_SEQUENCE_VALUE, '2^63 - 1');
+  const count = integer('--count', values.count ?? '1', 1, 10_000_000);
+  return { sub, tag, newStep, step, start, count };
+}
+
+/** `seq` on a segment table (sqlite, postgres, mysql): one store opened for one subcommand. */
+async function tableSeq(
+  { sub, tag, newStep, step, start, count }: SeqArgs,
+  values: SeqValues,
+  url: string,
+  io: CliIo,
+): Promise<number> {
   // Only seq create makes a tag: show reads, and next and step need an existing tag, so for
   // them a missing sqlite: file (or its table) is an error, never a new empty store.
   const existing = sub !== 'create';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { CliIo } from 'idforge/cli';
+import type { CliIo, Command } from 'idforge/cli';
 import {
   CONFIG_KEYS,
   ConfigError,
@@ -67,7 +67,7 @@ Examples:
 `;
 
 /** parseArgs options of `serve`: one per configuration key. */
-export function serveOptions(): Record<string, { type: 'string' | 'boolean' }> {
+function serveOptions(): Record<string, { type: 'string' | 'boolean' }> {
   const out: Record<string, { type: 'string' | 'boolean' }> = { config: { type: 'string' } };
   for (const key of Object.keys(CONFIG_KEYS)) {
     if (FLAGLESS.includes(key)) continue;
@@ -75,6 +75,12 @@ export function serveOptions(): Record<string, { type: 'string' | 'boolean' }> {
   }
   return out;
 }
+
+/**
+ * `idforge serve`. Its flags are the configuration keys (CONFIG_KEYS, the service's), so its
+ * option table is built at load and its values are those of any table.
+ */
+export const serveCli: Command = { help: serveHelp, options: serveOptions(), run: serveCommand };
 
 function readConfigFile(path: string): { path: string; values: unknown } {
   let text: string;

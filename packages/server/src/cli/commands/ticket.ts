@@ -1,7 +1,17 @@
 /** `idforge ticket setup|next`: Flickr-style ticket servers (MariaDB/MySQL or PostgreSQL). */
 
 import { closeTicketServers, lazyTicketServer, openTicketServers } from '@idforge/stores';
-import { type CliIo, integer, LineWriter, serverList, ticketTagArg, UsageError } from 'idforge/cli';
+import {
+  type CliIo,
+  type Command,
+  integer,
+  LineWriter,
+  type Options,
+  type OptionValues,
+  serverList,
+  ticketTagArg,
+  UsageError,
+} from 'idforge/cli';
 import { setupTicketServers, shortReason, TicketClient } from 'idforge/sequences';
 
 export const ticketHelp = `Usage: idforge ticket <setup|next> <tag> --servers URL,URL [options]
@@ -30,11 +40,20 @@ The servers must be durable (InnoDB, innodb_flush_log_at_trx_commit = 1; Postgre
 and synchronous_commit on): see docs/sequences-tickets.md.
 `;
 
-export interface TicketValues {
-  servers?: string;
-  count?: string;
-  increment?: string;
-}
+const ticketOptions = {
+  servers: { type: 'string' },
+  count: { type: 'string', short: 'n' },
+  increment: { type: 'string' },
+} as const satisfies Options;
+
+export type TicketValues = OptionValues<typeof ticketOptions>;
+
+/** `idforge ticket <setup|next> <tag>`. */
+export const ticketCli: Command<typeof ticketOptions> = {
+  help: ticketHelp,
+  options: ticketOptions,
+  run: ticketCommand,
+};
 
 /** The most tickets one `ticket next` prints (each is a round trip). */
 const MAX_COUNT = 10_000_000;
