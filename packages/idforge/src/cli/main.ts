@@ -22,7 +22,6 @@ import {
   SERVER_PACKAGE,
 } from './host.js';
 import { type CliIo, UsageError } from './io.js';
-
 import { VERSION } from './version.js';
 
 export type { CliIo } from './io.js';
