@@ -3,7 +3,7 @@
  * sequences, from one or more nodes with round robin and failover. Built on the built-in
  * `fetch`; imports only the core, so it runs in Node.js, browsers and edge runtimes.
  */
-import { ClientClosedError } from '../core/index.js';
+import { ClientClosedError, MAX_REQUEST_COUNT } from '../core/index.js';
 import {
   type ClientOptions,
   ID_SCHEMES,
@@ -19,9 +19,6 @@ import {
 import { ClientSequence } from './sequence.js';
 import { ServerPool, type ServerStats } from './servers.js';
 import { idsParser, segmentParser } from './wire.js';
-
-/** The largest `batch(scheme, count)` the client sends (the service caps it lower: 10000). */
-const MAX_COUNT = 1_000_000;
 
 /** What `client.stats()` returns. */
 export interface ClientStats {
@@ -69,7 +66,8 @@ export class IdforgeClient {
       const expected = `one of ${ID_SCHEMES.join(', ')}`;
       throw (typeof scheme === 'string' ? rangeError : typeError)('scheme', expected, scheme);
     }
-    integer('count', count, 0, MAX_COUNT);
+    // The wire's bound: no node answers more (each caps it at its maxCount, 10000 by default).
+    integer('count', count, 0, MAX_REQUEST_COUNT);
     const query = idQuery(scheme, options);
     if (this.#closed) throw new ClientClosedError(`GET /v1/ids/${scheme}`);
     if (count === 0) return [];

@@ -5,7 +5,7 @@
  * described by its length only.
  */
 
-import { SERVICE_SCHEMES, type ServiceScheme } from '../core/index.js';
+import { MAX_GENE_FROM, SERVICE_SCHEMES, type ServiceScheme } from '../core/index.js';
 
 /** The schemes the service issues (`GET /v1/ids/{scheme}`): the wire contract's list. */
 export const ID_SCHEMES = SERVICE_SCHEMES;
@@ -108,8 +108,6 @@ export interface IdRequestOptions {
   readonly geneFrom?: bigint | string;
 }
 
-const MAX_U64 = (1n << 64n) - 1n;
-
 /**
  * The query string (after `count`) that `options` ask for: `&layout=...&gene=...`. Throws
  * `TypeError`/`RangeError` for a malformed option or one given for a scheme other than
@@ -142,7 +140,7 @@ export function idQuery(scheme: IdScheme, options: IdRequestOptions | undefined)
     if (typeof geneFrom === 'bigint') id = geneFrom;
     else if (typeof geneFrom === 'string' && /^[0-9]{1,20}$/.test(geneFrom)) id = BigInt(geneFrom);
     else throw typeError('options.geneFrom', expected, geneFrom);
-    if (id < 0n || id > MAX_U64) throw rangeError('options.geneFrom', expected, geneFrom);
+    if (id < 0n || id > MAX_GENE_FROM) throw rangeError('options.geneFrom', expected, geneFrom);
     q += `&geneFrom=${id}`;
   }
   return q;

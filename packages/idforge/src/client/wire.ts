@@ -4,7 +4,16 @@
  * numbers are decimal strings in 0 .. 2^63 - 1. A body that breaks this is refused whole
  * (`fail` throws `ServiceResponseError`). Also: the words of error answers and network errors.
  */
-import { isKsuid, isSnowflake, isUlid, isUuid, MAX_SEQUENCE_VALUE } from '../core/index.js';
+import {
+  type IdBatchBody,
+  isKsuid,
+  isSnowflake,
+  isUlid,
+  isUuid,
+  MAX_SEQUENCE_VALUE,
+  type SegmentBody,
+  type ServiceErrorBody,
+} from '../core/index.js';
 import type { IdScheme } from './options.js';
 
 /** A block of sequence numbers [first, last], owned by this client alone. */
@@ -14,6 +23,9 @@ export interface Segment {
 }
 
 type Fail = (reason: string) => never;
+
+/** A body of the wire contract's shape `T` as received: every field still to be checked. */
+type Unchecked<T> = { readonly [K in keyof T]?: unknown };
 
 /** Whether a string is an ID of each scheme, as the service formats it. */
 const VALID: Readonly<Record<IdScheme, (id: string) => boolean>> = {
@@ -54,7 +66,7 @@ export function idsParser(scheme: IdScheme, count: number) {
 export function segmentParser(tag: string, after: bigint) {
   return (body: unknown, fail: Fail): Segment => {
     if (typeof body !== 'object' || body === null) fail(`the body is ${show(body)}, not an object`);
-    const b = body as { tag?: unknown; first?: unknown; last?: unknown };
+    const b = body as Unchecked<SegmentBody>;
     if (b.tag !== tag) fail(`"tag" is ${show(b.tag)}, not "${tag}"`);
     const first = decimal(b.first, '"first"', fail);
     const last = decimal(b.last, '"last"', fail);
@@ -70,7 +82,7 @@ export function segmentParser(tag: string, after: bigint) {
 }
 
 function idsOf(body: unknown, count: number, fail: Fail): unknown[] {
-  const ids = (body as { ids?: unknown } | null)?.ids;
+  const ids = (body as Unchecked<IdBatchBody> | null)?.ids;
   if (!Array.isArray(ids)) fail(`"ids" is ${show(ids)}, not an array`);
   const list = ids as unknown[];
   if (list.length !== count) fail(`${list.length} IDs where ${count} were asked for`);
@@ -109,7 +121,7 @@ export function networkReason(e: unknown): string {
 /** `{"error":{"code","message"}}`, or the start of whatever else the body was. */
 export function errorBody(text: string): { code: string | undefined; message: string } {
   try {
-    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+    const body = JSON.parse(text) as { error?: Unchecked<ServiceErrorBody['error']> } | null;
     const code = body?.error?.code;
     const message = body?.error?.message;
     if (typeof code === 'string' && typeof message === 'string') {

@@ -175,4 +175,14 @@ export {
   uuidv7Bytes,
   uuidv7Timestamp,
 } from './uuid/v7.js';
-export { HLC_HEADER, MAX_SEQUENCE_VALUE, SERVICE_SCHEMES, type ServiceScheme } from './wire.js';
+export {
+  HLC_HEADER,
+  type IdBatchBody,
+  MAX_GENE_FROM,
+  MAX_REQUEST_COUNT,
+  MAX_SEQUENCE_VALUE,
+  SERVICE_SCHEMES,
+  type SegmentBody,
+  type ServiceErrorBody,
+  type ServiceScheme,
+} from './wire.js';

@@ -23,3 +23,41 @@ export const HLC_HEADER = 'idforge-hlc';
  * it never wraps.
  */
 export const MAX_SEQUENCE_VALUE = (1n << 63n) - 1n;
+
+/**
+ * The largest `count` of one request for IDs or sequence numbers that any node may be
+ * configured to answer (the service's `maxCount` is at most this; default 10,000), and so the
+ * largest the client sends.
+ */
+export const MAX_REQUEST_COUNT = 1_000_000;
+
+/**
+ * The largest `geneFrom` (`GET /v1/ids/snowflake?geneFrom=ID`): a 64-bit ID, 2^64 - 1, sent
+ * as 1 to 20 decimal digits. Above it the service answers 400 `IDF_INVALID_ID`; the client
+ * refuses it before sending.
+ */
+export const MAX_GENE_FROM = (1n << 64n) - 1n;
+
+/**
+ * Every failure the service answers (the Leaf routes excepted, which answer in text): a
+ * stable code (docs/errors.md for the library's, docs/service.md for the service's own) and a
+ * message naming the cause and the fix.
+ */
+export interface ServiceErrorBody {
+  readonly error: { readonly code: string; readonly message: string };
+}
+
+/** `GET /v1/ids/{scheme}` and `GET /v1/sequences/{tag}`: the IDs or numbers, as strings. */
+export interface IdBatchBody {
+  readonly ids: readonly string[];
+}
+
+/**
+ * `POST /v1/sequences/{tag}/segments`: the block [first, last] of `tag` that the caller alone
+ * owns, both ends decimal strings (at most {@link MAX_SEQUENCE_VALUE}).
+ */
+export interface SegmentBody {
+  readonly tag: string;
+  readonly first: string;
+  readonly last: string;
+}

@@ -6,6 +6,7 @@
  * from and how to fix it (the CLI exits with code 2).
  */
 import { backendOpens, DEFAULT_STORE_URL, servesRole, storeScheme } from '@idforge/stores';
+import { MAX_REQUEST_COUNT } from 'idforge';
 import {
   bool,
   ConfigError,
@@ -142,7 +143,11 @@ export const CONFIG_KEYS = {
     parse: int(0, 3_600_000),
     help: 'wait at start for a worker ID, ms',
   },
-  maxCount: { default: 10_000, parse: int(1, 1_000_000), help: 'largest count of one request' },
+  maxCount: {
+    default: 10_000,
+    parse: int(1, MAX_REQUEST_COUNT),
+    help: 'largest count of one request',
+  },
   maxSegmentSize: {
     default: 1_000_000,
     parse: int(1, 2 ** 31 - 1),

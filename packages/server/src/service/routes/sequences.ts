@@ -1,5 +1,6 @@
 /** Numbers from central sequences, one by one or as whole segments for a client to serve. */
 import type { FastifyInstance } from 'fastify';
+import type { SegmentBody } from 'idforge';
 import { allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
 import { segmentSchema, sequenceSchema } from '../schemas.js';
@@ -39,7 +40,8 @@ export async function sequenceRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       const s = await sequences.take(tag, req.query.size);
       metrics.handedOut(tag, Number(s.last - s.first + 1n));
       reply.type('application/json; charset=utf-8');
-      return JSON.stringify({ tag: s.tag, first: s.first.toString(), last: s.last.toString() });
+      const body: SegmentBody = { tag: s.tag, first: s.first.toString(), last: s.last.toString() };
+      return JSON.stringify(body);
     },
   );
 }
