@@ -4,7 +4,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ERROR_CATEGORY, ErrorCode } from '../../packages/idforge/src/core/index.js';
-import { CODE_STATUS, ServiceCode } from '../../packages/server/src/service/index.js';
+import {
+  describeFailure,
+  HttpError,
+  SERVICE_CATEGORY,
+  statusOf,
+} from '../../packages/server/src/service/errors.js';
+import {
+  CATEGORY_STATUS,
+  CODE_STATUS,
+  ServiceCode,
+} from '../../packages/server/src/service/index.js';
 
 const errorsDoc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const serviceDoc = readFileSync(new URL('../../docs/service.md', import.meta.url), 'utf8');
@@ -35,4 +45,26 @@ test('every service code is documented in docs/service.md', () => {
   for (const code of Object.values(ServiceCode)) {
     assert.ok(serviceDoc.includes(`\`${code}\``), `${code} in docs/service.md`);
   }
+});
+
+test("every code an answer carries has a category, and its status is the category's", () => {
+  const rows = new Map<string, number>();
+  for (const line of serviceDoc.split('\n')) {
+    const m = /^\| `(IDF_[A-Z_]+)` \| (\d+)/.exec(line);
+    if (m !== null) rows.set(m[1]!, Number(m[2]));
+  }
+  assert.deepEqual(Object.keys(SERVICE_CATEGORY).sort(), Object.values(ServiceCode).sort());
+  for (const code of Object.values(ServiceCode)) {
+    assert.ok(SERVICE_CATEGORY[code] in CATEGORY_STATUS, code);
+    // The first status of the row is the one the service's own HttpError answers with.
+    assert.equal(statusOf(code), rows.get(code), `${code}: docs/service.md's status`);
+    const e = new HttpError(code, 'x');
+    assert.deepEqual(describeFailure(e), { status: statusOf(code), code, message: 'x' });
+  }
+  for (const code of Object.values(ErrorCode)) assert.equal(statusOf(code), CODE_STATUS[code]);
+});
+
+test('the status an HttpError was once given is checked against its code', () => {
+  assert.equal(new HttpError(404, ServiceCode.NO_SEQUENCES, 'x').statusCode, 404);
+  assert.throws(() => new HttpError(400, ServiceCode.NO_SEQUENCES, 'x'), RangeError);
 });

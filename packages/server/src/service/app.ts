@@ -203,7 +203,6 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       allowList: (req) => req.access === 'ops',
       errorResponseBuilder: (req, ctx) =>
         new HttpError(
-          429,
           ServiceCode.RATE_LIMITED,
           `rate limit of ${ctx.max} requests per ${ctx.after} reached for ${req.principal === null ? `client ${req.ip}` : `token "${req.principal.name}"`}; retry later or raise rateLimit`,
         ),

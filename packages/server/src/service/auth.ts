@@ -58,27 +58,19 @@ export class TokenAuth {
   }
 }
 
-const unauthorized = (message: string) => new HttpError(401, ServiceCode.UNAUTHORIZED, message);
+const unauthorized = (message: string) => new HttpError(ServiceCode.UNAUTHORIZED, message);
 
 /** Throws 403 unless `p` may use scheme `scheme` (null principal: open service). */
 export function allowScheme(p: Principal | null, scheme: string): void {
   if (p !== null && p.schemes !== null && !p.schemes.has(scheme)) {
-    throw new HttpError(
-      403,
-      ServiceCode.FORBIDDEN,
-      `token "${p.name}" may not issue ${scheme} IDs`,
-    );
+    throw new HttpError(ServiceCode.FORBIDDEN, `token "${p.name}" may not issue ${scheme} IDs`);
   }
 }
 
 /** Throws 403 unless `p` may draw from tag `tag`. */
 export function allowTag(p: Principal | null, tag: string): void {
   if (p !== null && p.tags !== null && !p.tags.has(tag)) {
-    throw new HttpError(
-      403,
-      ServiceCode.FORBIDDEN,
-      `token "${p.name}" may not use sequence "${tag}"`,
-    );
+    throw new HttpError(ServiceCode.FORBIDDEN, `token "${p.name}" may not use sequence "${tag}"`);
   }
 }
 
@@ -86,11 +78,10 @@ export function allowTag(p: Principal | null, tag: string): void {
 export function allowAdmin(p: Principal | null): void {
   if (p === null) {
     throw new HttpError(
-      401,
       ServiceCode.UNAUTHORIZED,
       'admin routes need an admin token: configure one (tokens with "admin": true, or IDFORGE_ADMIN_TOKEN) and send it as a bearer token',
     );
   }
   if (!p.admin)
-    throw new HttpError(403, ServiceCode.FORBIDDEN, `token "${p.name}" is not an admin token`);
+    throw new HttpError(ServiceCode.FORBIDDEN, `token "${p.name}" is not an admin token`);
 }

@@ -11,7 +11,7 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { codeOfStatus, describeFailure } from './errors.js';
+import { codeOfStatus, describeFailure, errorJson } from './errors.js';
 import type { ServiceMetrics } from './metrics.js';
 import { MAX_PARAM_LENGTH } from './schemas.js';
 
@@ -20,7 +20,7 @@ const MAX_HEADER_BYTES = 16_384;
 
 /** A whole answer, written on the socket itself (there is no request object yet). */
 function rawAnswer(status: number, message: string): string {
-  const body = JSON.stringify({ error: { code: codeOfStatus(status), message } });
+  const body = errorJson(codeOfStatus(status), message);
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
@@ -92,18 +92,16 @@ export function frameworkErrors(metrics: ServiceMetrics) {
     }
     metrics.request('unmatched', req.method, status, reply.elapsedTime / 1000);
     reply.code(status).type('application/json; charset=utf-8');
-    reply.send(JSON.stringify({ error: { code: codeOfStatus(status), message } }));
+    reply.send(errorJson(codeOfStatus(status), message));
   };
 }
 
 /** Node's `checkExpectation`: an Expect other than 100-continue, answered 417 in the shape. */
 export function onUnknownExpectation(_req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify({
-    error: {
-      code: codeOfStatus(417),
-      message: 'unsupported Expect header: only "100-continue" is understood',
-    },
-  });
+  const body = errorJson(
+    codeOfStatus(417),
+    'unsupported Expect header: only "100-continue" is understood',
+  );
   res.writeHead(417, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),

@@ -26,11 +26,14 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Server } from 'node:net';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ErrorCode } from 'idforge';
+import { errorJson, statusOf } from './errors.js';
 
 /** The answer to every request once the drain has begun. */
-const SHUTTING_DOWN = JSON.stringify({
-  error: { code: 'IDF_NOT_READY', message: 'the node is shutting down; retry on another node' },
-});
+const SHUTTING_DOWN = errorJson(
+  ErrorCode.NOT_READY,
+  'the node is shutting down; retry on another node',
+);
 
 const drains = new WeakMap<FastifyInstance, Drain>();
 
@@ -60,7 +63,7 @@ export class Drain {
   /** Answers `reply` with the shutdown's 503 (call when {@link closing}). */
   refuse(reply: FastifyReply): void {
     reply
-      .code(503)
+      .code(statusOf(ErrorCode.NOT_READY))
       .header('retry-after', '1')
       .header('connection', 'close')
       .type('application/json; charset=utf-8')

@@ -1,25 +1,36 @@
 /**
- * How failures reach a client: every error answers `{"error":{"code","message"}}` with a status.
- * IdforgeError codes answer with their category's status (ERROR_CATEGORY, declared with the
- * codes), which docs/errors.md's HTTP column gives (a test keeps the two equal);
- * the service's own codes (request, auth, limits) are listed in docs/service.md.
+ * How failures reach a client: every error answers `{"error":{"code","message"}}` (the wire
+ * contract's ServiceErrorBody) with the HTTP status of the code's category. IdforgeError codes
+ * have theirs declared with the codes (ERROR_CATEGORY), and docs/errors.md's HTTP column gives
+ * the status (a test keeps the two equal); the service's own codes (request, auth, limits) have
+ * theirs declared below, beside the codes, and are listed in docs/service.md.
  */
 import {
   ERROR_CATEGORY,
   type ErrorCategory,
   type ErrorCodeValue,
   IdforgeError,
+  type ServiceErrorBody,
   UnknownTagError,
 } from 'idforge';
 
-/** The HTTP status of each error category (AIP-193's mapping, and 410 for a withdrawn key). */
-export const CATEGORY_STATUS: Readonly<Record<ErrorCategory, number>> = {
+/**
+ * The categories of the service's answers: the library's, and two only the HTTP edge gives: a
+ * caller over its rate (`rate-limited`: retry after Retry-After) and a request not received
+ * whole in time (`request-timeout`: send it at once).
+ */
+export type ServiceCategory = ErrorCategory | 'rate-limited' | 'request-timeout';
+
+/** The HTTP status of each category (AIP-193's mapping, and 410 for a withdrawn key). */
+export const CATEGORY_STATUS: Readonly<Record<ServiceCategory, number>> = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
   'not-found': 404,
+  'request-timeout': 408,
   conflict: 409,
   gone: 410,
+  'rate-limited': 429,
   internal: 500,
   upstream: 502,
   unavailable: 503,
@@ -42,6 +53,44 @@ export const ServiceCode = {
   NO_SEQUENCES: 'IDF_NO_SEQUENCES',
   INTERNAL: 'IDF_INTERNAL',
 } as const;
+export type ServiceCodeValue = (typeof ServiceCode)[keyof typeof ServiceCode];
+
+/**
+ * The category of each service code, so its status: total by its type (a new code does not
+ * compile without one). docs/service.md's status column is the category's (a test checks).
+ */
+export const SERVICE_CATEGORY = {
+  IDF_BAD_REQUEST: 'invalid',
+  IDF_UNAUTHORIZED: 'unauthorized',
+  IDF_FORBIDDEN: 'forbidden',
+  IDF_NOT_FOUND: 'not-found',
+  IDF_REQUEST_TIMEOUT: 'request-timeout',
+  IDF_RATE_LIMITED: 'rate-limited',
+  IDF_OVERLOADED: 'unavailable',
+  IDF_NO_SEQUENCES: 'not-found',
+  IDF_INTERNAL: 'internal',
+} as const satisfies Readonly<Record<ServiceCodeValue, ServiceCategory>>;
+
+/** Every code a client can read in an answer: the library's errors' and the service's own. */
+export type AnswerCode = ErrorCodeValue | ServiceCodeValue;
+
+/** The category of any code an answer carries. */
+export function categoryOf(code: AnswerCode): ServiceCategory {
+  return code in SERVICE_CATEGORY
+    ? SERVICE_CATEGORY[code as ServiceCodeValue]
+    : ERROR_CATEGORY[code as ErrorCodeValue];
+}
+
+/** The HTTP status of any code an answer carries: its category's. */
+export function statusOf(code: AnswerCode): number {
+  return CATEGORY_STATUS[categoryOf(code)];
+}
+
+/** The JSON text of an error answer (what every route, hook and handler sends). */
+export function errorJson(code: string, message: string): string {
+  const body: ServiceErrorBody = { error: { code, message } };
+  return JSON.stringify(body);
+}
 
 /** An unknown tag, or a request the service refused itself: nothing a store did. */
 export function isCallerError(error: unknown): boolean {
@@ -53,32 +102,43 @@ export function isCallerError(error: unknown): boolean {
   );
 }
 
-/** An error the service raises itself, with its status. */
+/**
+ * An error the service raises itself: a code a client can read and its message; the status
+ * is the code's category's ({@link statusOf}).
+ */
 export class HttpError extends Error {
   readonly statusCode: number;
-  readonly code: string;
-  constructor(statusCode: number, code: string, message: string) {
+  readonly code: AnswerCode;
+  constructor(code: AnswerCode, message: string);
+  /**
+   * @deprecated The status follows from the code: `new HttpError(code, message)`. Kept for
+   * callers not moved yet; throws `RangeError` when `statusCode` is not the code's status.
+   */
+  constructor(statusCode: number, code: AnswerCode, message: string);
+  constructor(...args: [AnswerCode, string] | [number, AnswerCode, string]) {
+    const [code, message] = args.length === 3 ? [args[1], args[2]] : args;
     super(message);
     this.name = 'HttpError';
-    this.statusCode = statusCode;
     this.code = code;
+    this.statusCode = statusOf(code);
+    if (args.length === 3 && args[0] !== this.statusCode) {
+      throw new RangeError(`HttpError ${code}: expected status ${this.statusCode}, got ${args[0]}`);
+    }
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, ServiceCode.BAD_REQUEST, message);
-export const notFound = (message: string) => new HttpError(404, ServiceCode.NOT_FOUND, message);
+export const badRequest = (message: string) => new HttpError(ServiceCode.BAD_REQUEST, message);
+export const notFound = (message: string) => new HttpError(ServiceCode.NOT_FOUND, message);
 
-/** The JSON body of an error answer. */
-export interface ErrorBody {
-  readonly error: { readonly code: string; readonly message: string };
-}
+/** The JSON body of an error answer (the wire contract's, in idforge's core/wire.ts). */
+export type ErrorBody = ServiceErrorBody;
 
 /**
  * The service code of a 4xx that carries no code of its own (Fastify's, a plugin's, Node's):
  * the status keeps its meaning (403 is IDF_FORBIDDEN, never IDF_BAD_REQUEST); any other 4xx
  * (400, 413, 414, 415, 417, 431...) is a request to fix.
  */
-export function codeOfStatus(status: number): string {
+export function codeOfStatus(status: number): ServiceCodeValue {
   switch (status) {
     case 401:
       return ServiceCode.UNAUTHORIZED;
@@ -95,22 +155,40 @@ export function codeOfStatus(status: number): string {
   }
 }
 
-/** Status, code and message of any error that reaches a route. */
-export function describeFailure(error: unknown): { status: number; code: string; message: string } {
-  if (error instanceof HttpError)
-    return { status: error.statusCode, code: error.code, message: error.message };
+/** What a failure answers: its status, code and message. */
+export interface Failure {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+const failure = (code: AnswerCode, message: string): Failure => ({
+  status: statusOf(code),
+  code,
+  message,
+});
+
+/**
+ * Status, code and message of any error that reaches a route. An error of the service or the
+ * library answers with its code's status; Fastify's and its plugins' own (a 413, a 404 under
+ * /docs) keep their status, with the service code of it ({@link codeOfStatus}); schema
+ * failures and misuse (`RangeError`, `TypeError`) are the caller's: IDF_BAD_REQUEST; anything
+ * else is IDF_INTERNAL, and a 500 says only that (never the error's own message).
+ */
+export function describeFailure(error: unknown): Failure {
+  if (error instanceof HttpError) return failure(error.code, error.message);
   if (error instanceof IdforgeError) {
-    return { status: CODE_STATUS[error.code] ?? 500, code: error.code, message: error.message };
+    const status = CODE_STATUS[error.code] ?? statusOf(ServiceCode.INTERNAL);
+    return { status, code: error.code, message: error.message };
   }
   const e = error as { statusCode?: number; code?: string; message?: string; validation?: unknown };
-  if (e?.validation !== undefined)
-    return { status: 400, code: ServiceCode.BAD_REQUEST, message: String(e.message) };
+  if (e?.validation !== undefined) return failure(ServiceCode.BAD_REQUEST, String(e.message));
   // Fastify's own errors carry their status (some are RangeErrors: 413 body too large).
   const own = typeof e?.statusCode === 'number' && e.statusCode >= 400 ? e.statusCode : undefined;
   if (own === undefined && (e instanceof RangeError || e instanceof TypeError)) {
-    return { status: 400, code: ServiceCode.BAD_REQUEST, message: e.message };
+    return failure(ServiceCode.BAD_REQUEST, e.message);
   }
-  const status = own ?? 500;
+  const status = own ?? statusOf(ServiceCode.INTERNAL);
   if (status < 500) return { status, code: codeOfStatus(status), message: String(e.message) };
   return {
     status,

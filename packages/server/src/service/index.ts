@@ -17,7 +17,15 @@ export {
 } from './config.js';
 export { ConfigError, type LogLevel, type TokenConfig } from './config-values.js';
 export type { Access, ServiceDeps, ServiceIdentity } from './deps.js';
-export { CATEGORY_STATUS, CODE_STATUS, type ErrorBody, ServiceCode } from './errors.js';
+export {
+  CATEGORY_STATUS,
+  CODE_STATUS,
+  type ErrorBody,
+  SERVICE_CATEGORY,
+  type ServiceCategory,
+  ServiceCode,
+  type ServiceCodeValue,
+} from './errors.js';
 export { EventLog, type ServiceEvent } from './events.js';
 export { ServiceMetrics } from './metrics.js';
 export {

@@ -2,8 +2,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type Clock,
+  ErrorCode,
   HLC_HEADER,
   KsuidGenerator,
+  MAX_GENE_FROM,
   MonotonicClock,
   type SnowflakeGeneOptions,
   UlidGenerator,
@@ -93,8 +95,6 @@ export class BatchClock implements Clock {
   }
 }
 
-const MAX_U64 = (1n << 64n) - 1n;
-
 interface IdsQuery {
   readonly count: number;
   readonly layout?: string;
@@ -111,10 +111,9 @@ function geneOf(scheme: Scheme, q: IdsQuery): SnowflakeGeneOptions | undefined {
   }
   if (q.gene !== undefined) return { gene: q.gene };
   const geneFrom = BigInt(q.geneFrom!); // the schema admits 1 to 20 decimal digits
-  if (geneFrom > MAX_U64) {
+  if (geneFrom > MAX_GENE_FROM) {
     throw new HttpError(
-      400,
-      'IDF_INVALID_ID',
+      ErrorCode.INVALID_ID,
       `geneFrom ${q.geneFrom} is above 2^64-1: not a 64-bit ID`,
     );
   }

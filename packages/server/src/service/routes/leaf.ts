@@ -34,7 +34,7 @@ export async function leafRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   // The configured layout always has a node (server.ts starts one per served layout); a
   // request that finds none meets a bug, answered as one, never a bare Error.
   const noNode = () =>
-    new HttpError(500, ServiceCode.INTERNAL, `no Snowflake node for layout "${config.layout}"`);
+    new HttpError(ServiceCode.INTERNAL, `no Snowflake node for layout "${config.layout}"`);
   app.get<{ Params: { key: string } }>(
     '/api/segment/get/:key',
     {
