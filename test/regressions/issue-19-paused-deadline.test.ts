@@ -12,12 +12,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
-import { SegmentBuffer } from '../../packages/idforge/src/sequences/index.js';
-import {
-  SEQUENCE_WAIT_MS,
-  SequenceRegistry,
-  type SequenceSource,
-} from '../../packages/server/src/service/sequences.js';
+import { SegmentBuffer, type SequenceSource } from '../../packages/idforge/src/sequences/index.js';
+import { SEQUENCE_WAIT_MS, SequenceRegistry } from '../../packages/server/src/service/sequences.js';
 
 // The store stand-in: a process of its own that answers every byte at once.
 const server = spawn(

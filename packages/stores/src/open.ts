@@ -14,15 +14,17 @@ import type { BenchEngine } from 'idforge/bench';
 import type { LeaseStore } from 'idforge/coord';
 import type { BackfillTarget } from 'idforge/public';
 import type {
-  CounterBlockSourceOptions,
+  CounterSourceOptions,
   CounterStore,
   DurableMarkStore,
   PlannableTicketServer,
+  SegmentBuffer,
   SegmentSequenceOptions,
   SegmentStore,
+  SequenceSource,
   TicketServer,
 } from 'idforge/sequences';
-import { counterBlockSource, openSegmentSequence, SegmentBuffer } from 'idforge/sequences';
+import { counterSource, segmentSource } from 'idforge/sequences';
 import {
   type Backend,
   type BackendOpeners,
@@ -32,7 +34,7 @@ import {
   type OpenStoreOptions,
   type TicketServerOptions,
 } from './backend.js';
-import { backendOf, backendsWith, formsOf } from './backends.js';
+import { backendOf, backendOpens, backendsWith, formsOf } from './backends.js';
 import { knownSchemes, schemePrefix, wrongSchemeMessage } from './roles.js';
 import { DEFAULT_STORE_URL, redactUrl, storeScheme } from './url.js';
 
@@ -252,20 +254,70 @@ export async function closeTicketServers(servers: readonly TicketServer[]): Prom
   await Promise.all(servers.map((s) => s.close().catch(() => {})));
 }
 
-/** Options of {@link openSequence}. */
-export interface OpenSequenceOptions extends SegmentSequenceOptions {
+/** Options of {@link openSequenceSource}. */
+export interface OpenSequenceSourceOptions
+  extends Pick<OpenStoreOptions, 'connectTimeoutMs' | 'onCreate'>,
+    CounterSourceOptions {
   /**
-   * Redis counters: where the durable marks live (sqlite: or postgres://). Default
-   * sqlite:idforge.db, the embedded default; the library reads no environment variable (the
-   * CLI passes $IDFORGE_STORE itself).
+   * Counters: where the durable marks live (a store that opens marks: sqlite: or
+   * postgres://). Default sqlite:idforge.db, the embedded default; the library reads no
+   * environment variable (the CLI passes $IDFORGE_STORE itself).
    */
   readonly marks?: string;
-  /** Redis counters: the block size (INCRBY K). Default 1000. */
-  readonly blockSize?: number;
-  /** Redis counters: what to do when the counter moved backwards. Default 'reseed'. */
-  readonly onRegression?: CounterBlockSourceOptions['onRegression'];
-  readonly connectTimeoutMs?: number;
+  /** Create the tables (segments, marks) if missing, as `idforge migrate` would. Default false. */
+  readonly migrate?: boolean;
 }
+
+/**
+ * Where the numbers of `url` come from: a segment store (sqlite:, postgres://, mysql://) or
+ * counters (redis://) under the durable marks of `options.marks`. The one way the service,
+ * the CLI and {@link openSequence} open sequences. Rejects as {@link openSegmentStore};
+ * nothing stays open when it rejects.
+ */
+export async function openSequenceSource(
+  url: string,
+  options: OpenSequenceSourceOptions = {},
+): Promise<SequenceSource> {
+  const { marks, migrate = false, connectTimeoutMs, onCreate, ...counter } = options;
+  const open = {
+    ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
+    ...(onCreate === undefined ? {} : { onCreate }),
+  };
+  const scheme = storeScheme(url);
+  if (!backendOpens(scheme, 'counters')) {
+    const store = await openSegmentStore(url, open);
+    await migrateOrClose(migrate, store);
+    return segmentSource(store);
+  }
+  const counters = await openCounterStore(url, open);
+  let markStore: DurableMarkStore;
+  try {
+    markStore = await openMarkStore(marks ?? DEFAULT_STORE_URL, open);
+  } catch (error) {
+    await counters.close();
+    throw error;
+  }
+  await migrateOrClose(migrate, markStore, counters);
+  return counterSource(counters, markStore, counter);
+}
+
+/** `store.migrate()` when asked; on failure closes the store (and `others`) and rejects. */
+async function migrateOrClose(
+  migrate: boolean,
+  store: Migratable,
+  ...others: { close(): Promise<void> }[]
+): Promise<void> {
+  if (!migrate) return;
+  try {
+    await store.migrate();
+  } catch (error) {
+    await Promise.all([store, ...others].map((s) => s.close().catch(() => undefined)));
+    throw error;
+  }
+}
+
+/** Options of {@link openSequence}: the source's and the buffer's. */
+export type OpenSequenceOptions = OpenSequenceSourceOptions & SegmentSequenceOptions;
 
 /** A sequence and what closes it with its stores. */
 export interface OpenedSequence {
@@ -274,57 +326,54 @@ export interface OpenedSequence {
 }
 
 /**
- * The sequence of `tag` in the store `url`, with its first block loaded. Rejects with
- * `UnknownTagError` (segment tables: the tag was never created), `StoreUnavailableError`.
+ * The sequence of `tag` in the store `url` ({@link openSequenceSource}), with its first block
+ * loaded. Rejects with `UnknownTagError` (segment tables: the tag was never created),
+ * `StoreUnavailableError`; nothing stays open when it rejects.
  */
 export async function openSequence(
   url: string,
   tag: string,
   options: OpenSequenceOptions = {},
 ): Promise<OpenedSequence> {
-  const { marks, blockSize, onRegression, connectTimeoutMs, ...buffer } = options;
-  const open = connectTimeoutMs === undefined ? {} : { connectTimeoutMs };
-  if (storeScheme(url) !== 'redis') {
-    const store = await openSegmentStore(url, open);
-    try {
-      const sequence = await openSegmentSequence(store, tag, buffer);
-      return {
-        sequence,
-        close: async () => {
-          sequence.close();
-          await store.close();
-        },
-      };
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-  }
-  const counter = await openCounterStore(url, open);
-  const markStore = await openMarkStore(marks ?? DEFAULT_STORE_URL, open).catch(
-    async (error: unknown) => {
-      await counter.close();
-      throw error;
-    },
-  );
-  const sequence = new SegmentBuffer({
-    ...buffer,
-    tag,
-    minStep: blockSize ?? 1000,
-    source: counterBlockSource(counter, markStore, tag, onRegression ? { onRegression } : {}),
-    backend: counter.backend,
-    address: counter.address,
-  });
-  const close = async () => {
-    sequence.close();
-    await counter.close();
-    await markStore.close();
-  };
+  const { source: sourceOptions, buffer } = splitSequenceOptions(options);
+  const source = await openSequenceSource(url, sourceOptions);
   try {
-    await sequence.warm();
+    const sequence = await source.open(tag, buffer);
+    return {
+      sequence,
+      close: async () => {
+        sequence.close();
+        await source.close();
+      },
+    };
   } catch (error) {
-    await close();
+    await source.close();
     throw error;
   }
-  return { sequence, close };
+}
+
+/** Every option of the source (the compiler checks none is missing); the rest are the buffer's. */
+const SOURCE_OPTIONS: Record<keyof OpenSequenceSourceOptions, true> = {
+  marks: true,
+  migrate: true,
+  connectTimeoutMs: true,
+  onCreate: true,
+  blockSize: true,
+  maxTags: true,
+  onRegression: true,
+  reseedMargin: true,
+  maxReseeds: true,
+  logger: true,
+};
+
+function splitSequenceOptions(options: OpenSequenceOptions): {
+  source: OpenSequenceSourceOptions;
+  buffer: SegmentSequenceOptions;
+} {
+  const source: Record<string, unknown> = {};
+  const buffer: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    (Object.hasOwn(SOURCE_OPTIONS, key) ? source : buffer)[key] = value;
+  }
+  return { source, buffer };
 }

@@ -181,6 +181,7 @@ export {
   MAX_GENE_FROM,
   MAX_REQUEST_COUNT,
   MAX_SEQUENCE_VALUE,
+  type NumberRange,
   SERVICE_SCHEMES,
   type SegmentBody,
   type ServiceErrorBody,

@@ -25,6 +25,16 @@ export const HLC_HEADER = 'idforge-hlc';
 export const MAX_SEQUENCE_VALUE = (1n << 63n) - 1n;
 
 /**
+ * A block of sequence numbers [first, last], both inclusive, owned by whoever took it: what a
+ * segment store hands a node, what a node hands a client (`POST /v1/sequences/{tag}/segments`,
+ * with `first` and `last` as decimal strings), and what a buffer holds.
+ */
+export interface NumberRange {
+  readonly first: bigint;
+  readonly last: bigint;
+}
+
+/**
  * The largest `count` of one request for IDs or sequence numbers that any node may be
  * configured to answer (the service's `maxCount` is at most this; default 10,000), and so the
  * largest the client sends.

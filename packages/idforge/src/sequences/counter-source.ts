@@ -38,6 +38,7 @@ import {
   type CounterStore,
   type DurableMarkStore,
   MAX_SEQUENCE_VALUE,
+  type NumberRange,
 } from './ports.js';
 import { assertTag } from './tag.js';
 
@@ -114,7 +115,7 @@ export function counterBlockSource(
   let regressions = 0;
   let reseeds = 0;
 
-  const take = async (size: number): Promise<{ first: bigint; last: bigint }> => {
+  const take = async (size: number): Promise<NumberRange> => {
     const n = BigInt(size);
     for (let attempt = 0; ; attempt++) {
       const stored = await marks.read(tag);

@@ -27,6 +27,7 @@ export {
   type CreateTagOptions,
   type DurableMarkStore,
   MAX_SEQUENCE_VALUE,
+  type NumberRange,
   type PlannableTicketServer,
   type Segment,
   type SegmentStore,
@@ -41,6 +42,13 @@ export type {
   SegmentFetchEvent,
 } from './segment-buffer-types.js';
 export { openSegmentSequence, type SegmentSequenceOptions, type Sequence } from './sequence.js';
+export {
+  type CounterSourceOptions,
+  counterSource,
+  DEFAULT_COUNTER_BLOCK,
+  type SequenceSource,
+  segmentSource,
+} from './sequence-source.js';
 export { assertTag, assertTicketTag, MAX_TAG_LENGTH } from './tag.js';
 export {
   shortReason,

@@ -9,8 +9,11 @@
  * reached or fails; other rejections are listed per method.
  */
 
-// The largest number any sequence hands out (2^63 - 1): part of the wire contract, core/wire.ts.
-export { MAX_SEQUENCE_VALUE } from '../core/index.js';
+import type { NumberRange } from '../core/index.js';
+
+// The largest number any sequence hands out (2^63 - 1) and the range of numbers [first, last]:
+// part of the wire contract, core/wire.ts.
+export { MAX_SEQUENCE_VALUE, type NumberRange } from '../core/index.js';
 
 /** One business tag of a segment table (orders, users, photos...). */
 export interface SegmentTag {
@@ -23,11 +26,9 @@ export interface SegmentTag {
   readonly updatedAtMs: number;
 }
 
-/** A block of numbers [first, last], both inclusive, owned by the caller alone. */
-export interface Segment {
+/** A block of numbers [first, last] of one tag, both inclusive, owned by the caller alone. */
+export interface Segment extends NumberRange {
   readonly tag: string;
-  readonly first: bigint;
-  readonly last: bigint;
 }
 
 /** Options of {@link SegmentStore.createTag}. */
@@ -155,6 +156,4 @@ export interface DurableMarkStore {
  * (`StoreUnavailableError` naming the store, `SequenceExhaustedError`, `UnknownTagError`,
  * `CounterRegressedError`).
  */
-export type BlockSource = (
-  size: number,
-) => Promise<{ readonly first: bigint; readonly last: bigint }>;
+export type BlockSource = (size: number) => Promise<NumberRange>;

@@ -3,7 +3,7 @@
  * snapshot of its two buffers, and the event told after each fetch. Types only; no code.
  */
 import type { BackoffOptions } from '../core/internal.js';
-import type { BlockSource } from './ports.js';
+import type { BlockSource, NumberRange } from './ports.js';
 
 /** Told after every fetch from the source settles: how long it took and, if it failed, why. */
 export interface SegmentFetchEvent {
@@ -71,13 +71,9 @@ export interface SegmentBufferSnapshot {
    * The segment being served, [first, last], and `next`, the number `tryNext` returns next;
    * null when none is loaded or it is used up (then `next` below, if any, is served next).
    */
-  readonly current: {
-    readonly first: bigint;
-    readonly last: bigint;
-    readonly next: bigint;
-  } | null;
+  readonly current: (NumberRange & { readonly next: bigint }) | null;
   /** The second buffer, fetched ahead and not yet served; null if none. */
-  readonly next: { readonly first: bigint; readonly last: bigint } | null;
+  readonly next: NumberRange | null;
   /** Whether a fetch from the store is in flight. */
   readonly loading: boolean;
   /** The step the next fetch asks for (as in stats). */

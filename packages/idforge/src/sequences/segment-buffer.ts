@@ -36,18 +36,13 @@
  */
 import { SequenceExhaustedError, StoreUnavailableError } from '../core/index.js';
 import { Backoff, RunningDeadline } from '../core/internal.js';
-import type { BlockSource } from './ports.js';
+import type { BlockSource, NumberRange } from './ports.js';
 import type {
   SegmentBufferOptions,
   SegmentBufferSnapshot,
   SegmentBufferStats,
   SegmentFetchEvent,
 } from './segment-buffer-types.js';
-
-interface Block {
-  first: bigint;
-  last: bigint;
-}
 
 const EMPTY = -1n;
 
@@ -69,7 +64,7 @@ export class SegmentBuffer {
   #first = 0n;
   #last = EMPTY;
   #trigger = EMPTY;
-  #next: Block | null = null;
+  #next: NumberRange | null = null;
   #loading: Promise<void> | null = null;
   #lastError: unknown = null;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;

@@ -1,32 +1,28 @@
 /**
  * The service's sequences: one double-buffered SegmentBuffer per tag, opened on first use and
- * kept; whole segments handed to clients straight from the source. Two sources:
+ * kept; whole segments handed to clients straight from the source (idforge/sequences'
+ * `SequenceSource`, opened by @idforge/stores' `openSequenceSource`, as the CLI opens it):
  *
  * - a segment store (sqlite:, postgres://, mysql://): tags are rows an admin creates, each
  *   with a stored step; an unknown tag is a 404, never created by a request for numbers;
- * - Redis counters (redis://) under durable marks: any tag is a counter (INCRBY), each block
- *   checked against its mark before it is served, so a Redis that lost its data is refused
- *   or re-seeded above the mark, never served from twice. Counters have no stored step:
- *   admin routes that create tags or change steps answer 400. Since any caller can name a
- *   new counter, a node keeps buffers (and guarded sources) for at most MAX_TRACKED_TAGS of
- *   them; a tag past the bound is served from a block of its own per request, each block
- *   still checked against the durable mark.
+ * - Redis counters (redis://) under durable marks: any tag is a counter. Counters have no
+ *   stored step: admin routes that create tags or change steps answer 400. Since any caller
+ *   can name a new counter, a node keeps buffers (and guarded sources, the source's
+ *   `maxTags`) for at most MAX_TRACKED_TAGS of them; a tag past the bound is served from a
+ *   block of its own per request, each block still checked against the durable mark.
  */
 import { StoreUnavailableError, UnknownTagError } from 'idforge';
 
 import {
   assertTag,
-  type CounterBlockSource,
-  type CounterStore,
-  counterBlockSource,
-  type DurableMarkStore,
-  openSegmentSequence,
   RunningDeadline,
-  SegmentBuffer,
+  type Segment,
+  type SegmentBuffer,
   type SegmentBufferSnapshot,
   type SegmentStore,
   type SegmentTag,
   type Sequence,
+  type SequenceSource,
 } from 'idforge/sequences';
 import { badRequest, HttpError, isCallerError, ServiceCode } from './errors.js';
 import { MAX_TRACKED_TAGS } from './metrics.js';
@@ -71,104 +67,6 @@ export function buffersJson(b: SegmentBufferSnapshot): {
     current:
       c === null ? null : { first: String(c.first), last: String(c.last), next: String(c.next) },
     next: n === null ? null : { first: String(n.first), last: String(n.last) },
-  };
-}
-
-/** A block of numbers [first, last] owned by its caller alone. */
-export interface Block {
-  readonly tag: string;
-  readonly first: bigint;
-  readonly last: bigint;
-}
-
-/** Where the numbers come from: a segment store or Redis counters. */
-export interface SequenceSource {
-  readonly backend: string;
-  readonly address: string;
-  /** The buffer of `tag`, first block loaded. */
-  open(tag: string, onFetch: (ms: number, error: unknown) => void): Promise<SegmentBuffer>;
-  /** A block of at least `size` numbers (`undefined`: the tag's own step). */
-  take(tag: string, size: number | undefined): Promise<Block>;
-  /** Cheap call that fails when the source cannot be reached (readiness). */
-  probe(): Promise<void>;
-  /** The segment store, for the admin routes; null for counters. */
-  readonly segments: SegmentStore | null;
-  close(): Promise<void>;
-}
-
-/** Numbers from a segment table (Meituan Leaf's 号段). */
-export function segmentSource(store: SegmentStore): SequenceSource {
-  return {
-    backend: store.backend,
-    address: store.address,
-    segments: store,
-    open: (tag, onFetch) =>
-      openSegmentSequence(store, tag, {
-        fetchTimeoutMs: SEQUENCE_WAIT_MS,
-        onFetch: (e) => onFetch(e.ms, e.error),
-      }),
-    take: (tag, size) => store.takeSegment(tag, size),
-    probe: async () => {
-      await store.listTags();
-    },
-    close: () => store.close(),
-  };
-}
-
-/** The block a counter hands out when no size is asked for. */
-export const COUNTER_BLOCK = 1000;
-
-/**
- * Numbers from Redis counters under durable marks: one guarded source per tag, kept for at
- * most `maxTags` tags; past them a fresh one per call (each call reads the durable mark
- * anyway: only the process's own floor is not kept for those tags).
- */
-export function counterSource(
-  counter: CounterStore,
-  marks: DurableMarkStore,
-  maxTags: number = MAX_TRACKED_TAGS,
-): SequenceSource {
-  const sources = new Map<string, CounterBlockSource>();
-  const of = (tag: string) => {
-    let s = sources.get(tag);
-    if (s === undefined) {
-      s = counterBlockSource(counter, marks, tag);
-      if (sources.size < maxTags) sources.set(tag, s);
-    }
-    return s;
-  };
-  return {
-    backend: counter.backend,
-    address: counter.address,
-    segments: null,
-    async open(tag, onFetch) {
-      const buffer = new SegmentBuffer({
-        tag,
-        minStep: COUNTER_BLOCK,
-        source: of(tag),
-        backend: counter.backend,
-        address: counter.address,
-        fetchTimeoutMs: SEQUENCE_WAIT_MS,
-        onFetch: (e) => onFetch(e.ms, e.error),
-      });
-      try {
-        await buffer.warm();
-      } catch (error) {
-        buffer.close(); // never handed out: it must not go on retrying in the background
-        throw error;
-      }
-      return buffer;
-    },
-    take: async (tag, size) => ({ tag, ...(await of(tag)(size ?? COUNTER_BLOCK)) }),
-    // raiseTo never lowers a counter: on a key of its own it only creates it at 0.
-    probe: async () => {
-      await counter.raiseTo('__idforge_probe__', 0n);
-      await marks.read('__idforge_probe__');
-    },
-    async close() {
-      await counter.close();
-      await marks.close();
-    },
   };
 }
 
@@ -247,7 +145,10 @@ export class SequenceRegistry {
     }
     if (p === undefined) {
       p = source
-        .open(tag, (ms, error) => this.#report(tag, ms / 1000, error))
+        .open(tag, {
+          fetchTimeoutMs: SEQUENCE_WAIT_MS,
+          onFetch: (e) => this.#report(tag, e.ms / 1000, e.error),
+        })
         .then(
           (b) => {
             this.#open.set(tag, b);
@@ -294,7 +195,7 @@ export class SequenceRegistry {
   }
 
   /** A whole block of at least `size` numbers (the stored step when larger), for a client. */
-  async take(tag: string, size: number | undefined): Promise<Block> {
+  async take(tag: string, size: number | undefined): Promise<Segment> {
     const source = this.#need();
     assertTag(tag);
     const started = performance.now();

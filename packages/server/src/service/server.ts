@@ -7,15 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import {
-  DEFAULT_STORE_URL,
-  openCounterStore,
-  openLeaseStore,
-  openMarkStore,
-  openSegmentStore,
-  redactUrl,
-  storeScheme,
-} from '@idforge/stores';
+import { DEFAULT_STORE_URL, openLeaseStore, openSequenceSource, redactUrl } from '@idforge/stores';
 import type { FastifyInstance } from 'fastify';
 import { type Clock, getLayout, MonotonicClock } from 'idforge';
 import {
@@ -25,6 +17,7 @@ import {
   type SnowflakeNodeOptions,
 } from 'idforge/coord';
 import { HLC_LAYOUT } from 'idforge/hlc';
+import type { SequenceSource } from 'idforge/sequences';
 import { type Logger, pino } from 'pino';
 import { buildApp, loopLagOf } from './app.js';
 import { ClockWatch } from './clock-watch.js';
@@ -33,14 +26,9 @@ import type { ServiceDeps, ServiceIdentity } from './deps.js';
 import { drainOf } from './drain.js';
 import { EventLog } from './events.js';
 import { ServiceHlc } from './hlc.js';
-import { ServiceMetrics } from './metrics.js';
+import { MAX_TRACKED_TAGS, ServiceMetrics } from './metrics.js';
 import { probeListen } from './port-probe.js';
-import {
-  counterSource,
-  SequenceRegistry,
-  type SequenceSource,
-  segmentSource,
-} from './sequences.js';
+import { SequenceRegistry } from './sequences.js';
 
 /** Options of {@link openService} and {@link startService}. */
 export interface StartOptions {
@@ -211,7 +199,12 @@ export async function openService(
     }
     let source: SequenceSource | null = null;
     if (config.sequences !== null) {
-      source = await openSequenceSource(config, onCreate);
+      source = await openSequenceSource(config.sequences, {
+        marks: config.marks ?? DEFAULT_STORE_URL,
+        onCreate,
+        migrate: config.migrate,
+        maxTags: MAX_TRACKED_TAGS,
+      });
       if (starting.signal.aborted) await source.close().catch(() => undefined);
       check();
       events.record(
@@ -249,28 +242,6 @@ export async function openService(
   };
   clockWatch.start();
   return { deps, close: closeAll };
-}
-
-/** The sequence source `config.sequences` names: a segment store, or Redis counters and marks. */
-async function openSequenceSource(
-  config: ServiceConfig,
-  onCreate: (path: string) => void,
-): Promise<SequenceSource> {
-  const url = config.sequences as string;
-  if (storeScheme(url) !== 'redis') {
-    const store = await openSegmentStore(url, { onCreate });
-    if (config.migrate) await store.migrate();
-    return segmentSource(store);
-  }
-  const counter = await openCounterStore(url);
-  try {
-    const marks = await openMarkStore(config.marks ?? DEFAULT_STORE_URL, { onCreate });
-    if (config.migrate) await marks.migrate();
-    return counterSource(counter, marks);
-  } catch (error) {
-    await counter.close();
-    throw error;
-  }
 }
 
 /** The fixed field values that `layout` has (each layout takes its own). */
