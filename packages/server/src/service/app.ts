@@ -27,9 +27,10 @@ import {
   onUnknownExpectation,
   safeError,
 } from './client-errors.js';
-import type { Access, IssuedCounts, ServiceDeps } from './deps.js';
+import type { Access, ServiceDeps } from './deps.js';
 import { installDrain } from './drain.js';
 import { badRequest, describeFailure, HttpError, ServiceCode } from './errors.js';
+import { IssuedIds } from './issued.js';
 import { LoopLag } from './lag.js';
 import { documentRoute, routeAccess } from './openapi.js';
 import { decimalIntegers } from './query.js';
@@ -103,7 +104,6 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
   });
   const auth = new TokenAuth(config.tokens);
-  const issued: IssuedCounts = {};
   const guard = config.maxEventLoopDelayMs > 0 ? new LoopLag(config.maxEventLoopDelayMs) : null;
   if (guard !== null) {
     guards.set(app, guard);
@@ -224,7 +224,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     app.swagger(),
   );
 
-  const routeDeps = { ...deps, issued };
+  const routeDeps = { ...deps, issued: new IssuedIds(metrics) };
   await app.register(idRoutes, routeDeps);
   await app.register(sequenceRoutes, routeDeps);
   await app.register(adminRoutes, routeDeps);

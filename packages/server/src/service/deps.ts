@@ -10,6 +10,7 @@ import type { ClockWatch } from './clock-watch.js';
 import type { ServiceConfig } from './config.js';
 import type { EventLog } from './events.js';
 import type { ServiceHlc } from './hlc.js';
+import type { IssuedIds } from './issued.js';
 import type { ServiceMetrics } from './metrics.js';
 import type { SequenceRegistry } from './sequences.js';
 
@@ -62,8 +63,5 @@ declare module 'fastify' {
   }
 }
 
-/** IDs issued per scheme since start (for /v1/status; Prometheus has its own counters). */
-export type IssuedCounts = Record<string, number>;
-
-/** What each route plugin receives. */
-export type RouteDeps = ServiceDeps & { readonly issued: IssuedCounts };
+/** What each route plugin receives: the deps, and the app's count of the IDs it issued. */
+export type RouteDeps = ServiceDeps & { readonly issued: IssuedIds };

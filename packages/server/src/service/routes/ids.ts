@@ -1,7 +1,6 @@
 /** GET /v1/ids/{scheme}: IDs of any scheme, `count` per answer. */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  type Clock,
   ErrorCode,
   HLC_HEADER,
   KsuidGenerator,
@@ -12,88 +11,14 @@ import {
   UuidV4Generator,
   UuidV7Generator,
 } from 'idforge';
-import type { SnowflakeNode } from 'idforge/coord';
 import { allowScheme } from '../auth.js';
+import { BatchClock } from '../batch-clock.js';
 import type { RouteDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
+import type { ServiceHlc } from '../hlc.js';
+import { sendIds } from '../reply.js';
 import { idsSchema, type Scheme } from '../schemas.js';
-
-/** How long a Snowflake request waits for a node that is briefly not ready (a lease renewal). */
-export const READY_WAIT_MS = 1000;
-
-/**
- * The answer body. IDs never need JSON escaping (hex, Crockford base32, base62, decimal), so
- * the array is joined rather than serialized element by element.
- * REF: bench/service (count=1000): join is several times faster than a schema serializer here.
- */
-export function sendIds(req: FastifyRequest, reply: FastifyReply, ids: readonly string[]): string {
-  if (wantsText(req)) {
-    reply.type('text/plain; charset=utf-8');
-    return ids.length === 0 ? '' : `${ids.join('\n')}\n`;
-  }
-  reply.type('application/json; charset=utf-8');
-  return ids.length === 0 ? '{"ids":[]}' : `{"ids":["${ids.join('","')}"]}`;
-}
-
-function wantsText(req: FastifyRequest): boolean {
-  const a = req.headers.accept;
-  return a?.startsWith('text/plain') === true;
-}
-
-/**
- * `count` Snowflake IDs as decimal strings, all with `gene` when given; waits up to
- * READY_WAIT_MS for a node not ready.
- */
-export async function snowflakes(
-  node: SnowflakeNode,
-  count: number,
-  gene?: SnowflakeGeneOptions,
-): Promise<string[]> {
-  let ids: bigint[];
-  try {
-    ids = node.batch(count, gene);
-  } catch {
-    ids = await node.batchAsync(count, READY_WAIT_MS, gene);
-  }
-  const out = new Array<string>(ids.length);
-  for (let i = 0; i < ids.length; i++) out[i] = (ids[i] as bigint).toString();
-  return out;
-}
-
-/**
- * A clock read once per answer: the IDs of one batch share its instant, and the generators'
- * own state orders them within it (UUIDv7's counter, ULID's randomness), exactly as if they
- * had been made within one millisecond. A generator that must wait (a counter used up) sleeps
- * on the real clock and reads it again.
- * REF: bench/service (uuidv7 count=1000): reading the clock per ID was half the cost of a UUIDv7.
- */
-export class BatchClock implements Clock {
-  readonly #base: Clock;
-  #t: number;
-
-  constructor(base: Clock) {
-    this.#base = base;
-    this.#t = base.nowPrecise();
-  }
-
-  /** Reads the real clock; the IDs made until the next tick() carry this instant. */
-  tick(): void {
-    this.#t = this.#base.nowPrecise();
-  }
-
-  now(): number {
-    return Math.floor(this.#t);
-  }
-
-  nowPrecise(): number {
-    return this.#t;
-  }
-
-  sleep(ms: number): void {
-    this.#base.sleep(ms);
-    this.tick();
-  }
-}
+import { snowflakes } from '../snowflakes.js';
 
 interface IdsQuery {
   readonly count: number;
@@ -120,61 +45,83 @@ function geneOf(scheme: Scheme, q: IdsQuery): SnowflakeGeneOptions | undefined {
   return { geneFrom };
 }
 
-export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
-  const { config, nodes, metrics, issued } = deps;
-  const own = nodes.get(config.layout);
+/** The schemes made in this process by a generator, without a node. */
+type Generated = Exclude<Scheme, 'snowflake' | 'hlc'>;
+
+const generated = (scheme: Scheme): scheme is Generated =>
+  scheme !== 'snowflake' && scheme !== 'hlc';
+
+/**
+ * `count` IDs of a generated scheme, all on one reading of the clock (see BatchClock).
+ * Synchronous: the hot path of /v1/ids has no promise of its own.
+ */
+function generator(): (scheme: Generated, q: IdsQuery) => string[] {
   const clock = new BatchClock(new MonotonicClock());
-  const hlc = deps.hlc;
-  const generators: Record<Exclude<Scheme, 'snowflake' | 'hlc'>, { next(): string }> = {
+  const generators: Record<Generated, { next(): string }> = {
     uuidv4: new UuidV4Generator(),
     uuidv7: new UuidV7Generator({ clock }),
     // Monotonic: the ULIDs of one answer sort in the order they are given, like the UUIDv7s.
     ulid: new UlidGenerator({ clock, monotonic: true }),
     ksuid: new KsuidGenerator({ clock }),
   };
+  return (scheme, { count, layout }) => {
+    if (layout !== undefined) throw badRequest('layout applies to snowflake only');
+    const g = generators[scheme];
+    clock.tick();
+    const ids = new Array<string>(count);
+    for (let i = 0; i < count; i++) ids[i] = g.next();
+    return ids;
+  };
+}
+
+/** `count` Snowflake or HLC IDs from the node the request names (400 when it names none). */
+function fromNodes(deps: RouteDeps) {
+  const { nodes, config, hlc } = deps;
+  const own = nodes.get(config.layout);
+  return (scheme: 'snowflake' | 'hlc', q: IdsQuery, gene: SnowflakeGeneOptions | undefined) => {
+    if (scheme === 'hlc') {
+      const node = nodes.get('hlc');
+      if (hlc === undefined || node === undefined) {
+        throw badRequest('this node does not serve HLC IDs; start it with --hlc');
+      }
+      if (q.layout !== undefined) throw badRequest('layout applies to snowflake only');
+      return snowflakes(node, q.count);
+    }
+    const node = q.layout === undefined ? own : nodes.get(q.layout);
+    if (node === undefined)
+      throw badRequest(`layout "${q.layout}" is not served by this node; configure it in layouts`);
+    if (gene !== undefined && node.layout.geneField === undefined) {
+      throw badRequest(
+        `layout "${node.layout.name}" has no gene field; ask for a layout with one (e.g. gene-8, configured in layouts)`,
+      );
+    }
+    return snowflakes(node, q.count, gene);
+  };
+}
+
+/** Merges the caller's HLC before any ID is minted: every ID below sorts after what it saw. */
+function receiveHlc(hlc: ServiceHlc, req: FastifyRequest): void {
+  const seen = req.headers[HLC_HEADER];
+  if (typeof seen === 'string') hlc.receive(seen);
+  else if (seen !== undefined) throw badRequest(`send one ${HLC_HEADER} header, not several`);
+}
+
+export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const { config, issued, hlc } = deps;
+  const generate = generator();
+  const fromNode = fromNodes(deps);
   app.get<{ Params: { scheme: Scheme }; Querystring: IdsQuery }>(
     '/v1/ids/:scheme',
     { schema: idsSchema(config.maxCount, [config.layout, ...config.layouts]) },
     async (req, reply) => {
       const { scheme } = req.params;
-      const { count, layout } = req.query;
       allowScheme(req.principal, scheme);
       const gene = geneOf(scheme, req.query);
-      let ids: string[];
-      if (hlc !== undefined) {
-        // The caller's clock first: every ID minted below sorts after what it saw.
-        const seen = req.headers[HLC_HEADER];
-        if (typeof seen === 'string') hlc.receive(seen);
-        else if (seen !== undefined) throw badRequest(`send one ${HLC_HEADER} header, not several`);
-      }
-      if (scheme === 'hlc') {
-        const node = nodes.get('hlc');
-        if (hlc === undefined || node === undefined) {
-          throw badRequest('this node does not serve HLC IDs; start it with --hlc');
-        }
-        if (layout !== undefined) throw badRequest('layout applies to snowflake only');
-        ids = await snowflakes(node, count);
-      } else if (scheme === 'snowflake') {
-        const node = layout === undefined ? own : nodes.get(layout);
-        if (node === undefined)
-          throw badRequest(
-            `layout "${layout}" is not served by this node; configure it in layouts`,
-          );
-        if (gene !== undefined && node.layout.geneField === undefined) {
-          throw badRequest(
-            `layout "${node.layout.name}" has no gene field; ask for a layout with one (e.g. gene-8, configured in layouts)`,
-          );
-        }
-        ids = await snowflakes(node, count, gene);
-      } else {
-        if (layout !== undefined) throw badRequest('layout applies to snowflake only');
-        const g = generators[scheme];
-        clock.tick();
-        ids = new Array<string>(count);
-        for (let i = 0; i < count; i++) ids[i] = g.next();
-      }
-      issued[scheme] = (issued[scheme] ?? 0) + count;
-      metrics.issued(scheme, count);
+      if (hlc !== undefined) receiveHlc(hlc, req);
+      const ids = generated(scheme)
+        ? generate(scheme, req.query)
+        : await fromNode(scheme, req.query, gene);
+      issued.add(scheme, req.query.count);
       const stamp = hlc?.header();
       if (stamp != null) reply.header(HLC_HEADER, stamp);
       return sendIds(req, reply, ids);

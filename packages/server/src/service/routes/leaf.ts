@@ -9,7 +9,7 @@ import { MAX_TAG_LENGTH } from 'idforge/sequences';
 import { allowScheme, allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
 import { describeFailure, HttpError, ServiceCode } from '../errors.js';
-import { snowflakes } from './ids.js';
+import { snowflakes } from '../snowflakes.js';
 
 const keyParam = {
   type: 'object',
@@ -74,8 +74,7 @@ export async function leafRoutes(app: FastifyInstance, deps: RouteDeps): Promise
         allowScheme(req.principal, 'snowflake');
         if (node === undefined) throw noNode();
         const [id] = await snowflakes(node, 1);
-        issued.snowflake = (issued.snowflake ?? 0) + 1;
-        metrics.issued('snowflake', 1);
+        issued.add('snowflake', 1);
         reply.type('text/plain; charset=utf-8');
         return id as string;
       } catch (error) {

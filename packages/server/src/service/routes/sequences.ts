@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { SegmentBody } from 'idforge';
 import { allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
+import { sendIds } from '../reply.js';
 import { segmentSchema, sequenceSchema } from '../schemas.js';
-import { sendIds } from './ids.js';
 
 export async function sequenceRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const { config, sequences, metrics } = deps;

@@ -49,7 +49,7 @@ export function status(deps: RouteDeps): Record<string, unknown> {
         metrics: node.metrics,
       };
     }),
-    issued: { ...deps.issued },
+    issued: deps.issued.counts(),
     sequences: deps.sequences.snapshots().map((b) => ({
       tag: b.tag,
       step: b.step,

@@ -1,0 +1,22 @@
+/** The answer of every route that hands out IDs or sequence numbers (the wire's IdBatchBody). */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The answer body: `{"ids":[...]}`, or one per line with `Accept: text/plain`. IDs never need
+ * JSON escaping (hex, Crockford base32, base62, decimal), so the array is joined rather than
+ * serialized element by element.
+ * REF: bench/service (count=1000): join is several times faster than a schema serializer here.
+ */
+export function sendIds(req: FastifyRequest, reply: FastifyReply, ids: readonly string[]): string {
+  if (wantsText(req)) {
+    reply.type('text/plain; charset=utf-8');
+    return ids.length === 0 ? '' : `${ids.join('\n')}\n`;
+  }
+  reply.type('application/json; charset=utf-8');
+  return ids.length === 0 ? '{"ids":[]}' : `{"ids":["${ids.join('","')}"]}`;
+}
+
+function wantsText(req: FastifyRequest): boolean {
+  const a = req.headers.accept;
+  return a?.startsWith('text/plain') === true;
+}
