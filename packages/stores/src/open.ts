@@ -256,7 +256,7 @@ export async function closeTicketServers(servers: readonly TicketServer[]): Prom
 
 /** Options of {@link openSequenceSource}. */
 export interface OpenSequenceSourceOptions
-  extends Pick<OpenStoreOptions, 'connectTimeoutMs' | 'onCreate'>,
+  extends Pick<OpenStoreOptions, 'connectTimeoutMs' | 'onCreate' | 'create' | 'autoMigrate'>,
     CounterSourceOptions {
   /**
    * Counters: where the durable marks live (a store that opens marks: sqlite: or
@@ -271,21 +271,28 @@ export interface OpenSequenceSourceOptions
 /**
  * Where the numbers of `url` come from: a segment store (sqlite:, postgres://, mysql://) or
  * counters (redis://) under the durable marks of `options.marks`. The one way the service,
- * the CLI and {@link openSequence} open sequences. Rejects as {@link openSegmentStore};
- * nothing stays open when it rejects.
+ * the CLI and {@link openSequence} open sequences. `create` and `autoMigrate` apply to a
+ * segment store (false for a read-only opening: a missing sqlite: file is then
+ * `StorePathError`); a mark store is created on first use. Rejects as
+ * {@link openSegmentStore}; nothing stays open when it rejects.
  */
 export async function openSequenceSource(
   url: string,
   options: OpenSequenceSourceOptions = {},
 ): Promise<SequenceSource> {
-  const { marks, migrate = false, connectTimeoutMs, onCreate, ...counter } = options;
-  const open = {
-    ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
-    ...(onCreate === undefined ? {} : { onCreate }),
-  };
+  const {
+    marks,
+    migrate = false,
+    connectTimeoutMs,
+    onCreate,
+    create,
+    autoMigrate,
+    ...counter
+  } = options;
+  const open = defined({ connectTimeoutMs, onCreate });
   const scheme = storeScheme(url);
   if (!backendOpens(scheme, 'counters')) {
-    const store = await openSegmentStore(url, open);
+    const store = await openSegmentStore(url, { ...open, ...defined({ create, autoMigrate }) });
     await migrateOrClose(migrate, store);
     return segmentSource(store);
   }
@@ -358,6 +365,8 @@ const SOURCE_OPTIONS: Record<keyof OpenSequenceSourceOptions, true> = {
   migrate: true,
   connectTimeoutMs: true,
   onCreate: true,
+  create: true,
+  autoMigrate: true,
   blockSize: true,
   maxTags: true,
   onRegression: true,
@@ -376,4 +385,9 @@ function splitSequenceOptions(options: OpenSequenceOptions): {
     (Object.hasOwn(SOURCE_OPTIONS, key) ? source : buffer)[key] = value;
   }
   return { source, buffer };
+}
+
+/** The entries of `o` whose value is not undefined (for options under exactOptionalPropertyTypes). */
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

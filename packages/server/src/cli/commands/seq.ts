@@ -3,7 +3,7 @@
 import {
   openRedisCounterStore,
   openSegmentStore,
-  openSequence,
+  openSequenceSource,
   storeScheme,
 } from '@idforge/stores';
 import {
@@ -169,6 +169,33 @@ function seqArgs(positionals: string[], values: SeqValues): SeqArgs {
   return { sub, tag, newStep, step, start, count };
 }
 
+/** How `seq next`, `show` and `step` open a segment table: never a new, empty store. */
+const READ_ONLY = { create: false, autoMigrate: false } as const;
+
+/**
+ * `seq next`: `count` numbers of one block taken from the sequence source, as the service
+ * takes a client's segment (a table's step may make the block larger: the rest is wasted,
+ * never reissued; a counter's block is guarded by its durable mark).
+ */
+async function seqNext(
+  url: string,
+  tag: string,
+  count: number,
+  options: { create?: boolean; autoMigrate?: boolean; marks?: string },
+  io: CliIo,
+): Promise<number> {
+  const source = await openSequenceSource(url, options);
+  try {
+    const block = await source.take(tag, count);
+    const out = new LineWriter(io.stdout);
+    for (let v = block.first, i = 0; i < count; v++, i++) out.line(v.toString());
+    out.flush();
+  } finally {
+    await source.close();
+  }
+  return 0;
+}
+
 /** `seq` on a segment table (sqlite, postgres, mysql): one store opened for one subcommand. */
 async function tableSeq(
   { sub, tag, newStep, step, start, count }: SeqArgs,
@@ -178,8 +205,8 @@ async function tableSeq(
 ): Promise<number> {
   // Only seq create makes a tag: show reads, and next and step need an existing tag, so for
   // them a missing sqlite: file (or its table) is an error, never a new empty store.
-  const existing = sub !== 'create';
-  const store = await openSegmentStore(url, existing ? { create: false, autoMigrate: false } : {});
+  if (sub === 'next') return seqNext(url, tag!, count, READ_ONLY, io);
+  const store = await openSegmentStore(url, sub === 'create' ? {} : READ_ONLY);
   try {
     if (sub === 'create') {
       const t = await store.createTag(tag!, {
@@ -195,11 +222,6 @@ async function tableSeq(
       io.stdout.write(
         `step of ${t.tag} in ${store.address} set to ${t.step}; max_id ${t.maxId} unchanged\n`,
       );
-    } else if (sub === 'next') {
-      const seg = await store.takeSegment(tag!, count);
-      const out = new LineWriter(io.stdout);
-      for (let v = seg.first, i = 0; i < count; v++, i++) out.line(v.toString());
-      out.flush();
     } else {
       const tags = await store.listTags();
       if (values.json) {
@@ -237,16 +259,5 @@ async function redisSeq(
     }
     return 0;
   }
-  const opened = await openSequence(url, tag!, {
-    blockSize: Math.min(args.count, 1_000_000),
-    marks: args.marks,
-  });
-  try {
-    const out = new LineWriter(io.stdout);
-    for (const v of await opened.sequence.nextBatch(args.count)) out.line(v.toString());
-    out.flush();
-  } finally {
-    await opened.close();
-  }
-  return 0;
+  return seqNext(url, tag!, args.count, { marks: args.marks }, io);
 }
