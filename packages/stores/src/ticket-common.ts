@@ -4,7 +4,7 @@
  * Misuse throws `RangeError` ("expected X, got Y"). No driver is imported here.
  */
 import { UnknownTagError } from 'idforge';
-import { assertTicketTag } from 'idforge/sequences';
+import { assertTicketTag, RunningDeadline } from 'idforge/sequences';
 import { storeError } from './store-error.js';
 
 /** The largest increment: MySQL's and MariaDB's `auto_increment_increment` maximum. */
@@ -97,32 +97,22 @@ export async function withDeadline<T>(
   ms: number,
   fn: () => Promise<T>,
 ): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
+  const pending = (async () => fn())();
+  pending.catch(() => undefined);
   try {
-    return await Promise.race([fn(), deadline]);
+    if (!(await settlesWithin(pending, ms))) throw new Error(`no answer within ${ms} ms`);
+    return await pending;
   } catch (e) {
     if (e instanceof RangeError) throw e;
     throw storeError(where.backend, where.address, operation, e);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
-/** Resolves true when `p` settles within `ms`, false otherwise (never rejects). */
-export async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const done = await Promise.race([
-    p.then(
-      () => true,
-      () => true,
-    ),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    }),
-  ]);
-  clearTimeout(timer);
-  return done;
+/**
+ * Resolves true when `p` settles within `ms` of this process's running time, false otherwise
+ * (never rejects): a pause of the process (SIGSTOP, a frozen VM) is not counted against the
+ * server, whose answer may be waiting in the socket (RunningDeadline).
+ */
+export function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new RunningDeadline(ms).race(p);
 }

@@ -16,7 +16,7 @@
  */
 
 import { IdforgeError, StoreUnavailableError } from 'idforge';
-import { assertNumber } from 'idforge/internal';
+import { assertNumber, RunningDeadline } from 'idforge/internal';
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2/promise';
 import { loadDriver } from '../driver.js';
 import type { MysqlPromisePool } from '../driver-types.js';
@@ -137,24 +137,38 @@ export class MysqlPool {
   /** A pooled connection within connectTimeoutMs; one that arrives later is released. */
   async #connection(operation: string): Promise<PoolConnection> {
     const pending = this.#pool.getConnection();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no connection within ${this.#connectTimeoutMs} ms`)),
-        this.#connectTimeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([pending, deadline]);
-    } catch (error) {
+    pending.catch(() => undefined);
+    if (!(await new RunningDeadline(this.#connectTimeoutMs).race(pending))) {
       pending.then(
         (c) => c.release(),
         () => {},
       );
-      throw this.unavailable(operation, error);
-    } finally {
-      clearTimeout(timer);
+      throw this.unavailable(
+        operation,
+        new Error(`no connection within ${this.#connectTimeoutMs} ms`),
+      );
     }
+    try {
+      return await pending;
+    } catch (error) {
+      throw this.unavailable(operation, error);
+    }
+  }
+
+  /**
+   * One statement on `conn`, bounded by queryTimeoutMs of this process's running time
+   * (RunningDeadline), not by mysql2's own `timeout`: a timer of the driver fires first when a
+   * process resumes from a pause (SIGSTOP, a frozen VM) with the answer already in its socket,
+   * and fails a statement the server did answer. On timeout the caller destroys the
+   * connection (withConnection), which ends the statement on the server with it.
+   */
+  async #run(conn: PoolConnection, sql: string, values: unknown[]): Promise<unknown> {
+    const pending = conn.query({ sql }, values);
+    pending.catch(() => undefined);
+    if (!(await new RunningDeadline(this.#queryTimeoutMs).race(pending))) {
+      throw new Error(`no answer within ${this.#queryTimeoutMs} ms (queryTimeoutMs)`);
+    }
+    return (await pending)[0];
   }
 
   /**
@@ -167,8 +181,7 @@ export class MysqlPool {
     fn: (query: (sql: string, values?: unknown[]) => Promise<unknown>) => Promise<T>,
   ): Promise<T> {
     const conn = await this.#connection(operation);
-    const query = async (sql: string, values: unknown[] = []) =>
-      (await conn.query({ sql, timeout: this.#queryTimeoutMs }, values))[0];
+    const query = (sql: string, values: unknown[] = []) => this.#run(conn, sql, values);
     try {
       const result = await fn(query);
       conn.release();
