@@ -5,7 +5,7 @@
  * batches (exit 130) and the same command resumes.
  */
 
-import { openBackfillTarget, storeScheme } from '@idforge/stores';
+import { checkPortUrl, openBackfillTarget } from '@idforge/stores';
 import {
   type CliIo,
   type Command,
@@ -161,12 +161,7 @@ function fillOf(positionals: readonly string[], values: BackfillFlags): Fill {
     typeof values.batch === 'string'
       ? integer('--batch', values.batch, 1, MAX_BACKFILL_BATCH)
       : 1000;
-  const engine = usage(() => storeScheme(url));
-  if (engine !== 'postgres' && engine !== 'mysql' && engine !== 'sqlite') {
-    throw new UsageError(
-      `--store: expected sqlite:PATH, postgres://... or mysql://..., got a ${engine} URL`,
-    );
-  }
+  usage(() => checkPortUrl('backfill', url));
   return { url, table, column, scheme, keyColumn, batch };
 }
 

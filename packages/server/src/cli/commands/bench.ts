@@ -4,8 +4,9 @@
  * report (report.json, report.md, SVG charts) and prints a summary table.
  */
 
-import { openBenchEngine, storeScheme } from '@idforge/stores';
+import { checkPortUrl, openBenchEngine } from '@idforge/stores';
 import {
+  type BenchEngine,
   type BenchProgress,
   type DbBenchReport,
   defaultSchemes,
@@ -153,14 +154,9 @@ function benchSettings(positionals: readonly string[], values: BenchValues) {
   return { url, rows, batch, schemes, out };
 }
 
-function engineOf(url: string): 'postgres' | 'mysql' | 'sqlite' | 'leveldb' {
-  const scheme = usage(() => storeScheme(url));
-  if (scheme === 'postgres' || scheme === 'mysql' || scheme === 'sqlite' || scheme === 'leveldb') {
-    return scheme;
-  }
-  throw new UsageError(
-    `--store: expected sqlite:PATH, postgres://..., mysql://... or leveldb:DIR, got a ${scheme} URL`,
-  );
+/** The engine (its SQL dialect) of a URL whose backend opens a bench engine (the registry's). */
+function engineOf(url: string): BenchEngine['engine'] {
+  return usage(() => checkPortUrl('bench', url)) as BenchEngine['engine'];
 }
 
 function usage<T>(fn: () => T): T {
