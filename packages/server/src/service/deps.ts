@@ -1,6 +1,6 @@
 /**
  * What the routes are given: the open ports and state of one service (built by server.ts or a
- * test), and the request fields the app's hooks set. Types only; app.ts and the route plugins
+ * test), and the request fields the app's hooks set. Types only; the plugins and the route plugins
  * both import from here, so neither imports the other's types.
  */
 import type { FastifyBaseLogger } from 'fastify';

@@ -2,8 +2,8 @@
  * Graceful shutdown of the HTTP side (docs/service.md, "Shutdown"):
  *
  *   begin      every request from now on, on any connection, new or kept alive, answers 503
- *              IDF_NOT_READY with `Retry-After: 1` and `Connection: close` (app.ts's first
- *              hook of each route, and its 404 handler, call {@link Drain.refuse}); responses
+ *              IDF_NOT_READY with `Retry-After: 1` and `Connection: close` (the gate, each
+ *              route's first hook, and the 404 handler call {@link Drain.refuse}); responses
  *              to the requests in flight get `Connection: close`, so each connection ends
  *              after its current response
  *   grace      the listener stays open up to `graceMs`, or until no connection is left, so a
@@ -44,7 +44,7 @@ export interface DrainReport {
   readonly ms: number;
 }
 
-/** The shutdown state of one app: installed by buildApp, driven by server.ts. */
+/** The shutdown state of one app: installed by plugins/shutdown.ts, driven by server.ts. */
 export class Drain {
   #closing = false;
   readonly #sockets = new Set<Socket>();
@@ -130,7 +130,7 @@ export class Drain {
   }
 }
 
-/** Installs the drain on a new app (buildApp does, before any route). */
+/** Installs the drain on a new app (the shutdown plugin does, before any route). */
 export function installDrain(app: FastifyInstance): Drain {
   const drain = new Drain();
   drain.install(app);

@@ -19,7 +19,7 @@ import {
 import { HLC_LAYOUT } from 'idforge/hlc';
 import type { SequenceSource } from 'idforge/sequences';
 import { type Logger, pino } from 'pino';
-import { buildApp, loopLagOf } from './app.js';
+import { buildApp } from './app.js';
 import { ClockWatch } from './clock-watch.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceDeps, ServiceIdentity } from './deps.js';
@@ -27,6 +27,7 @@ import { drainOf } from './drain.js';
 import { EventLog } from './events.js';
 import { ServiceHlc } from './hlc.js';
 import { MAX_TRACKED_TAGS, ServiceMetrics } from './metrics.js';
+import { loopLagOf } from './plugins/load-guard.js';
 import { probeListen } from './port-probe.js';
 import { SequenceRegistry } from './sequences.js';
 

@@ -2,6 +2,7 @@
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../deps.js';
+import { routePlugin } from '../plugins/plugin.js';
 import { createTagSchema, listLeasesSchema, listTagsSchema, setStepSchema } from '../schemas.js';
 import { buffersJson, type TagState } from '../sequences.js';
 
@@ -20,7 +21,7 @@ export function tagJson(s: TagState): Record<string, unknown> {
   };
 }
 
-export async function adminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export const adminRoutes = routePlugin('admin', async (app: FastifyInstance, deps: RouteDeps) => {
   const { sequences, leaseStore } = deps;
   app.post<{
     Params: { tag: string };
@@ -73,4 +74,4 @@ export async function adminRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       })),
     };
   });
-}
+});

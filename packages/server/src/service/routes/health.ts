@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../deps.js';
+import { routePlugin } from '../plugins/plugin.js';
 
 const ops = { access: 'ops' as const };
 
@@ -21,7 +22,7 @@ export interface Check {
 const PROBE_TTL_MS = 1000;
 const PROBE_TIMEOUT_MS = 1000;
 
-export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export const healthRoutes = routePlugin('health', async (app: FastifyInstance, deps: RouteDeps) => {
   const { nodes, sequences, metrics } = deps;
   const now = deps.now ?? Date.now;
   let probe: { atMs: number; ok: boolean; reason: string } | null = null;
@@ -136,4 +137,4 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       return body;
     },
   );
-}
+});

@@ -16,6 +16,7 @@ import { BatchClock } from '../batch-clock.js';
 import type { RouteDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
 import type { ServiceHlc } from '../hlc.js';
+import { routePlugin } from '../plugins/plugin.js';
 import { sendIds } from '../reply.js';
 import { idsSchema, type Scheme } from '../schemas.js';
 import { snowflakes } from '../snowflakes.js';
@@ -106,7 +107,7 @@ function receiveHlc(hlc: ServiceHlc, req: FastifyRequest): void {
   else if (seen !== undefined) throw badRequest(`send one ${HLC_HEADER} header, not several`);
 }
 
-export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export const idRoutes = routePlugin('ids', async (app: FastifyInstance, deps: RouteDeps) => {
   const { config, issued, hlc } = deps;
   const generate = generator();
   const fromNode = fromNodes(deps);
@@ -127,4 +128,4 @@ export async function idRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
       return sendIds(req, reply, ids);
     },
   );
-}
+});

@@ -9,6 +9,7 @@ import { MAX_TAG_LENGTH } from 'idforge/sequences';
 import { allowScheme, allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
 import { describeFailure, HttpError, ServiceCode } from '../errors.js';
+import { routePlugin } from '../plugins/plugin.js';
 import { snowflakes } from '../snowflakes.js';
 
 const keyParam = {
@@ -28,7 +29,7 @@ function leafFailure(reply: FastifyReply, error: unknown): string {
   return `${f.code}: ${f.message}`;
 }
 
-export async function leafRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export const leafRoutes = routePlugin('leaf', async (app: FastifyInstance, deps: RouteDeps) => {
   const { sequences, metrics, issued, nodes, config } = deps;
   const node = nodes.get(config.layout);
   // The configured layout always has a node (server.ts starts one per served layout); a
@@ -113,4 +114,4 @@ export async function leafRoutes(app: FastifyInstance, deps: RouteDeps): Promise
       };
     },
   );
-}
+});

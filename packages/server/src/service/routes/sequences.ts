@@ -3,45 +3,53 @@ import type { FastifyInstance } from 'fastify';
 import type { SegmentBody } from 'idforge';
 import { allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
+import { routePlugin } from '../plugins/plugin.js';
 import { sendIds } from '../reply.js';
 import { segmentSchema, sequenceSchema } from '../schemas.js';
 
-export async function sequenceRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
-  const { config, sequences, metrics } = deps;
-  app.get<{ Params: { tag: string }; Querystring: { count: number } }>(
-    '/v1/sequences/:tag',
-    { schema: sequenceSchema(config.maxCount) },
-    async (req, reply) => {
-      const { tag } = req.params;
-      const { count } = req.query;
-      allowTag(req.principal, tag);
-      const buffer = sequences.opened(tag) ?? (await sequences.buffer(tag));
-      const ids = new Array<string>(count);
-      let i = 0;
-      for (; i < count; i++) {
-        const v = buffer.tryNext();
-        if (v === undefined) break;
-        ids[i] = v.toString();
-      }
-      if (i < count) {
-        const rest = await buffer.nextBatch(count - i);
-        for (const v of rest) ids[i++] = v.toString();
-      }
-      metrics.served(tag, count);
-      return sendIds(req, reply, ids);
-    },
-  );
-  app.post<{ Params: { tag: string }; Querystring: { size?: number } }>(
-    '/v1/sequences/:tag/segments',
-    { schema: segmentSchema(config.maxSegmentSize) },
-    async (req, reply) => {
-      const { tag } = req.params;
-      allowTag(req.principal, tag);
-      const s = await sequences.take(tag, req.query.size);
-      metrics.handedOut(tag, Number(s.last - s.first + 1n));
-      reply.type('application/json; charset=utf-8');
-      const body: SegmentBody = { tag: s.tag, first: s.first.toString(), last: s.last.toString() };
-      return JSON.stringify(body);
-    },
-  );
-}
+export const sequenceRoutes = routePlugin(
+  'sequences',
+  async (app: FastifyInstance, deps: RouteDeps) => {
+    const { config, sequences, metrics } = deps;
+    app.get<{ Params: { tag: string }; Querystring: { count: number } }>(
+      '/v1/sequences/:tag',
+      { schema: sequenceSchema(config.maxCount) },
+      async (req, reply) => {
+        const { tag } = req.params;
+        const { count } = req.query;
+        allowTag(req.principal, tag);
+        const buffer = sequences.opened(tag) ?? (await sequences.buffer(tag));
+        const ids = new Array<string>(count);
+        let i = 0;
+        for (; i < count; i++) {
+          const v = buffer.tryNext();
+          if (v === undefined) break;
+          ids[i] = v.toString();
+        }
+        if (i < count) {
+          const rest = await buffer.nextBatch(count - i);
+          for (const v of rest) ids[i++] = v.toString();
+        }
+        metrics.served(tag, count);
+        return sendIds(req, reply, ids);
+      },
+    );
+    app.post<{ Params: { tag: string }; Querystring: { size?: number } }>(
+      '/v1/sequences/:tag/segments',
+      { schema: segmentSchema(config.maxSegmentSize) },
+      async (req, reply) => {
+        const { tag } = req.params;
+        allowTag(req.principal, tag);
+        const s = await sequences.take(tag, req.query.size);
+        metrics.handedOut(tag, Number(s.last - s.first + 1n));
+        reply.type('application/json; charset=utf-8');
+        const body: SegmentBody = {
+          tag: s.tag,
+          first: s.first.toString(),
+          last: s.last.toString(),
+        };
+        return JSON.stringify(body);
+      },
+    );
+  },
+);

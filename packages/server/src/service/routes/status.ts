@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from '../deps.js';
 import { notFound } from '../errors.js';
+import { routePlugin } from '../plugins/plugin.js';
 import { buffersJson } from '../sequences.js';
 
 const ops = { access: 'ops' as const };
@@ -61,7 +62,7 @@ export function status(deps: RouteDeps): Record<string, unknown> {
   };
 }
 
-export async function statusRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export const statusRoutes = routePlugin('status', async (app: FastifyInstance, deps: RouteDeps) => {
   const files = new Map<string, string>();
   for (const name of Object.keys(TYPES)) {
     const body = load(name);
@@ -93,4 +94,4 @@ export async function statusRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       return serve(req.params.file);
     },
   );
-}
+});
