@@ -10,9 +10,9 @@
  */
 
 import { ErrorCode, IdforgeError } from 'idforge';
-import type { NodeMetrics, NodeReadiness } from 'idforge/coord';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { isCallerError } from './errors.js';
+import { bufferSeries, divergenceGauge, type MetricsSources, nodeSeries } from './scrape-series.js';
 
 /**
  * The most tags with series of their own per process (each costs about 20 series: the fetch
@@ -47,21 +47,29 @@ export function isStoreFailure(error: unknown): boolean {
   return !isCallerError(error);
 }
 
-/** What a scrape reads from the running service. */
-export interface MetricsSources {
-  nodes(): readonly { layout: string; metrics: NodeMetrics; readiness: NodeReadiness }[];
-  buffers(): readonly {
-    tag: string;
-    current: number | null;
-    next: number | null;
-    remaining: number;
-  }[];
-  now(): number;
-  /** The wall clock minus the nodes' clock, ms (src/service/clock-watch.ts); absent: no gauge. */
-  wallDivergenceMs?(): number;
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** A counter registered in `r`, with its labels. */
+function counter<L extends string>(r: Registry, name: string, help: string, labelNames: L[]) {
+  return new Counter<L>({ name, help, labelNames, registers: [r] });
 }
 
-const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+/** A latency histogram registered in `r`, with its labels. */
+function histogram<L extends string>(r: Registry, name: string, help: string, labelNames: L[]) {
+  return new Histogram<L>({ name, help, labelNames, buckets: LATENCY_BUCKETS, registers: [r] });
+}
+
+/** How many tags have series of their own, read at scrape time. */
+function trackedTagsGauge(r: Registry, tracked: ReadonlySet<string>): void {
+  new Gauge({
+    name: 'idforge_metric_tags',
+    help: `Tags with series of their own (at most ${MAX_TRACKED_TAGS}; later ones are tag="${OTHER_TAG}")`,
+    registers: [r],
+    collect() {
+      this.set(tracked.size);
+    },
+  });
+}
 
 /** Holds the registry and every metric. One per service. */
 export class ServiceMetrics {
@@ -73,7 +81,7 @@ export class ServiceMetrics {
   readonly #latency: Histogram<'route'>;
   readonly #fetch: Histogram<'tag'>;
   readonly #storeErrors: Counter<'store' | 'operation'>;
-  readonly #refused: Counter;
+  readonly #refused: Counter<never>;
   readonly #children = new Map<string, { inc(n?: number): void }>();
   readonly #latencyChildren = new Map<string, { observe(v: number): void }>();
   readonly #fetchChildren = new Map<string, { observe(v: number): void }>();
@@ -83,77 +91,53 @@ export class ServiceMetrics {
   constructor(sources: MetricsSources) {
     const r = this.registry;
     collectDefaultMetrics({ register: r });
-    this.#ids = new Counter({
-      name: 'idforge_ids_issued_total',
-      help: 'IDs issued, by scheme',
-      labelNames: ['scheme'],
-      registers: [r],
-    });
-    this.#numbers = new Counter({
-      name: 'idforge_sequence_numbers_issued_total',
-      help: 'Sequence numbers served one by one, by tag',
-      labelNames: ['tag'],
-      registers: [r],
-    });
-    this.#segments = new Counter({
-      name: 'idforge_segment_numbers_handed_out_total',
-      help: 'Numbers handed to clients in whole segments, by tag',
-      labelNames: ['tag'],
-      registers: [r],
-    });
-    this.#requests = new Counter({
-      name: 'idforge_http_requests_total',
-      help: 'HTTP requests, by route, method and status',
-      labelNames: ['route', 'method', 'status'],
-      registers: [r],
-    });
-    this.#latency = new Histogram({
-      name: 'idforge_http_request_duration_seconds',
-      help: 'Time from request to response, by route',
-      labelNames: ['route'],
-      buckets: LATENCY_BUCKETS,
-      registers: [r],
-    });
-    this.#fetch = new Histogram({
-      name: 'idforge_segment_fetch_duration_seconds',
-      help: 'Time to take a segment from the store, by tag',
-      labelNames: ['tag'],
-      buckets: LATENCY_BUCKETS,
-      registers: [r],
-    });
-    this.#storeErrors = new Counter({
-      name: 'idforge_store_errors_total',
-      help: 'Failed store operations, by store and operation',
-      labelNames: ['store', 'operation'],
-      registers: [r],
-    });
-    this.#refused = new Counter({
-      name: 'idforge_clock_rollbacks_refused_total',
-      help: 'Requests refused because the clock stepped back beyond the tolerance',
-      registers: [r],
-    });
-    const tracked = this.#tracked;
-    new Gauge({
-      name: 'idforge_metric_tags',
-      help: `Tags with series of their own (at most ${MAX_TRACKED_TAGS}; later ones are tag="${OTHER_TAG}")`,
-      registers: [r],
-      collect() {
-        this.set(tracked.size);
-      },
-    });
-    this.#nodeSeries(sources);
-    this.#bufferSeries(sources);
-    const divergence = sources.wallDivergenceMs;
-    if (divergence !== undefined) {
-      new Gauge({
-        name: 'idforge_clock_wall_divergence_seconds',
-        help: "The wall clock minus the nodes' monotonic clock (negative: the wall clock is behind)",
-        registers: [r],
-        collect() {
-          this.set(divergence() / 1000);
-        },
-      });
-    }
+    this.#ids = counter(r, 'idforge_ids_issued_total', 'IDs issued, by scheme', ['scheme']);
+    this.#numbers = counter(
+      r,
+      'idforge_sequence_numbers_issued_total',
+      'Sequence numbers served one by one, by tag',
+      ['tag'],
+    );
+    this.#segments = counter(
+      r,
+      'idforge_segment_numbers_handed_out_total',
+      'Numbers handed to clients in whole segments, by tag',
+      ['tag'],
+    );
+    this.#requests = counter(
+      r,
+      'idforge_http_requests_total',
+      'HTTP requests, by route, method and status',
+      ['route', 'method', 'status'],
+    );
+    this.#latency = histogram(
+      r,
+      'idforge_http_request_duration_seconds',
+      'Time from request to response, by route',
+      ['route'],
+    );
+    this.#fetch = histogram(
+      r,
+      'idforge_segment_fetch_duration_seconds',
+      'Time to take a segment from the store, by tag',
+      ['tag'],
+    );
+    this.#storeErrors = counter(
+      r,
+      'idforge_store_errors_total',
+      'Failed store operations, by store and operation',
+      ['store', 'operation'],
+    );
+    this.#refused = counter(
+      r,
+      'idforge_clock_rollbacks_refused_total',
+      'Requests refused because the clock stepped back beyond the tolerance',
+      [],
+    );
+    trackedTagsGauge(r, this.#tracked);
+    nodeSeries(r, sources);
+    bufferSeries(r, sources, (tag) => this.tagLabel(tag));
+    divergenceGauge(r, sources);
   }
 
   /**
@@ -165,116 +149,6 @@ export class ServiceMetrics {
     if (this.#tracked.size >= MAX_TRACKED_TAGS) return OTHER_TAG;
     this.#tracked.add(tag);
     return tag;
-  }
-
-  /** Counters that mirror the nodes' own counters, read at scrape time. */
-  #nodeSeries(s: MetricsSources): void {
-    const r = this.registry;
-    // The nodes count for themselves; a scrape adds what they counted since the last one, so
-    // these stay true Prometheus counters (never set, never lowered).
-    const mirror = (name: string, help: string, pick: (m: NodeMetrics) => number) => {
-      const seen = new Map<string, number>();
-      new Counter({
-        name: `${name}_total`,
-        help,
-        labelNames: ['layout'],
-        registers: [r],
-        collect() {
-          for (const n of s.nodes()) {
-            const v = pick(n.metrics);
-            const d = v - (seen.get(n.layout) ?? 0);
-            seen.set(n.layout, v);
-            this.inc({ layout: n.layout }, Math.max(d, 0));
-          }
-        },
-      });
-    };
-    mirror(
-      'idforge_snowflake_exhaustion_waits',
-      'Times a node waited for the next tick (sequence exhausted)',
-      (m) => m.exhaustionWaits,
-    );
-    mirror(
-      'idforge_clock_rollbacks_absorbed',
-      'Backward clock steps a node waited out',
-      (m) => m.rollbackWaits,
-    );
-    mirror('idforge_lease_renewals', 'Lease renewals', (m) => m.renewals);
-    mirror('idforge_lease_renewal_failures', 'Failed lease renewals', (m) => m.renewalFailures);
-    mirror('idforge_lease_losses', 'Leases lost (fenced)', (m) => m.leasesLost);
-    mirror('idforge_leases_acquired', 'Leases acquired', (m) => m.leasesAcquired);
-    mirror(
-      'idforge_snowflake_fenced_refusals',
-      'New ticks refused while fenced or not ready',
-      (m) => m.fencedRefusals,
-    );
-    new Gauge({
-      name: 'idforge_worker_id',
-      help: 'The leased worker ID (-1 while none is held)',
-      labelNames: ['layout'],
-      registers: [r],
-      collect() {
-        for (const n of s.nodes()) this.set({ layout: n.layout }, n.metrics.workerId ?? -1);
-      },
-    });
-    new Gauge({
-      name: 'idforge_lease_seconds_to_expiry',
-      help: 'Seconds until the lease deadline (0 without a lease)',
-      labelNames: ['layout'],
-      registers: [r],
-      collect() {
-        const now = s.now();
-        for (const n of s.nodes()) {
-          const d = n.readiness.deadlineMs;
-          this.set({ layout: n.layout }, d === null ? 0 : Math.max(0, (d - now) / 1000));
-        }
-      },
-    });
-    new Gauge({
-      name: 'idforge_node_ready',
-      help: '1 when the node can issue Snowflake IDs',
-      labelNames: ['layout'],
-      registers: [r],
-      collect() {
-        for (const n of s.nodes()) this.set({ layout: n.layout }, n.readiness.ready ? 1 : 0);
-      },
-    });
-  }
-
-  /** Buffer gauges; `_other` holds the lowest value of the untracked tags (what alerts need). */
-  #bufferSeries(s: MetricsSources): void {
-    const label = (tag: string) => this.tagLabel(tag);
-    const lowest = (pick: (b: ReturnType<MetricsSources['buffers']>[number]) => number) => {
-      const byLabel = new Map<string, number>();
-      for (const b of s.buffers()) {
-        const l = label(b.tag);
-        const v = pick(b);
-        byLabel.set(l, Math.min(v, byLabel.get(l) ?? v));
-      }
-      return byLabel;
-    };
-    new Gauge({
-      name: 'idforge_segment_buffer_fill_ratio',
-      help: 'Share of each segment buffer not yet served (current, next), by tag',
-      labelNames: ['tag', 'buffer'],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [tag, v] of lowest((b) => b.current ?? 0))
-          this.set({ tag, buffer: 'current' }, v);
-        for (const [tag, v] of lowest((b) => b.next ?? 0)) this.set({ tag, buffer: 'next' }, v);
-      },
-    });
-    new Gauge({
-      name: 'idforge_segment_buffer_remaining',
-      help: 'Numbers left in both segment buffers, by tag',
-      labelNames: ['tag'],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [tag, v] of lowest((b) => b.remaining)) this.set({ tag }, v);
-      },
-    });
   }
 
   #child(key: string, make: () => { inc(n?: number): void }): { inc(n?: number): void } {

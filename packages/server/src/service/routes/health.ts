@@ -4,8 +4,11 @@
  * its reason, and is listed in `warnings` as `name: reason`, as a failing one is in `failing`.
  */
 import type { FastifyInstance } from 'fastify';
+import type { SnowflakeNode } from 'idforge/coord';
+import type { ClockWatch } from '../clock-watch.js';
 import type { RouteDeps } from '../deps.js';
 import { routePlugin } from '../plugins/plugin.js';
+import type { SequenceRegistry } from '../sequences.js';
 
 const ops = { access: 'ops' as const };
 
@@ -22,84 +25,108 @@ export interface Check {
 const PROBE_TTL_MS = 1000;
 const PROBE_TIMEOUT_MS = 1000;
 
+interface ProbeResult {
+  readonly ok: boolean;
+  readonly reason: string;
+}
+
+/**
+ * Is the sequence store reachable? One `probe()` of the source at most once a second,
+ * bounded in time; concurrent readiness checks share the probe in flight.
+ */
+class StoreProbe {
+  readonly #sequences: SequenceRegistry;
+  readonly #now: () => number;
+  #last: (ProbeResult & { readonly atMs: number }) | null = null;
+  #probing: Promise<void> | null = null;
+
+  constructor(sequences: SequenceRegistry, now: () => number) {
+    this.#sequences = sequences;
+    this.#now = now;
+  }
+
+  async check(): Promise<ProbeResult> {
+    if (this.#sequences.source === null) return { ok: true, reason: '' };
+    const last = this.#last;
+    if (last !== null && this.#now() - last.atMs < PROBE_TTL_MS) return last;
+    this.#probing ??= this.#probe();
+    await this.#probing;
+    return this.#last ?? { ok: false, reason: 'not probed' };
+  }
+
+  async #probe(): Promise<void> {
+    const source = this.#sequences.source!;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)),
+        PROBE_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([source.probe(), timeout]);
+      this.#last = { atMs: this.#now(), ok: true, reason: '' };
+    } catch (error) {
+      const reason = `${source.backend} at ${source.address}: ${(error as Error).message}`;
+      this.#last = { atMs: this.#now(), ok: false, reason };
+    } finally {
+      clearTimeout(timer);
+      this.#probing = null;
+    }
+  }
+}
+
+/** Per node: its lease held, and its clock past the mark (or ready). */
+function nodeChecks(nodes: ReadonlyMap<string, SnowflakeNode>): Check[] {
+  const out: Check[] = [];
+  for (const [layout, node] of nodes) {
+    const r = node.readiness;
+    out.push({
+      name: `lease:${layout}`,
+      ok: r.leaseHeld,
+      warn: false,
+      reason: r.leaseHeld ? '' : r.reason,
+    });
+    out.push({
+      name: `clock:${layout}`,
+      ok: r.ready || (r.leaseHeld && r.pastMark),
+      warn: false,
+      reason: r.ready ? '' : r.reason,
+    });
+  }
+  return out;
+}
+
+/** The wall clock against the nodes' clock: never a failure, at most a warning. */
+function wallClockCheck(watch: ClockWatch): Check {
+  // The nodes issue on their monotonic clock whatever the wall clock does.
+  const w = watch.check();
+  return { name: 'wall-clock', ok: true, warn: w.warn, reason: w.reason };
+}
+
+/** The sequence store reachable, or every open buffer still holding numbers (a warning). */
+async function sequenceCheck(sequences: SequenceRegistry, probe: StoreProbe): Promise<Check> {
+  const buffers = sequences.snapshots();
+  const full = buffers.length > 0 && buffers.every((b) => b.current !== null || b.next !== null);
+  const p = await probe.check();
+  const reason = p.ok
+    ? ''
+    : full
+      ? `store unreachable, serving from buffers: ${p.reason}`
+      : p.reason;
+  return { name: 'sequences', ok: p.ok || full, warn: !p.ok && full, reason };
+}
+
+/** Every readiness check of this node, in the order /readyz lists them. */
+async function checks(deps: RouteDeps, probe: StoreProbe): Promise<Check[]> {
+  const out = nodeChecks(deps.nodes);
+  if (deps.clockWatch !== undefined) out.push(wallClockCheck(deps.clockWatch));
+  if (deps.sequences.source !== null) out.push(await sequenceCheck(deps.sequences, probe));
+  return out;
+}
+
 export const healthRoutes = routePlugin('health', async (app: FastifyInstance, deps: RouteDeps) => {
-  const { nodes, sequences, metrics } = deps;
-  const now = deps.now ?? Date.now;
-  let probe: { atMs: number; ok: boolean; reason: string } | null = null;
-  let probing: Promise<void> | null = null;
-
-  /** Is the sequence store reachable? One listTags, at most once a second, bounded in time. */
-  async function probeStore(): Promise<{ ok: boolean; reason: string }> {
-    const source = sequences.source;
-    if (source === null) return { ok: true, reason: '' };
-    if (probe !== null && now() - probe.atMs < PROBE_TTL_MS) return probe;
-    probing ??= (async () => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)),
-          PROBE_TIMEOUT_MS,
-        );
-      });
-      try {
-        await Promise.race([source.probe(), timeout]);
-        probe = { atMs: now(), ok: true, reason: '' };
-      } catch (error) {
-        probe = {
-          atMs: now(),
-          ok: false,
-          reason: `${source.backend} at ${source.address}: ${(error as Error).message}`,
-        };
-      } finally {
-        clearTimeout(timer);
-        probing = null;
-      }
-    })();
-    await probing;
-    return probe ?? { ok: false, reason: 'not probed' };
-  }
-
-  async function checks(): Promise<Check[]> {
-    const out: Check[] = [];
-    for (const [layout, node] of nodes) {
-      const r = node.readiness;
-      out.push({
-        name: `lease:${layout}`,
-        ok: r.leaseHeld,
-        warn: false,
-        reason: r.leaseHeld ? '' : r.reason,
-      });
-      out.push({
-        name: `clock:${layout}`,
-        ok: r.ready || (r.leaseHeld && r.pastMark),
-        warn: false,
-        reason: r.ready ? '' : r.reason,
-      });
-    }
-    if (deps.clockWatch !== undefined) {
-      // Never a failure: the nodes issue on their monotonic clock whatever the wall clock does.
-      const w = deps.clockWatch.check();
-      out.push({ name: 'wall-clock', ok: true, warn: w.warn, reason: w.reason });
-    }
-    if (sequences.source !== null) {
-      const buffers = sequences.snapshots();
-      const full =
-        buffers.length > 0 && buffers.every((b) => b.current !== null || b.next !== null);
-      const p = await probeStore();
-      out.push({
-        name: 'sequences',
-        ok: p.ok || full,
-        warn: !p.ok && full,
-        reason: p.ok
-          ? ''
-          : full
-            ? `store unreachable, serving from buffers: ${p.reason}`
-            : p.reason,
-      });
-    }
-    return out;
-  }
-
+  const probe = new StoreProbe(deps.sequences, deps.now ?? Date.now);
   app.get(
     '/healthz',
     { config: ops, schema: { summary: 'Liveness: the process answers', tags: ['health'] } },
@@ -117,7 +144,7 @@ export const healthRoutes = routePlugin('health', async (app: FastifyInstance, d
       },
     },
     async (_req, reply) => {
-      const list = await checks();
+      const list = await checks(deps, probe);
       const failing = list.filter((c) => !c.ok);
       reply.code(failing.length === 0 ? 200 : 503);
       return {
@@ -132,7 +159,7 @@ export const healthRoutes = routePlugin('health', async (app: FastifyInstance, d
     '/metrics',
     { config: ops, schema: { summary: 'Prometheus metrics', tags: ['health'] } },
     async (_req, reply) => {
-      const { body, contentType } = await metrics.render();
+      const { body, contentType } = await deps.metrics.render();
       reply.type(contentType);
       return body;
     },

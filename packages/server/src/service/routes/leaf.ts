@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { decompose } from 'idforge';
+import type { SnowflakeNode } from 'idforge/coord';
 import { MAX_TAG_LENGTH } from 'idforge/sequences';
 import { allowScheme, allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
@@ -29,13 +30,8 @@ function leafFailure(reply: FastifyReply, error: unknown): string {
   return `${f.code}: ${f.message}`;
 }
 
-export const leafRoutes = routePlugin('leaf', async (app: FastifyInstance, deps: RouteDeps) => {
-  const { sequences, metrics, issued, nodes, config } = deps;
-  const node = nodes.get(config.layout);
-  // The configured layout always has a node (server.ts starts one per served layout); a
-  // request that finds none meets a bug, answered as one, never a bare Error.
-  const noNode = () =>
-    new HttpError(ServiceCode.INTERNAL, `no Snowflake node for layout "${config.layout}"`);
+/** `/api/segment/get/{key}`: one number of the tag `key`. */
+function segmentRoute(app: FastifyInstance, { sequences, metrics }: RouteDeps): void {
   app.get<{ Params: { key: string } }>(
     '/api/segment/get/:key',
     {
@@ -60,6 +56,10 @@ export const leafRoutes = routePlugin('leaf', async (app: FastifyInstance, deps:
       }
     },
   );
+}
+
+/** `/api/snowflake/get/{key}`: one Snowflake ID of the node's own layout (the key ignored). */
+function snowflakeRoute(app: FastifyInstance, deps: RouteDeps, node: () => SnowflakeNode): void {
   app.get<{ Params: { key: string } }>(
     '/api/snowflake/get/:key',
     {
@@ -73,9 +73,8 @@ export const leafRoutes = routePlugin('leaf', async (app: FastifyInstance, deps:
     async (req, reply) => {
       try {
         allowScheme(req.principal, 'snowflake');
-        if (node === undefined) throw noNode();
-        const [id] = await snowflakes(node, 1);
-        issued.add('snowflake', 1);
+        const [id] = await snowflakes(node(), 1);
+        deps.issued.add('snowflake', 1);
         reply.type('text/plain; charset=utf-8');
         return id as string;
       } catch (error) {
@@ -83,6 +82,10 @@ export const leafRoutes = routePlugin('leaf', async (app: FastifyInstance, deps:
       }
     },
   );
+}
+
+/** `/api/snowflake/decode?id=`: an ID decoded with the node's layout, with Leaf's names. */
+function decodeRoute(app: FastifyInstance, node: () => SnowflakeNode): void {
   app.get<{ Querystring: { id: string } }>(
     '/api/snowflake/decode',
     {
@@ -97,8 +100,7 @@ export const leafRoutes = routePlugin('leaf', async (app: FastifyInstance, deps:
       },
     },
     async (req) => {
-      const layout = node?.layout;
-      if (layout === undefined) throw noNode();
+      const layout = node().layout;
       const d = decompose(layout, req.query.id);
       const fields = d.fields as Readonly<Record<string, number>>;
       const worker = fields.worker ?? fields.node ?? null;
@@ -114,4 +116,18 @@ export const leafRoutes = routePlugin('leaf', async (app: FastifyInstance, deps:
       };
     },
   );
+}
+
+export const leafRoutes = routePlugin('leaf', async (app: FastifyInstance, deps: RouteDeps) => {
+  const { nodes, config } = deps;
+  const own = nodes.get(config.layout);
+  // The configured layout always has a node (server.ts starts one per served layout); a
+  // request that finds none meets a bug, answered as one, never a bare Error.
+  const node = (): SnowflakeNode => {
+    if (own !== undefined) return own;
+    throw new HttpError(ServiceCode.INTERNAL, `no Snowflake node for layout "${config.layout}"`);
+  };
+  segmentRoute(app, deps);
+  snowflakeRoute(app, deps, node);
+  decodeRoute(app, node);
 });
