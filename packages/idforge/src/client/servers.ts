@@ -186,38 +186,8 @@ export class ServerPool {
   async #attempt<T>(s: ServerState, req: ServiceRequest<T>): Promise<T> {
     if (this.#closed) throw new ClientClosedError(req.operation);
     s.requests++;
-    // One controller and one cleared timer per request, not AbortSignal.any over a client-wide
-    // signal: composites of a long-lived signal are retained (nodejs/node#55351, #54614).
-    const ctrl = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ctrl.abort();
-    }, this.#timeoutMs);
-    this.#inFlight.add(ctrl);
-    let status = 0;
-    let res: Response | undefined;
-    let text: string;
-    try {
-      res = await this.#fetch(s.url + req.path, {
-        method: req.method,
-        headers: this.#hlc === null ? this.#headers : { ...this.#headers, [HLC_HEADER]: this.#hlc },
-        redirect: 'manual',
-        signal: ctrl.signal,
-      });
-      status = res.status;
-      text = await res.text();
-    } catch (e) {
-      if (this.#closed) throw new ClientClosedError(req.operation);
-      if (timedOut) {
-        const what = res === undefined ? 'no answer' : `no complete body (HTTP ${status})`;
-        throw new Unavailable(`${what} within ${this.#timeoutMs} ms`, e);
-      }
-      throw new Unavailable(networkReason(e), e);
-    } finally {
-      clearTimeout(timer);
-      this.#inFlight.delete(ctrl);
-    }
+    const { res, text } = await this.#send(s, req);
+    const status = res.status;
     const fail = (reason: string): never => {
       throw new ServiceResponseError(s.url, req.operation, status, reason);
     };
@@ -234,30 +204,43 @@ export class ServerPool {
       }
       return req.parse(body, fail);
     }
-    const { code, message } = errorBody(text);
-    const answer = { url: s.url, operation: req.operation, status, serverCode: code };
-    if (status === 401 || status === 403) {
-      throw new ServiceAuthError({ ...answer, serverMessage: message });
+    return notServed({ url: s.url, operation: req.operation, status }, res, text, fail);
+  }
+
+  /**
+   * Sends `req` to `s`: the answer with its whole body within `timeoutMs`, else `Unavailable`
+   * (a network error, no answer or body in time), or `ClientClosedError` after close().
+   */
+  async #send<T>(s: ServerState, req: ServiceRequest<T>): Promise<{ res: Response; text: string }> {
+    // One controller and one cleared timer per request, not AbortSignal.any over a client-wide
+    // signal: composites of a long-lived signal are retained (nodejs/node#55351, #54614).
+    const ctrl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctrl.abort();
+    }, this.#timeoutMs);
+    this.#inFlight.add(ctrl);
+    let res: Response | undefined;
+    try {
+      res = await this.#fetch(s.url + req.path, {
+        method: req.method,
+        headers: this.#hlc === null ? this.#headers : { ...this.#headers, [HLC_HEADER]: this.#hlc },
+        redirect: 'manual',
+        signal: ctrl.signal,
+      });
+      return { res, text: await res.text() };
+    } catch (e) {
+      if (this.#closed) throw new ClientClosedError(req.operation);
+      if (timedOut) {
+        const what = res === undefined ? 'no answer' : `no complete body (HTTP ${res.status})`;
+        throw new Unavailable(`${what} within ${this.#timeoutMs} ms`, e);
+      }
+      throw new Unavailable(networkReason(e), e);
+    } finally {
+      clearTimeout(timer);
+      this.#inFlight.delete(ctrl);
     }
-    if (status === 429 || (status >= 500 && status < 600)) {
-      const reason = `HTTP ${status}${code === undefined ? '' : ` ${code}`}: ${message}`;
-      const cause = new Error(reason);
-      throw new Unavailable(
-        reason,
-        cause,
-        status,
-        code,
-        retryAfter(res.headers.get('retry-after')),
-      );
-    }
-    if (status >= 400 && status < 500) {
-      throw new ServiceRejectedError({ ...answer, serverMessage: message });
-    }
-    return fail(
-      status === 0 || (status >= 300 && status < 400)
-        ? 'a redirect (list the URL the service answers on, not one that redirects)'
-        : `an unexpected status ${status}`,
-    );
   }
 
   #markDown(s: ServerState, e: Unavailable, probe: boolean): void {
@@ -282,6 +265,38 @@ export class ServerPool {
     s.backoffMs = 0;
     s.lastReason = '';
   }
+}
+
+/**
+ * A server's answer other than 2xx: a refusal of the request (401/403 `ServiceAuthError`,
+ * other 4xx `ServiceRejectedError`), a failure of that server (429, 5xx: `Unavailable`, with
+ * its Retry-After), or a status outside the contract (`fail`: a redirect, a 1xx).
+ */
+function notServed(
+  at: { readonly url: string; readonly operation: string; readonly status: number },
+  res: Response,
+  text: string,
+  fail: (reason: string) => never,
+): never {
+  const { status } = at;
+  const { code, message } = errorBody(text);
+  const answer = { ...at, serverCode: code };
+  if (status === 401 || status === 403) {
+    throw new ServiceAuthError({ ...answer, serverMessage: message });
+  }
+  if (status === 429 || (status >= 500 && status < 600)) {
+    const reason = `HTTP ${status}${code === undefined ? '' : ` ${code}`}: ${message}`;
+    const cause = new Error(reason);
+    throw new Unavailable(reason, cause, status, code, retryAfter(res.headers.get('retry-after')));
+  }
+  if (status >= 400 && status < 500) {
+    throw new ServiceRejectedError({ ...answer, serverMessage: message });
+  }
+  return fail(
+    status === 0 || (status >= 300 && status < 400)
+      ? 'a redirect (list the URL the service answers on, not one that redirects)'
+      : `an unexpected status ${status}`,
+  );
 }
 
 function failure(
