@@ -11,16 +11,14 @@ import {
   isUlid,
   isUuid,
   MAX_SEQUENCE_VALUE,
+  type NumberRange,
   type SegmentBody,
   type ServiceErrorBody,
 } from '../core/index.js';
 import type { IdScheme } from './options.js';
 
-/** A block of sequence numbers [first, last], owned by this client alone. */
-export interface Segment {
-  readonly first: bigint;
-  readonly last: bigint;
-}
+/** A block of sequence numbers [first, last], owned by this client alone: the wire's range. */
+export type Segment = NumberRange;
 
 type Fail = (reason: string) => never;
 
