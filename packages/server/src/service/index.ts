@@ -33,6 +33,6 @@ export {
   openService,
   type RunningService,
   type StartOptions,
-  type StopReport,
   startService,
 } from './server.js';
+export type { StopReport } from './stop.js';

@@ -9,27 +9,19 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { DEFAULT_STORE_URL, openLeaseStore, openSequenceSource, redactUrl } from '@idforge/stores';
 import type { FastifyInstance } from 'fastify';
-import { type Clock, getLayout, MonotonicClock } from 'idforge';
-import {
-  createSnowflakeNode,
-  type LeaseStore,
-  type SnowflakeNode,
-  type SnowflakeNodeOptions,
-} from 'idforge/coord';
-import { HLC_LAYOUT } from 'idforge/hlc';
+import type { Clock } from 'idforge';
 import type { SequenceSource } from 'idforge/sequences';
 import { type Logger, pino } from 'pino';
 import { buildApp } from './app.js';
-import { ClockWatch } from './clock-watch.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceDeps, ServiceIdentity } from './deps.js';
-import { drainOf } from './drain.js';
 import { EventLog } from './events.js';
-import { ServiceHlc } from './hlc.js';
-import { MAX_TRACKED_TAGS, ServiceMetrics } from './metrics.js';
+import { MAX_TRACKED_TAGS } from './metrics.js';
+import { ServiceParts } from './parts.js';
 import { loopLagOf } from './plugins/load-guard.js';
 import { probeListen } from './port-probe.js';
 import { SequenceRegistry } from './sequences.js';
+import { gracefulStop, type StopReport } from './stop.js';
 
 /** Options of {@link openService} and {@link startService}. */
 export interface StartOptions {
@@ -70,6 +62,31 @@ function packageVersion(): string {
   }
 }
 
+/** Who this process is: a new instance ID, its host, pid and version, the stores it uses. */
+function serviceIdentity(config: ServiceConfig): ServiceIdentity {
+  return {
+    instanceId: randomUUID(),
+    host: hostname(),
+    pid: process.pid,
+    startedAtMs: Date.now(),
+    version: packageVersion(),
+    store: redactUrl(config.store),
+    sequences: config.sequences === null ? null : redactUrl(config.sequences),
+  };
+}
+
+/** Opens the lease store `config.store` names (migrated with `config.migrate`) into `parts`. */
+async function openLeases(parts: ServiceParts, onCreate: (path: string) => void): Promise<void> {
+  const { config } = parts;
+  parts.check();
+  const leaseStore = await openLeaseStore(config.store, { onCreate });
+  parts.leaseStore = leaseStore;
+  parts.check();
+  if (config.migrate) await leaseStore.migrate();
+  const backend = leaseStore.backend;
+  parts.events.record('info', 'store', `lease store ${redactUrl(config.store)} (${backend})`);
+}
+
 /**
  * Opens everything the routes need. Rejects as the stores and `createSnowflakeNode` do
  * (`StoreUnavailableError`, `NoFreeWorkerError`, `BehindMarkError`, ...), after closing
@@ -83,121 +100,15 @@ export async function openService(
 ): Promise<OpenedService> {
   const logger = options.logger ?? defaultLogger(config, options.write);
   const events = new EventLog(logger);
-  const identity: ServiceIdentity = {
-    instanceId: randomUUID(),
-    host: hostname(),
-    pid: process.pid,
-    startedAtMs: Date.now(),
-    version: packageVersion(),
-    store: redactUrl(config.store),
-    sequences: config.sequences === null ? null : redactUrl(config.sequences),
-  };
-  const nodes = new Map<string, SnowflakeNode>();
-  let sequences: SequenceRegistry | null = null;
-  let leaseStore: LeaseStore | null = null;
-  let hlc: ServiceHlc | undefined;
-  // One clock for every node of this service and for the watch that compares it with the wall.
-  const clock = options.clock ?? new MonotonicClock();
-  const clockWatch = new ClockWatch({
-    clock,
-    warnMs: config.wallDivergenceWarnMs,
-    log: (level, message) => events.record(level, 'clock', message),
-    ...(options.wall === undefined ? {} : { wall: options.wall }),
-  });
-  const closeAll = async (): Promise<boolean> => {
-    clockWatch.stop();
-    const released = await Promise.all(
-      [...nodes].map(async ([layout, n]) => {
-        const workerId = n.readiness.workerId;
-        try {
-          await n.close();
-          return true;
-        } catch (error) {
-          events.record(
-            'error',
-            'lease',
-            `layout ${layout}: the lease of worker ID ${workerId} was not released and its ` +
-              `mark not recorded: ${(error as Error).message}. The lease expires by itself ` +
-              `within ${config.ttlMs} ms; a restart on this worker ID waits for the reservation`,
-          );
-          return false;
-        }
-      }),
-    );
-    await sequences?.close().catch(() => undefined);
-    await leaseStore?.close().catch(() => undefined);
-    return released.every(Boolean);
-  };
-  // Aborts the waits of start only: once open, the nodes keep issuing until close(), so that
-  // requests in flight at a shutdown still get their IDs.
-  const starting = new AbortController();
-  const stopStart = () => starting.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', stopStart, { once: true });
-  if (options.signal?.aborted) stopStart();
-  const check = () => {
-    starting.signal.throwIfAborted();
-  };
-  const metrics = new ServiceMetrics({
-    nodes: () =>
-      [...nodes].map(([layout, n]) => ({ layout, metrics: n.metrics, readiness: n.readiness })),
-    buffers: () =>
-      (sequences?.snapshots() ?? []).map((b) => ({
-        tag: b.tag,
-        current: b.current === null ? null : share(b.current.next, b.current.first, b.current.last),
-        next: b.next === null ? null : 1,
-        remaining: remaining(b),
-      })),
-    now: Date.now,
-    wallDivergenceMs: () => clockWatch.check().divergenceMs,
-  });
+  const parts = new ServiceParts(config, events, serviceIdentity(config), options);
+  const { starting, metrics } = parts;
+  const check = () => parts.check();
+  let sequences: SequenceRegistry;
   try {
     const onCreate = (path: string) =>
       events.record('info', 'store', `created a new store at ${path}`);
-    check();
-    leaseStore = await openLeaseStore(config.store, { onCreate });
-    check();
-    if (config.migrate) await leaseStore.migrate();
-    events.record(
-      'info',
-      'store',
-      `lease store ${redactUrl(config.store)} (${leaseStore.backend})`,
-    );
-    // What every node of this service shares: its store, lease settings, clock and start signal.
-    const shared = {
-      store: leaseStore,
-      ttlMs: config.ttlMs,
-      markToleranceMs: config.markToleranceMs,
-      acquireTimeoutMs: config.acquireTimeoutMs,
-      logger: events.nodeLogger(),
-      signal: starting.signal,
-      clock,
-      ...(config.workers === null ? {} : { workerIds: config.workers }),
-    };
-    const lease = async (key: string, options: Omit<SnowflakeNodeOptions, keyof typeof shared>) => {
-      const node = await createSnowflakeNode({ ...shared, ...options });
-      nodes.set(key, node);
-      await node.whenReady(config.acquireTimeoutMs + config.ttlMs);
-      check();
-      return node;
-    };
-    for (const layout of [config.layout, ...config.layouts]) {
-      const node = await lease(layout, {
-        layout,
-        fields: fieldsOf(layout, config.fields),
-        // The own layout's lease carries this process's instance ID (shown in /v1/status).
-        owner: { instanceId: layout === config.layout ? identity.instanceId : randomUUID() },
-      });
-      events.record('info', 'lease', `layout ${layout}: worker ID ${node.workerId} leased; ready`);
-    }
-    if (config.hlc) {
-      hlc = new ServiceHlc(config.hlcMaxDriftMs);
-      const node = await lease('hlc', {
-        layout: HLC_LAYOUT,
-        owner: { instanceId: randomUUID() },
-        generator: hlc.factory,
-      });
-      events.record('info', 'lease', `HLC IDs: worker ID ${node.workerId} leased; ready`);
-    }
+    await openLeases(parts, onCreate);
+    await parts.leaseNodes();
     let source: SequenceSource | null = null;
     if (config.sequences !== null) {
       source = await openSequenceSource(config.sequences, {
@@ -222,51 +133,16 @@ export async function openService(
       }
     });
   } catch (error) {
-    await closeAll();
+    await parts.close();
     // A wait ended by the abort rejects with its own reason (NotReadyError "closed"): the
     // abort is the cause.
     throw starting.signal.aborted ? starting.signal.reason : error;
   } finally {
-    options.signal?.removeEventListener('abort', stopStart);
+    parts.endStart();
   }
-  const deps: ServiceDeps = {
-    config,
-    nodes,
-    leaseStore,
-    sequences,
-    events,
-    metrics,
-    identity,
-    logger,
-    clockWatch,
-    ...(hlc === undefined ? {} : { hlc }),
-  };
-  clockWatch.start();
-  return { deps, close: closeAll };
-}
-
-/** The fixed field values that `layout` has (each layout takes its own). */
-function fieldsOf(
-  layout: string,
-  fields: Readonly<Record<string, number>>,
-): Record<string, number> {
-  const names = new Set(getLayout(layout).fields.map((f) => f.name));
-  return Object.fromEntries(Object.entries(fields).filter(([k]) => names.has(k)));
-}
-
-function share(next: bigint, first: bigint, last: bigint): number {
-  const size = last - first + 1n;
-  return size <= 0n ? 0 : Number(last - next + 1n) / Number(size);
-}
-
-function remaining(b: {
-  current: { next: bigint; last: bigint } | null;
-  next: { first: bigint; last: bigint } | null;
-}): number {
-  let n = 0n;
-  if (b.current !== null) n += b.current.last - b.current.next + 1n;
-  if (b.next !== null) n += b.next.last - b.next.first + 1n;
-  return Number(n);
+  const deps = parts.opened(logger, sequences);
+  parts.clockWatch.start();
+  return { deps, close: () => parts.close() };
 }
 
 /** How long start waits for the event-loop guard to clear before listening anyway. */
@@ -287,12 +163,6 @@ async function settle(app: FastifyInstance, signal: AbortSignal | undefined): Pr
   }
 }
 
-/** How a stop went. */
-export interface StopReport {
-  /** Every lease released with its exact mark, within the shutdown bound. */
-  readonly clean: boolean;
-}
-
 /** A listening service. */
 export interface RunningService {
   readonly app: FastifyInstance;
@@ -305,14 +175,39 @@ export interface RunningService {
   readonly closed: Promise<StopReport>;
 }
 
-/** `p`, or `fallback` once `ms` have passed (the timer never keeps the process alive). */
-function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((r) => {
-    timer = setTimeout(() => r(fallback), Math.max(0, ms));
-    timer.unref();
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+/**
+ * The app over `opened`, listening on config.host:config.port once the start's own lag has
+ * passed. Rejects with the listen error, or the signal's reason when it aborts meanwhile,
+ * after closing the app and `opened`.
+ */
+async function listen(
+  config: ServiceConfig,
+  opened: OpenedService,
+  signal: AbortSignal | undefined,
+): Promise<FastifyInstance> {
+  try {
+    signal?.throwIfAborted();
+    const app = await buildApp(opened.deps);
+    await settle(app, signal);
+    signal?.throwIfAborted();
+    await app.listen({ host: config.host, port: config.port });
+    if (signal?.aborted) {
+      await app.close();
+      throw signal.reason;
+    }
+    return app;
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
+
+/** http://host:port of the app's listening socket (an IPv6 host in brackets). */
+function listeningUrl(app: FastifyInstance, config: ServiceConfig): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
 }
 
 /**
@@ -331,76 +226,10 @@ export async function startService(
   await probeListen(config.host, config.port);
   const opened = await openService(config, options);
   const { deps } = opened;
-  let app: FastifyInstance;
-  try {
-    signal?.throwIfAborted();
-    app = await buildApp(deps);
-    await settle(app, signal);
-    signal?.throwIfAborted();
-    await app.listen({ host: config.host, port: config.port });
-    if (signal?.aborted) {
-      await app.close();
-      throw signal.reason;
-    }
-  } catch (error) {
-    await opened.close();
-    throw error;
-  }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  const app = await listen(config, opened, signal);
+  const url = listeningUrl(app, config);
   deps.events.record('info', 'service', `listening on ${url}`);
-  let closing: Promise<StopReport> | null = null;
-  let resolveClosed!: (report: StopReport) => void;
-  const closed = new Promise<StopReport>((r) => {
-    resolveClosed = r;
-  });
-  const drain = drainOf(app)!;
-  const close = () => {
-    closing ??= (async () => {
-      const started = performance.now();
-      const bound = config.shutdownTimeoutMs;
-      deps.events.record(
-        'info',
-        'service',
-        'shutting down: finishing requests in flight; new requests get 503',
-      );
-      const report = await drain.drain(app, config.drainGraceMs, bound);
-      if (report.forced > 0) {
-        deps.events.record(
-          'warn',
-          'service',
-          `shutdown took over ${bound} ms; closed ${report.forced} connection(s) with requests in flight`,
-        );
-      }
-      // The stores get what is left of the bound, and at least a second to release.
-      const left = Math.max(1000, bound - (performance.now() - started));
-      const released = await within(opened.close(), left, null);
-      let clean = released === true;
-      if (released === null) {
-        clean = false;
-        deps.events.record(
-          'error',
-          'service',
-          `stopped without recording the marks: the stores did not answer within ${Math.round(left)} ms; ` +
-            `the leases expire by themselves within ${config.ttlMs} ms`,
-        );
-      } else if (released) {
-        deps.events.record('info', 'service', 'stopped: marks recorded, leases released');
-      } else {
-        deps.events.record(
-          'error',
-          'service',
-          'stopped, but not every lease was released (see above): they expire by themselves',
-        );
-      }
-      const result = { clean };
-      resolveClosed(result);
-      return result;
-    })();
-    return closing;
-  };
+  const { close, closed } = gracefulStop(app, () => opened.close(), config, deps.events);
   signal?.addEventListener('abort', () => void close(), { once: true });
   return { app, url, deps, close, closed };
 }
