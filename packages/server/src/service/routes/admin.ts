@@ -21,8 +21,8 @@ export function tagJson(s: TagState): Record<string, unknown> {
   };
 }
 
-export const adminRoutes = routePlugin('admin', async (app: FastifyInstance, deps: RouteDeps) => {
-  const { sequences, leaseStore } = deps;
+/** POST and PATCH `/v1/sequences/{tag}`: create a tag, change its step (segment stores). */
+function tagRoutes(app: FastifyInstance, { sequences, events }: RouteDeps): void {
   app.post<{
     Params: { tag: string };
     Body: { step: number; start?: string; description?: string };
@@ -34,7 +34,7 @@ export const adminRoutes = routePlugin('admin', async (app: FastifyInstance, dep
       start === undefined ? undefined : BigInt(start),
       description,
     );
-    deps.events.record(
+    events.record(
       'info',
       'service',
       `tag "${tag.tag}" created by "${req.principal?.name}" (step ${tag.step})`,
@@ -47,7 +47,7 @@ export const adminRoutes = routePlugin('admin', async (app: FastifyInstance, dep
     { schema: setStepSchema, config: admin },
     async (req) => {
       const tag = await sequences.setStep(req.params.tag, req.body.step);
-      deps.events.record(
+      events.record(
         'info',
         'service',
         `step of "${tag.tag}" set to ${tag.step} by "${req.principal?.name}"`,
@@ -55,9 +55,10 @@ export const adminRoutes = routePlugin('admin', async (app: FastifyInstance, dep
       return tagJson(await sequences.get(tag.tag));
     },
   );
-  app.get('/v1/sequences', { schema: listTagsSchema, config: admin }, async () => ({
-    tags: (await sequences.list()).map(tagJson),
-  }));
+}
+
+/** GET `/v1/leases`: every worker-ID lease in the lease store, this process's marked `self`. */
+function leaseRoute(app: FastifyInstance, { leaseStore }: RouteDeps): void {
   app.get('/v1/leases', { schema: listLeasesSchema, config: admin }, async () => {
     const host = hostname();
     const leases = await leaseStore.list();
@@ -74,4 +75,12 @@ export const adminRoutes = routePlugin('admin', async (app: FastifyInstance, dep
       })),
     };
   });
+}
+
+export const adminRoutes = routePlugin('admin', async (app: FastifyInstance, deps: RouteDeps) => {
+  tagRoutes(app, deps);
+  app.get('/v1/sequences', { schema: listTagsSchema, config: admin }, async () => ({
+    tags: (await deps.sequences.list()).map(tagJson),
+  }));
+  leaseRoute(app, deps);
 });
