@@ -56,6 +56,7 @@ export {
 export { BYTE_TO_HEX, bytesToHex, HEX_VALUE, hexInto } from './encoding/hex.js';
 // Exported to users by idforge/hlc (src/hlc/index.ts), not by the root barrel.
 export { HlcCounterOverflowError, HlcDriftError } from './errors-hlc.js';
+export { INT64_MAX, UINT64_MAX } from './limits.js';
 export { defaultPool, RandomPool } from './random.js';
 export { parseUuidBytes, unsafeFormatUuid } from './uuid/format.js';
 export {

@@ -5,6 +5,8 @@
  * else.
  */
 
+import { INT64_MAX, UINT64_MAX } from './limits.js';
+
 /** The schemes the service issues (`GET /v1/ids/{scheme}`), in the order the docs list them. */
 export const SERVICE_SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake', 'hlc'] as const;
 export type ServiceScheme = (typeof SERVICE_SCHEMES)[number];
@@ -22,7 +24,7 @@ export const HLC_HEADER = 'idforge-hlc';
  * sends it as a decimal string. A sequence that reaches it fails with `SequenceExhaustedError`;
  * it never wraps.
  */
-export const MAX_SEQUENCE_VALUE = (1n << 63n) - 1n;
+export const MAX_SEQUENCE_VALUE = INT64_MAX;
 
 /**
  * A block of sequence numbers [first, last], both inclusive, owned by whoever took it: what a
@@ -46,7 +48,7 @@ export const MAX_REQUEST_COUNT = 1_000_000;
  * as 1 to 20 decimal digits. Above it the service answers 400 `IDF_INVALID_ID`; the client
  * refuses it before sending.
  */
-export const MAX_GENE_FROM = (1n << 64n) - 1n;
+export const MAX_GENE_FROM = UINT64_MAX;
 
 /**
  * Every failure the service answers (the Leaf routes excepted, which answer in text): a

@@ -14,7 +14,7 @@
  * Every function here is pure.
  */
 import { InvalidIdError } from '../core/index.js';
-import { HEX_VALUE, rangeError, typeError } from '../core/internal.js';
+import { HEX_VALUE, rangeError, typeError, UINT64_MAX } from '../core/internal.js';
 
 /** A hybrid logical clock timestamp. */
 export interface HlcTimestamp {
@@ -30,8 +30,6 @@ export const HLC_MAX_L = 2 ** 48 - 1;
 export const HLC_MAX_C = 2 ** 16 - 1;
 /** Length of the text form: 12 hex digits, '-', 4 hex digits. */
 export const HLC_TEXT_LENGTH = 17;
-
-const U64_MAX = (1n << 64n) - 1n;
 
 /**
  * `ts` itself when it is an HLC timestamp (an object whose `l` and `c` are integers in
@@ -66,7 +64,7 @@ export function packHlc(ts: HlcTimestamp): bigint {
  */
 export function unpackHlc(packed: bigint): HlcTimestamp {
   if (typeof packed !== 'bigint') throw typeError('unpackHlc packed', 'a bigint', packed);
-  if (packed < 0n || packed > U64_MAX) {
+  if (packed < 0n || packed > UINT64_MAX) {
     throw rangeError('unpackHlc packed', 'a bigint in [0, 2^64 - 1]', packed);
   }
   return { l: Number(packed >> 16n), c: Number(packed & 0xffffn) };

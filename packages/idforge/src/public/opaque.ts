@@ -39,7 +39,7 @@
  * REF: bench/peers/public-group.ts (encode and decode each well over 1 M/s on one core).
  */
 import { PublicIdInvalidError } from '../core/index.js';
-import { assertInteger, rangeError, typeError } from '../core/internal.js';
+import { assertInteger, rangeError, typeError, UINT64_MAX } from '../core/internal.js';
 import { loadWord, storeWord, swapWord } from './aes.js';
 import { decodeBase64url, encodeBase64url } from './base64url.js';
 import { assertPublicKey, MAX_VERSION, type PublicKey, VERSION_CHARS } from './keys.js';
@@ -59,7 +59,6 @@ export const PUBLIC_ID_64_LENGTH = 23;
 /** Length after the prefix of a 128-bit public ID (version character + 28). */
 export const PUBLIC_ID_128_LENGTH = 29;
 
-const MAX64 = (1n << 64n) - 1n;
 const MASK32 = 0xffffffffn;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const PREFIX = /^[a-z](?:[a-z0-9_]{0,61}[a-z0-9])?$/;
@@ -136,7 +135,7 @@ export class PublicIds {
     const { t, head } = prefix === undefined ? this.#plain : this.#entry(prefix);
     const b = this.#buf;
     if (typeof id === 'bigint') {
-      if (id < 0n || id > MAX64) throw rangeError('id', 'a bigint in [0, 2^64)', id);
+      if (id < 0n || id > UINT64_MAX) throw rangeError('id', 'a bigint in [0, 2^64)', id);
       // REF: bench/peers/public-group.ts (below 2^53, one BigInt→Number beats two BigInt ops).
       let hi: number;
       let lo: number;

@@ -25,7 +25,14 @@
  * buckets are the same in every process, language and release.
  */
 import { InvalidIdError, inspect } from '../core/index.js';
-import { assertInteger, bytesToHex, HEX_VALUE, rangeError, typeError } from '../core/internal.js';
+import {
+  assertInteger,
+  bytesToHex,
+  HEX_VALUE,
+  rangeError,
+  typeError,
+  UINT64_MAX,
+} from '../core/internal.js';
 import { type SipKey, sipHash64Words, sipHashWords, unsafeSipKey } from './siphash.js';
 
 /** The most buckets a shard key may have (they fit the 2-byte prefix of a salted key). */
@@ -74,7 +81,6 @@ export interface BucketRange {
   readonly highHex: string;
 }
 
-const MAX64 = (1n << 64n) - 1n;
 const TWO32 = 2 ** 32;
 const DECIMAL = /^[0-9]{1,20}$/;
 const HEX32 = /^[0-9a-fA-F]{32}$/;
@@ -150,7 +156,8 @@ function hexBytes(hex: string): Uint8Array {
  */
 function idOf(where: string, id: unknown): { value: bigint | Uint8Array; bytes: Uint8Array } {
   if (typeof id === 'bigint') {
-    if (id < 0n || id > MAX64) throw rangeError(`${where} id`, 'a bigint in [0, 2^64 - 1]', id);
+    if (id < 0n || id > UINT64_MAX)
+      throw rangeError(`${where} id`, 'a bigint in [0, 2^64 - 1]', id);
     return { value: id, bytes: bytes64(id) };
   }
   if (id instanceof Uint8Array) {
@@ -164,7 +171,7 @@ function idOf(where: string, id: unknown): { value: bigint | Uint8Array; bytes: 
   }
   if (DECIMAL.test(id)) {
     const n = BigInt(id);
-    if (n > MAX64) {
+    if (n > UINT64_MAX) {
       throw new InvalidIdError('64-bit id', 'range', 'expected at most 2^64 - 1', id);
     }
     return { value: n, bytes: bytes64(n) };
@@ -200,7 +207,7 @@ function reduce(buckets: number): number {
 export function shardKey(id: ShardId, options: ShardKeyOptions): number {
   const buckets = bucketsOf('shardKey', options);
   const key = keyOf('shardKey', options.key);
-  if (typeof id === 'bigint' && id >= 0n && id <= MAX64) {
+  if (typeof id === 'bigint' && id >= 0n && id <= UINT64_MAX) {
     // The common case, a 64-bit ID, hashed from its two halves without making its bytes.
     sipHash64Words(key, Number(id >> 32n), Number(id & 0xffffffffn), hash);
     return reduce(buckets);

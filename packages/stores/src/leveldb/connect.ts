@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ClassicLevel } from 'classic-level';
 import type { BenchBatch, KeyKind } from 'idforge/bench';
+import { INT64_MAX } from 'idforge/internal';
 import { loadDriver } from '../driver.js';
 import type { LevelDatabase } from '../driver-types.js';
 
@@ -177,8 +178,6 @@ function counterKey(n: number): Buffer {
   key.writeUInt32BE(n >>> 0, 4);
   return key;
 }
-
-const INT64_MAX = (1n << 63n) - 1n;
 
 function keyBytes(kind: KeyKind, key: bigint | Uint8Array | string | undefined): Buffer {
   if (kind === 'int64' && typeof key === 'bigint' && key >= 0n && key <= INT64_MAX) {

@@ -6,6 +6,7 @@
  */
 import { assertInteger, rangeError, typeError } from '../assert.js';
 import { InvalidIdError } from '../errors.js';
+import { UINT64_MAX } from '../limits.js';
 import { isLayout, type Layout, type LayoutField } from './layout.js';
 import { LAYOUTS } from './presets.js';
 
@@ -29,8 +30,6 @@ export interface DecomposedSnowflake {
   /** Every field except time, by name, most significant first. */
   readonly fields: Record<string, number>;
 }
-
-const U64_MAX = (1n << 64n) - 1n;
 
 function checkLayout(name: string, layout: unknown): Layout {
   if (!isLayout(layout))
@@ -149,7 +148,7 @@ export function parseSnowflake(text: string, layout?: Layout): bigint {
   if (text.length > 1 && text.charCodeAt(0) === 48) {
     throw new InvalidIdError('snowflake', 'format', 'leading zero', text, 0);
   }
-  const max = layout === undefined ? U64_MAX : layout.maxId;
+  const max = layout === undefined ? UINT64_MAX : layout.maxId;
   const value = text.length > 20 ? max + 1n : BigInt(text);
   if (value > max) {
     const what =
@@ -172,7 +171,7 @@ export function parseSnowflake(text: string, layout?: Layout): bigint {
 export function isSnowflake(text: unknown, layout?: Layout): boolean {
   if (layout !== undefined) checkLayout('isSnowflake layout', layout);
   if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,19})$/.test(text)) return false;
-  return BigInt(text) <= (layout === undefined ? U64_MAX : layout.maxId);
+  return BigInt(text) <= (layout === undefined ? UINT64_MAX : layout.maxId);
 }
 
 /**
@@ -193,7 +192,7 @@ export function formatSnowflake(id: bigint, layout?: Layout): string {
   if (layout !== undefined)
     return idOf(checkLayout('formatSnowflake layout', layout), id).toString();
   if (typeof id !== 'bigint') throw typeError('formatSnowflake id', 'a bigint', id);
-  if (id < 0n || id > U64_MAX) {
+  if (id < 0n || id > UINT64_MAX) {
     throw new InvalidIdError('snowflake', 'range', `${id} is outside [0, 2^64-1]`, id.toString());
   }
   return id.toString();
@@ -233,7 +232,7 @@ export function anyId(name: string, id: unknown): bigint {
   if (typeof id !== 'bigint') {
     throw typeError(name, 'a bigint, a decimal string or a non-negative safe integer', id);
   }
-  if (id < 0n || id > U64_MAX) {
+  if (id < 0n || id > UINT64_MAX) {
     throw new InvalidIdError('snowflake', 'range', `${id} is outside [0, 2^64-1]`, id.toString());
   }
   return id;
