@@ -21,8 +21,8 @@ import type {
 } from 'idforge/public';
 import type pg from 'pg';
 import type { PgPool } from '../driver-types.js';
-import { storeError } from '../store-error.js';
 import { connectPostgres, endPool } from './connect.js';
+import { PgExecutor } from './executor.js';
 
 /** How long the ADD COLUMN waits for its lock before giving up (rerun later), in ms. */
 const LOCK_TIMEOUT_MS = 10_000;
@@ -46,7 +46,7 @@ const keyParam = (k: BackfillKey) => (typeof k === 'bigint' ? k.toString() : for
 export class PostgresBackfillTarget implements BackfillTarget {
   readonly engine = 'postgres';
   readonly address: string;
-  readonly #pool: pg.Pool;
+  readonly #db: PgExecutor;
   readonly #owned: boolean;
   readonly #lockTimeoutMs: number;
   #closed: Promise<void> | null = null;
@@ -62,27 +62,19 @@ export class PostgresBackfillTarget implements BackfillTarget {
     lockTimeoutMs?: number;
   }) {
     this.#lockTimeoutMs = Math.ceil(options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
-    this.#pool = options.pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
     this.address = options.address ?? "postgres (the caller's client)";
+    this.#db = new PgExecutor(options.pool, this.address);
     this.#owned = options.owned === true;
-  }
-
-  async #q<R extends pg.QueryResultRow>(op: string, text: string, values?: unknown[]) {
-    try {
-      return await this.#pool.query<R>(text, values);
-    } catch (error) {
-      throw storeError('postgres', this.address, op, error);
-    }
   }
 
   async describe(table: string): Promise<BackfillTableInfo | null> {
     const [reg] = (
-      await this.#q<{ r: string | null }>('describe', 'SELECT to_regclass($1)::text AS r', [
+      await this.#db.result<{ r: string | null }>('describe', 'SELECT to_regclass($1)::text AS r', [
         qt(table),
       ])
     ).rows;
     if (reg?.r == null) return null;
-    const { rows } = await this.#q<{
+    const { rows } = await this.#db.result<{
       name: string;
       type: string;
       base: string;
@@ -125,7 +117,7 @@ export class PostgresBackfillTarget implements BackfillTarget {
     // transaction must not leave a pooled connection in an aborted transaction.
     let client: pg.PoolClient | undefined;
     try {
-      client = await this.#pool.connect();
+      client = await this.#db.pool.connect();
       await client.query(
         `BEGIN; SET LOCAL lock_timeout = ${this.#lockTimeoutMs};
          ALTER TABLE ${qt(table)} ADD COLUMN IF NOT EXISTS ${q(column)} ${this.columnType(spec)};
@@ -139,14 +131,14 @@ export class PostgresBackfillTarget implements BackfillTarget {
           cause: error,
         });
       }
-      throw storeError('postgres', this.address, 'add column', error);
+      throw this.#db.fail('add column', error);
     } finally {
       client?.release();
     }
   }
 
   async counts(table: string, column: string): Promise<{ rows: number; filled: number }> {
-    const { rows } = await this.#q<{ r: string; f: string }>(
+    const { rows } = await this.#db.result<{ r: string; f: string }>(
       'count',
       `SELECT count(*)::text AS r, count(${q(column)})::text AS f FROM ${qt(table)}`,
     );
@@ -162,7 +154,7 @@ export class PostgresBackfillTarget implements BackfillTarget {
   ): Promise<BackfillScan> {
     // Qualified by the alias: a bare ORDER BY name would take an output column of that name.
     const k = `_t.${q(key.name)}`;
-    const { rows } = await this.#q<{ k: string; e: boolean }>(
+    const { rows } = await this.#db.result<{ k: string; e: boolean }>(
       'select',
       `SELECT _s.k::text AS k, _s.e FROM (
          SELECT ${k} AS k, _t.${q(column)} IS NULL AS e FROM ${qt(table)} AS _t
@@ -195,18 +187,18 @@ export class PostgresBackfillTarget implements BackfillTarget {
     ];
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.#pool.query(text, params)).rowCount ?? 0;
+        return (await this.#db.pool.query(text, params)).rowCount ?? 0;
       } catch (error) {
         const code = (error as { code?: string }).code;
         if ((code === '40P01' || code === '40001') && attempt < BATCH_TRIES) continue;
-        throw storeError('postgres', this.address, 'update', error);
+        throw this.#db.fail('update', error);
       }
     }
   }
 
   async addUniqueIndex(table: string, column: string, index: string): Promise<void> {
     const [s] = (
-      await this.#q<{ s: string }>(
+      await this.#db.result<{ s: string }>(
         'create index',
         `SELECT n.nspname AS s FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
           WHERE c.oid = $1::regclass`,
@@ -216,24 +208,24 @@ export class PostgresBackfillTarget implements BackfillTarget {
     const qualified = `${q(s!.s)}.${q(index)}`;
     const dropInvalid = async () => {
       const [ix] = (
-        await this.#q<{ valid: boolean }>(
+        await this.#db.result<{ valid: boolean }>(
           'create index',
           'SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)',
           [qualified],
         )
       ).rows;
       if (ix !== undefined && !ix.valid) {
-        await this.#q('drop index', `DROP INDEX CONCURRENTLY IF EXISTS ${qualified}`);
+        await this.#db.result('drop index', `DROP INDEX CONCURRENTLY IF EXISTS ${qualified}`);
       }
     };
     await dropInvalid();
     try {
-      await this.#pool.query(
+      await this.#db.pool.query(
         `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${q(index)} ON ${qt(table)} (${q(column)})`,
       );
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') {
-        throw storeError('postgres', this.address, 'create index', error);
+        throw this.#db.fail('create index', error);
       }
       await dropInvalid();
       throw new BackfillTableError(
@@ -249,7 +241,7 @@ export class PostgresBackfillTarget implements BackfillTarget {
   }
 
   close(): Promise<void> {
-    this.#closed ??= endPool(this.#pool, this.#owned, this.address);
+    this.#closed ??= endPool(this.#db.pool, this.#owned, this.address);
     return this.#closed;
   }
 }

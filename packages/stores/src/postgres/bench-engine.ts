@@ -20,6 +20,7 @@ import type {
 } from 'idforge/bench';
 import type pg from 'pg';
 import { BENCH_PREFIX, segmentBenchSequence } from '../bench-sql.js';
+import { type CallSite, callFailure, storeCall } from '../call.js';
 import type { PgPool, PgPoolClient } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import { connectPostgres } from './connect.js';
@@ -66,12 +67,13 @@ export class PostgresBenchEngine implements BenchEngine {
     this.address = address;
   }
 
+  /** One statement on the engine's own connection (a session setting must stay on it). */
   async #q<R extends pg.QueryResultRow>(op: string, text: string, values?: unknown[]) {
-    try {
-      return (await this.#client.query<R>(text, values)).rows;
-    } catch (error) {
-      throw storeError('postgres', this.address, op, error);
-    }
+    return (await storeCall(this.#site, op, () => this.#client.query<R>(text, values))).rows;
+  }
+
+  get #site(): CallSite {
+    return { backend: 'postgres', address: this.address };
   }
 
   storage(kind: KeyKind): string {
@@ -163,7 +165,7 @@ export class PostgresBenchEngine implements BenchEngine {
         values,
       });
     } catch (error) {
-      throw storeError('postgres', this.address, 'insert', error);
+      throw callFailure(this.#site, 'insert', error);
     }
   }
 

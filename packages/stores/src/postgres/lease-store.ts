@@ -18,7 +18,6 @@
  * timeout plus the statement timeout per statement. Safe to share within a process.
  */
 
-import type { IdforgeError } from 'idforge';
 import type {
   Lease,
   LeaseRecord,
@@ -27,9 +26,7 @@ import type {
   RenewReport,
   RenewResult,
 } from 'idforge/coord';
-import type pg from 'pg';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
-import { storeError } from '../store-error.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
@@ -37,6 +34,7 @@ import {
   type PostgresClientOptions,
   type PostgresStoreOptions,
 } from './connect.js';
+import { PgExecutor } from './executor.js';
 import { type LeaseSql, leaseSql } from './schema.js';
 
 /** bigint columns arrive as decimal strings (node-postgres keeps int8 exact by default). */
@@ -90,7 +88,7 @@ export class PostgresLeaseStore implements LeaseStore {
   readonly address: string;
   /** The PostgreSQL schema holding this store's tables. */
   readonly namespace: string;
-  readonly #pool: pg.Pool;
+  readonly #db: PgExecutor;
   readonly #owned: boolean;
   readonly #sql: LeaseSql;
   #closed: Promise<void> | null = null;
@@ -106,57 +104,14 @@ export class PostgresLeaseStore implements LeaseStore {
     const address = callerAddress('postgres', options.address);
     this.#owned = options[OWNED] === true;
     this.#sql = leaseSql(namespace);
-    this.#pool = pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
+    this.#db = new PgExecutor(pool, address);
     this.address = address;
     this.namespace = namespace;
   }
 
-  #unavailable(operation: string, cause: unknown): IdforgeError {
-    return storeError('postgres', this.address, operation, cause);
-  }
-
-  async #query<R extends pg.QueryResultRow>(
-    operation: string,
-    text: string,
-    values: unknown[] = [],
-  ): Promise<R[]> {
-    try {
-      return (await this.#pool.query<R>(text, values)).rows;
-    } catch (error) {
-      throw this.#unavailable(operation, error);
-    }
-  }
-
-  /**
-   * Runs `fn` in a transaction on one pooled connection. On any error the connection is
-   * destroyed rather than reused (the server rolls back when it goes), so a connection left
-   * mid-query by a timeout never serves another call.
-   */
-  async #transaction<T>(operation: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      throw this.#unavailable(operation, error);
-    }
-    try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      client.release();
-      return result;
-    } catch (error) {
-      client.release(error instanceof Error ? error : true);
-      throw this.#unavailable(operation, error);
-    }
-  }
-
   /** Creates the namespace's schema and tables; concurrent migrations take turns. Idempotent. */
   migrate(): Promise<void> {
-    return this.#transaction('migrate', async (c) => {
-      await c.query(this.#sql.migrateLock, [this.namespace]);
-      await c.query(this.#sql.schema);
-    });
+    return this.#db.migrate(this.#sql.migrateLock, [this.namespace], this.#sql.schema);
   }
 
   acquire(request: LeaseRequest): Promise<Lease | null> {
@@ -171,7 +126,7 @@ export class PostgresLeaseStore implements LeaseStore {
       ms(request.ttlMs),
       ms(request.clockMs),
     ];
-    return this.#transaction('acquire', async (c) => {
+    return this.#db.transaction('acquire', async (c) => {
       await c.query(this.#sql.acquireLock, [this.namespace]);
       let grant: GrantRow | undefined;
       for (let attempt = 1; ; attempt++) {
@@ -179,7 +134,7 @@ export class PostgresLeaseStore implements LeaseStore {
         if (grant === undefined) return null;
         if (grant.granted !== null) break;
         if (attempt === MAX_GRANT_ATTEMPTS) {
-          throw this.#unavailable(
+          throw this.#db.fail(
             'acquire',
             new Error(`lost the race for a free worker ID ${attempt} times in a row`),
           );
@@ -204,7 +159,7 @@ export class PostgresLeaseStore implements LeaseStore {
 
   renew(lease: Lease, report: RenewReport): Promise<RenewResult> {
     const { workerId, instanceId } = lease;
-    return this.#transaction('renew', async (c) => {
+    return this.#db.transaction('renew', async (c) => {
       const renewed = await c.query<{ expires_at_ms: Int8 }>(this.#sql.renew, [
         workerId,
         instanceId,
@@ -224,7 +179,7 @@ export class PostgresLeaseStore implements LeaseStore {
 
   release(lease: Lease, finalMarkMs: number | null): Promise<void> {
     const { workerId, instanceId } = lease;
-    return this.#transaction('release', async (c) => {
+    return this.#db.transaction('release', async (c) => {
       // The lease row first, as in acquire and renew: one lock order, no deadlock.
       const dropped = await c.query(this.#sql.dropLease, [workerId, instanceId]);
       if (dropped.rowCount === 1 && finalMarkMs !== null) {
@@ -235,7 +190,7 @@ export class PostgresLeaseStore implements LeaseStore {
   }
 
   async list(): Promise<LeaseRecord[]> {
-    const rows = await this.#query<LeaseRow>('list', this.#sql.list);
+    const rows = await this.#db.rows<LeaseRow>('list', this.#sql.list);
     return rows.map((r) => ({
       workerId: r.worker_id,
       instanceId: r.instance_id,
@@ -251,19 +206,21 @@ export class PostgresLeaseStore implements LeaseStore {
   }
 
   async readMark(workerId: number): Promise<number | null> {
-    const [row] = await this.#query<{ mark_ms: Int8 }>('readMark', this.#sql.readMark, [workerId]);
+    const [row] = await this.#db.rows<{ mark_ms: Int8 }>('readMark', this.#sql.readMark, [
+      workerId,
+    ]);
     return row === undefined ? null : num(row.mark_ms);
   }
 
   /** `clock_timestamp()` on the server, unix ms. */
   async serverTimeMs(): Promise<number | null> {
-    const [row] = await this.#query<{ ms: Int8 }>('serverTimeMs', this.#sql.serverTime);
+    const [row] = await this.#db.rows<{ ms: Int8 }>('serverTimeMs', this.#sql.serverTime);
     return num(row!.ms);
   }
 
   /** Ends the pool (waiting for calls in flight). Idempotent. */
   close(): Promise<void> {
-    this.#closed ??= endPool(this.#pool, this.#owned, this.address);
+    this.#closed ??= endPool(this.#db.pool, this.#owned, this.address);
     return this.#closed;
   }
 }

@@ -18,10 +18,8 @@
  */
 
 import type { DurableMarkStore } from 'idforge/sequences';
-import type pg from 'pg';
 import { assertMark, assertMarkTag } from '../mark-args.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
-import { storeError } from '../store-error.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
@@ -29,6 +27,7 @@ import {
   type PostgresClientOptions,
   type PostgresStoreOptions,
 } from './connect.js';
+import { PgExecutor } from './executor.js';
 import { quoteNamespace } from './schema.js';
 
 /**
@@ -42,7 +41,7 @@ export class PostgresMarkStore implements DurableMarkStore {
   readonly address: string;
   /** The PostgreSQL schema holding the table. */
   readonly namespace: string;
-  readonly #pool: pg.Pool;
+  readonly #db: PgExecutor;
   readonly #owned: boolean;
   readonly #schema: string;
   readonly #raise: string;
@@ -60,7 +59,7 @@ export class PostgresMarkStore implements DurableMarkStore {
     const address = callerAddress('postgres', options.address);
     this.#owned = options[OWNED] === true;
     const ns = quoteNamespace(namespace);
-    this.#pool = pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
+    this.#db = new PgExecutor(pool, address);
     this.address = address;
     this.namespace = namespace;
     this.#schema = `
@@ -76,38 +75,16 @@ RETURNING m.mark::text AS mark`;
     this.#read = `SELECT mark::text AS mark FROM ${ns}.counter_marks WHERE key = $1::text`;
   }
 
-  async #query(operation: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
-    try {
-      return await this.#pool.query(text, values);
-    } catch (error) {
-      throw storeError('postgres', this.address, operation, error);
-    }
-  }
-
   /**
    * Creates the schema and table. Idempotent; concurrent migrations take turns on an advisory
    * lock (`CREATE ... IF NOT EXISTS` alone races). Never run by the other methods.
    */
-  async migrate(): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      throw storeError('postgres', this.address, 'migrate', error);
-    }
-    try {
-      await client.query('BEGIN');
-      await client.query(
-        `SELECT pg_advisory_xact_lock(hashtext('idforge.migrate'), hashtext($1::text))`,
-        [this.namespace],
-      );
-      await client.query(this.#schema);
-      await client.query('COMMIT');
-      client.release();
-    } catch (error) {
-      client.release(error instanceof Error ? error : true);
-      throw storeError('postgres', this.address, 'migrate', error);
-    }
+  migrate(): Promise<void> {
+    return this.#db.migrate(
+      `SELECT pg_advisory_xact_lock(hashtext('idforge.migrate'), hashtext($1::text))`,
+      [this.namespace],
+      this.#schema,
+    );
   }
 
   /**
@@ -116,7 +93,7 @@ RETURNING m.mark::text AS mark`;
    */
   async read(tag: string): Promise<bigint | null> {
     assertMarkTag(tag);
-    const row = (await this.#query('read', this.#read, [tag])).rows[0] as
+    const row = (await this.#db.result('read', this.#read, [tag])).rows[0] as
       | { mark: string }
       | undefined;
     return row === undefined ? null : BigInt(row.mark);
@@ -130,13 +107,13 @@ RETURNING m.mark::text AS mark`;
   async raise(tag: string, value: bigint): Promise<bigint> {
     assertMarkTag(tag);
     assertMark(value);
-    const rows = (await this.#query('raise', this.#raise, [tag, value.toString()])).rows;
+    const rows = (await this.#db.result('raise', this.#raise, [tag, value.toString()])).rows;
     return BigInt((rows[0] as { mark: string }).mark);
   }
 
   /** Ends the pool. Idempotent. */
   close(): Promise<void> {
-    this.#closed ??= endPool(this.#pool, this.#owned, this.address);
+    this.#closed ??= endPool(this.#db.pool, this.#owned, this.address);
     return this.#closed;
   }
 }

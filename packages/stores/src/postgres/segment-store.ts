@@ -30,7 +30,6 @@ import {
   type SegmentStore,
   type SegmentTag,
 } from 'idforge/sequences';
-import type pg from 'pg';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import {
   checkCreate,
@@ -40,7 +39,6 @@ import {
   segmentOf,
   tagOf,
 } from '../segment-args.js';
-import { storeError } from '../store-error.js';
 import {
   connectPostgres,
   DEFAULT_POSTGRES_NAMESPACE,
@@ -48,6 +46,7 @@ import {
   type PostgresClientOptions,
   type PostgresStoreOptions,
 } from './connect.js';
+import { PgExecutor } from './executor.js';
 import { NOW_MS, quoteNamespace } from './schema.js';
 
 const COLUMNS =
@@ -103,7 +102,7 @@ export class PostgresSegmentStore implements SegmentStore {
   readonly address: string;
   /** The PostgreSQL schema holding the table. */
   readonly namespace: string;
-  readonly #pool: pg.Pool;
+  readonly #db: PgExecutor;
   readonly #owned: boolean;
   readonly #sql: ReturnType<typeof segmentSql>;
   #closed: Promise<void> | null = null;
@@ -119,21 +118,9 @@ export class PostgresSegmentStore implements SegmentStore {
     const address = callerAddress('postgres', options.address);
     this.#owned = options[OWNED] === true;
     this.#sql = segmentSql(namespace);
-    this.#pool = pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
+    this.#db = new PgExecutor(pool, address);
     this.address = address;
     this.namespace = namespace;
-  }
-
-  async #rows<R extends pg.QueryResultRow>(
-    operation: string,
-    text: string,
-    values: unknown[] = [],
-  ): Promise<R[]> {
-    try {
-      return (await this.#pool.query<R>(text, values)).rows;
-    } catch (error) {
-      throw storeError('postgres', this.address, operation, error);
-    }
   }
 
   /**
@@ -141,30 +128,14 @@ export class PostgresSegmentStore implements SegmentStore {
    * idforge stores in the namespace) take turns on one advisory lock, since `CREATE ... IF NOT
    * EXISTS` alone races. Never run by the other methods.
    */
-  async migrate(): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      throw storeError('postgres', this.address, 'migrate', error);
-    }
-    try {
-      await client.query('BEGIN');
-      await client.query(this.#sql.migrateLock, [this.namespace]);
-      await client.query(this.#sql.schema);
-      await client.query('COMMIT');
-      client.release();
-    } catch (error) {
-      // Destroyed, not reused: the server rolls back when the connection goes.
-      client.release(error instanceof Error ? error : true);
-      throw storeError('postgres', this.address, 'migrate', error);
-    }
+  migrate(): Promise<void> {
+    return this.#db.migrate(this.#sql.migrateLock, [this.namespace], this.#sql.schema);
   }
 
   /** See {@link SegmentStore.createTag}; `RangeError`/`TypeError` for bad arguments. */
   async createTag(tag: string, options: CreateTagOptions): Promise<SegmentTag> {
     const c = checkCreate(tag, options);
-    const [row] = await this.#rows<SegmentRow>('createTag', this.#sql.create, [
+    const [row] = await this.#db.rows<SegmentRow>('createTag', this.#sql.create, [
       tag,
       c.maxId.toString(),
       c.step,
@@ -178,13 +149,13 @@ export class PostgresSegmentStore implements SegmentStore {
   async takeSegment(tag: string, step?: number): Promise<Segment> {
     assertTag(tag);
     const requested = requestedStep(step);
-    const [row] = await this.#rows<{ max_id: string; used: string }>(
+    const [row] = await this.#db.rows<{ max_id: string; used: string }>(
       'takeSegment',
       this.#sql.take,
       [tag, requested],
     );
     if (row !== undefined) return segmentOf(tag, BigInt(row.max_id), BigInt(row.used));
-    const [current] = await this.#rows<SegmentRow>('takeSegment', this.#sql.get, [tag]);
+    const [current] = await this.#db.rows<SegmentRow>('takeSegment', this.#sql.get, [tag]);
     if (current === undefined) throw new UnknownTagError(tag, this.backend);
     throw new SequenceExhaustedError(tag, BigInt(current.max_id));
   }
@@ -192,25 +163,25 @@ export class PostgresSegmentStore implements SegmentStore {
   /** See {@link SegmentStore.setStep}: one autocommit UPDATE; `RangeError`/`TypeError` for bad arguments. */
   async setStep(tag: string, step: number): Promise<SegmentTag> {
     const checked = checkStoredStep(tag, step);
-    const [row] = await this.#rows<SegmentRow>('setStep', this.#sql.setStep, [tag, checked]);
+    const [row] = await this.#db.rows<SegmentRow>('setStep', this.#sql.setStep, [tag, checked]);
     if (row === undefined) throw new UnknownTagError(tag, this.backend);
     return tagOf(row);
   }
 
   async getTag(tag: string): Promise<SegmentTag | null> {
     assertTag(tag);
-    const [row] = await this.#rows<SegmentRow>('getTag', this.#sql.get, [tag]);
+    const [row] = await this.#db.rows<SegmentRow>('getTag', this.#sql.get, [tag]);
     return row === undefined ? null : tagOf(row);
   }
 
   /** Every tag, ordered by name (byte order, as on the other backends). */
   async listTags(): Promise<SegmentTag[]> {
-    return (await this.#rows<SegmentRow>('listTags', this.#sql.list)).map(tagOf);
+    return (await this.#db.rows<SegmentRow>('listTags', this.#sql.list)).map(tagOf);
   }
 
   /** Ends the pool (waiting for calls in flight). Idempotent. */
   close(): Promise<void> {
-    this.#closed ??= endPool(this.#pool, this.#owned, this.address);
+    this.#closed ??= endPool(this.#db.pool, this.#owned, this.address);
     return this.#closed;
   }
 }
