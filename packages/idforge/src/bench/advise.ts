@@ -45,104 +45,125 @@ export const ADVICE_DEFAULTS: Readonly<Answers> = {
 
 const n = (x: number): string => x.toLocaleString('en-US');
 
-/** The scheme for the key alone: the branches of the decision table. */
+/** The fields every branch starts from: fresh lists, so that `advise` may add to them. */
+function blank(): Pick<Advice, 'publicId' | 'alternatives' | 'caveats'> {
+  return { publicId: null, alternatives: [], caveats: [] };
+}
+
+/** The scheme for the key alone: the branches of the decision table, first match wins. */
 function keyAdvice(a: Answers): Advice {
-  const base = { publicId: null, alternatives: [] as string[], caveats: [] as string[] };
-  if (a.partitioned === 'range') {
-    return {
-      ...base,
-      scheme: 'uuidv4',
-      layout: null,
-      summary: 'UUIDv4 as the key',
-      key: '16 bytes (uuid, BINARY(16))',
-      reasons: [
-        'the store is range-partitioned by key: time-ordered keys (UUIDv7, ULID, Snowflake, sequences) send every insert to the last partition, one hot spot',
-        'random keys spread inserts over every range',
-      ],
-      caveats: [
-        'in a B-tree, random keys split pages and leave them partly full: a bigger index and more I/O than a time-ordered key',
-        ...(a.keySize === 'matters'
-          ? [
-              'an 8-byte key matters to you: keep a time-ordered 8-byte key and partition by its hash instead, or put a shard number in front of it',
-            ]
-          : []),
-      ],
-      start: ['idforge gen uuidv4', "import { uuidv4 } from 'idforge';"],
-      docs: ['docs/layouts.md'],
-    };
-  }
-  if (a.keySize === 'ok') {
-    return {
-      ...base,
-      scheme: 'uuidv7',
-      layout: null,
-      summary: 'UUIDv7 as the key',
-      key: '16 bytes (uuid, BINARY(16))',
-      reasons: [
-        'no coordination: any number of writers, no node IDs to hand out',
-        'time-ordered: inserts append at the right edge of the B-tree instead of splitting random pages',
-      ],
-      caveats: [
-        'order across writers follows their clocks: never use ID order as event order',
-        'store it in the native 16-byte form (uuid, BINARY(16)), not as 36 characters of text',
-      ],
-      alternatives: ['ULID: the same 128 bits as 26 characters of text (idforge gen ulid)'],
-      start: ['idforge gen uuidv7', "import { uuidv7 } from 'idforge';"],
-      docs: ['docs/layouts.md'],
-    };
-  }
-  if (a.writers === 1) {
-    return {
-      ...base,
-      scheme: 'sequence',
-      layout: null,
-      summary: 'a segment sequence (or the database identity column)',
-      key: '8 bytes (BIGINT)',
-      reasons: [
-        'one writer: a counter needs no node IDs and no clock, and gives the smallest, densest keys',
-        "the database's own identity / AUTO_INCREMENT column does the same when the ID can wait for the insert",
-      ],
-      caveats: [
-        'a restart wastes the rest of a segment (a gap), never repeats a number',
-        'adding writers later: a segment sequence on postgres:// or mysql:// serves many processes',
-      ],
-      start: [
-        'idforge seq create orders --step 1000 --store sqlite:idforge.db',
-        'idforge seq next orders --store sqlite:idforge.db',
-      ],
-      docs: ['docs/sequences.md'],
-    };
-  }
-  if (a.nodeIds === 'managed' && a.writers <= SONYFLAKE_NODES) {
-    const wide = a.writers > DEFAULT_NODES;
-    const layout = wide ? 'sonyflake' : 'default';
-    return {
-      ...base,
-      scheme: 'snowflake',
-      layout,
-      summary: `Snowflake, layout ${layout}, worker IDs leased through idforge/coord`,
-      key: '8 bytes (BIGINT)',
-      reasons: [
-        'an 8-byte, k-sorted key made locally on each writer: no round trip per ID',
-        wide
-          ? `${n(a.writers)} writers pass the default layout's ${n(DEFAULT_NODES)} nodes: sonyflake has ${n(SONYFLAKE_NODES)} (25,600 IDs/s each)`
-          : `${n(a.writers)} writers fit the default layout's ${n(DEFAULT_NODES)} nodes (4,096 IDs/ms each)`,
-        'leases give each live node a worker ID no other holds, and a clock mark that survives restarts',
-      ],
-      caveats: [
-        'uniqueness rests on the leases and the clock: a node refuses to issue on clock rollback or an expired lease',
-        'order across nodes follows their clocks: never use ID order as event order',
-      ],
-      start: [
-        'idforge migrate --store postgres://db/ids',
-        `idforge gen snowflake${wide ? ' --layout sonyflake' : ''} --store postgres://db/ids`,
-        `await createSnowflakeNode({ store${wide ? ", layout: 'sonyflake'" : ''} }); // idforge/coord`,
-      ],
-      docs: ['docs/layouts.md', 'docs/coordination.md'],
-    };
-  }
+  if (a.partitioned === 'range') return randomKeyAdvice(a);
+  if (a.keySize === 'ok') return uuidv7Advice();
+  if (a.writers === 1) return singleWriterAdvice();
+  if (a.nodeIds === 'managed' && a.writers <= SONYFLAKE_NODES) return snowflakeAdvice(a);
+  return sharedSequenceAdvice(a);
+}
+
+/** A range-partitioned store: random keys, so that inserts spread over every range. */
+function randomKeyAdvice(a: Answers): Advice {
   return {
-    ...base,
+    ...blank(),
+    scheme: 'uuidv4',
+    layout: null,
+    summary: 'UUIDv4 as the key',
+    key: '16 bytes (uuid, BINARY(16))',
+    reasons: [
+      'the store is range-partitioned by key: time-ordered keys (UUIDv7, ULID, Snowflake, sequences) send every insert to the last partition, one hot spot',
+      'random keys spread inserts over every range',
+    ],
+    caveats: [
+      'in a B-tree, random keys split pages and leave them partly full: a bigger index and more I/O than a time-ordered key',
+      ...(a.keySize === 'matters'
+        ? [
+            'an 8-byte key matters to you: keep a time-ordered 8-byte key and partition by its hash instead, or put a shard number in front of it',
+          ]
+        : []),
+    ],
+    start: ['idforge gen uuidv4', "import { uuidv4 } from 'idforge';"],
+    docs: ['docs/layouts.md'],
+  };
+}
+
+/** A 16-byte key is fine: UUIDv7, with no coordination at all. */
+function uuidv7Advice(): Advice {
+  return {
+    ...blank(),
+    scheme: 'uuidv7',
+    layout: null,
+    summary: 'UUIDv7 as the key',
+    key: '16 bytes (uuid, BINARY(16))',
+    reasons: [
+      'no coordination: any number of writers, no node IDs to hand out',
+      'time-ordered: inserts append at the right edge of the B-tree instead of splitting random pages',
+    ],
+    caveats: [
+      'order across writers follows their clocks: never use ID order as event order',
+      'store it in the native 16-byte form (uuid, BINARY(16)), not as 36 characters of text',
+    ],
+    alternatives: ['ULID: the same 128 bits as 26 characters of text (idforge gen ulid)'],
+    start: ['idforge gen uuidv7', "import { uuidv7 } from 'idforge';"],
+    docs: ['docs/layouts.md'],
+  };
+}
+
+/** One writer and an 8-byte key: a counter. */
+function singleWriterAdvice(): Advice {
+  return {
+    ...blank(),
+    scheme: 'sequence',
+    layout: null,
+    summary: 'a segment sequence (or the database identity column)',
+    key: '8 bytes (BIGINT)',
+    reasons: [
+      'one writer: a counter needs no node IDs and no clock, and gives the smallest, densest keys',
+      "the database's own identity / AUTO_INCREMENT column does the same when the ID can wait for the insert",
+    ],
+    caveats: [
+      'a restart wastes the rest of a segment (a gap), never repeats a number',
+      'adding writers later: a segment sequence on postgres:// or mysql:// serves many processes',
+    ],
+    start: [
+      'idforge seq create orders --step 1000 --store sqlite:idforge.db',
+      'idforge seq next orders --store sqlite:idforge.db',
+    ],
+    docs: ['docs/sequences.md'],
+  };
+}
+
+/** Managed node IDs that fit a layout: Snowflake, `sonyflake` past the default's nodes. */
+function snowflakeAdvice(a: Answers): Advice {
+  const wide = a.writers > DEFAULT_NODES;
+  const layout = wide ? 'sonyflake' : 'default';
+  return {
+    ...blank(),
+    scheme: 'snowflake',
+    layout,
+    summary: `Snowflake, layout ${layout}, worker IDs leased through idforge/coord`,
+    key: '8 bytes (BIGINT)',
+    reasons: [
+      'an 8-byte, k-sorted key made locally on each writer: no round trip per ID',
+      wide
+        ? `${n(a.writers)} writers pass the default layout's ${n(DEFAULT_NODES)} nodes: sonyflake has ${n(SONYFLAKE_NODES)} (25,600 IDs/s each)`
+        : `${n(a.writers)} writers fit the default layout's ${n(DEFAULT_NODES)} nodes (4,096 IDs/ms each)`,
+      'leases give each live node a worker ID no other holds, and a clock mark that survives restarts',
+    ],
+    caveats: [
+      'uniqueness rests on the leases and the clock: a node refuses to issue on clock rollback or an expired lease',
+      'order across nodes follows their clocks: never use ID order as event order',
+    ],
+    start: [
+      'idforge migrate --store postgres://db/ids',
+      `idforge gen snowflake${wide ? ' --layout sonyflake' : ''} --store postgres://db/ids`,
+      `await createSnowflakeNode({ store${wide ? ", layout: 'sonyflake'" : ''} }); // idforge/coord`,
+    ],
+    docs: ['docs/layouts.md', 'docs/coordination.md'],
+  };
+}
+
+/** Many writers without usable node IDs (or too many for any layout): a shared sequence. */
+function sharedSequenceAdvice(a: Answers): Advice {
+  return {
+    ...blank(),
     scheme: 'sequence',
     layout: null,
     summary: 'a segment sequence on a shared database',

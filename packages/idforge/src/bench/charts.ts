@@ -4,67 +4,32 @@
  * XML-escaped, no scripts, no external resources. Every scheme keeps one colour, dash pattern
  * and marker (by its place in BENCH_SCHEMES) so lines read in grey too. Values that are null
  * or not finite are skipped; numbers in the output are rounded, never NaN or Infinity.
+ *
+ * Both charts draw their value axis with one scale and grid (linearScale, valueGrid); the
+ * rate chart's lines are in rate-lines.ts, the size chart's bars in size-bars.ts, the SVG
+ * primitives in svg.ts.
  */
-
-import { BENCH_SCHEMES, type DbBenchReport, type SchemeResult } from './report.js';
+import { rateLegend, rateLegendWidth, rateSeries, tenthRates, tenthX } from './rate-lines.js';
+import type { DbBenchReport } from './report.js';
 import {
   baselineOf,
   checkReport,
   formatCount,
-  formatMb,
   formatNumber,
   isFiniteNumber,
   MB,
 } from './report-md.js';
-
-/** Okabe–Ito colours (yellow left out) and two more: told apart with most colour blindness. */
-// biome-ignore format: one palette line
-const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#8C564B', '#7B4FB0'];
-const DASHES = ['', '9 4', '2 3', '10 3 2 3', '5 2', '12 3 3 3 3 3', '1 5', '7 2 2 2', '16 5'];
-const MARKERS = ['circle', 'square', 'triangle', 'diamond'] as const;
-const FONT = "system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', Helvetica, Arial, sans-serif";
-const INK = '#1f2328';
-const MUTED = '#57606a';
-const CENTRED = `text-anchor="middle" fill="${MUTED}"`;
-const END = `text-anchor="end" fill="${MUTED}"`;
-const GRID = (t: number) => (t === 0 ? '#8c959f' : '#d8dee4');
-
-/** Text made safe for XML: markup characters escaped, characters XML forbids dropped. */
-export function escapeXml(text: string): string {
-  return (
-    String(text)
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids them; dropped on purpose
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&apos;')
-  );
-}
-
-/** A coordinate rounded to 0.1; throws on a non-finite one (a bug here, never in the input). */
-function c(n: number): string {
-  if (!Number.isFinite(n)) throw new RangeError(`expected a finite coordinate, got ${n}`);
-  return String(Math.round(n * 10) / 10);
-}
-
-/** Rough width of `text` in px at `size` px (no font metrics in Node: ~0.6 em a character). */
-function textWidth(text: string, size: number): number {
-  return [...text].length * size * 0.6;
-}
-
-/** `text` cut with "…" to about `px` wide. */
-function fit(text: string, px: number, size: number): string {
-  const max = Math.max(4, Math.floor(px / (size * 0.6)));
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
-
-function label(x: number, y: number, text: string, attrs = ''): string {
-  return `<text x="${c(x)}" y="${c(y)}"${attrs ? ` ${attrs}` : ''}>${escapeXml(text)}</text>`;
-}
+import {
+  type BarContext,
+  bands,
+  HATCH,
+  schemeBars,
+  sizeBars,
+  sizeLegend,
+  sizeOf,
+  sizePlot,
+} from './size-bars.js';
+import { CENTRED, c, END, empty, frame, gridLine, group, label, type Plot } from './svg.js';
 
 /** Round axis ticks from 0 covering `max` (about 5 steps of 1, 2, 2.5 or 5 × 10^k). */
 export function niceTicks(max: number): number[] {
@@ -84,46 +49,40 @@ function compact(n: number): string {
   return trim(n, '');
 }
 
-function styleOf(s: SchemeResult, i: number) {
-  const at = BENCH_SCHEMES.indexOf(s.scheme);
-  const k = at >= 0 ? at : i;
-  return {
-    colour: PALETTE[k % PALETTE.length] as string,
-    dash: DASHES[k % DASHES.length] as string,
-    marker: MARKERS[k % MARKERS.length] as (typeof MARKERS)[number],
-  };
+/** Values to px: round ticks from 0 covering the maximum, and where a value lies. */
+interface Scale {
+  readonly ticks: readonly number[];
+  readonly at: (value: number) => number;
 }
 
-function marker(kind: (typeof MARKERS)[number], x: number, y: number, colour: string): string {
-  const paint = `fill="${colour}" stroke="#ffffff" stroke-width="1"`;
-  if (kind === 'circle') return `<circle cx="${c(x)}" cy="${c(y)}" r="4" ${paint}/>`;
-  if (kind === 'square')
-    return `<rect x="${c(x - 3.5)}" y="${c(y - 3.5)}" width="7" height="7" ${paint}/>`;
-  // biome-ignore format: two point lists
-  const pts = kind === 'triangle' ? [[x, y - 5], [x + 4.5, y + 3.5], [x - 4.5, y + 3.5]] : [[x, y - 5], [x + 5, y], [x, y + 5], [x - 5, y]];
-  return `<polygon points="${pts.map(([a, b]) => `${c(a ?? 0)},${c(b ?? 0)}`).join(' ')}" ${paint}/>`;
+/** A linear scale over {@link niceTicks}`(max)`: 0 at `from` px, the top tick at `to` px. */
+function linearScale(max: number, from: number, to: number): Scale {
+  const ticks = niceTicks(max);
+  const top = ticks[ticks.length - 1] ?? 1;
+  return { ticks, at: (v) => from + (v / top) * (to - from) };
 }
 
-/** The svg root, title and subtitle; `body` goes after them. */
-function frame(w: number, h: number, title: string, subtitle: string, body: string[]): string {
-  return [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${w}" height="${h}" ` +
-      `viewBox="0 0 ${w} ${h}" font-family="${escapeXml(FONT)}" font-size="12" fill="${INK}">`,
-    `<title>${escapeXml(title)}</title>`,
-    `<rect width="${w}" height="${h}" fill="#ffffff"/>`,
-    label(16, 26, fit(title, w - 32, 16), 'font-size="16" font-weight="bold"'),
-    label(16, 44, fit(subtitle, w - 32, 12), `fill="${MUTED}"`),
-    ...body,
-    '</svg>',
-    '',
-  ].join('\n');
+/**
+ * A grid line and a label per tick of `scale`: across the plot for the y axis (labels on the
+ * left), up it for the x axis (labels below).
+ */
+function valueGrid(
+  plot: Plot,
+  axis: 'x' | 'y',
+  scale: Scale,
+  text: (t: number) => string,
+): string[] {
+  return scale.ticks.flatMap((t) => {
+    const at = scale.at(t);
+    return axis === 'y'
+      ? [gridLine(plot.left, plot.right, at, at, t), label(plot.left - 8, at + 4, text(t), END)]
+      : [gridLine(at, at, plot.top, plot.bottom, t), label(at, plot.bottom + 18, text(t), CENTRED)];
+  });
 }
 
-/** A chart with nothing to draw: the title and `why` in the middle. */
-function empty(title: string, subtitle: string, why: string): string {
-  const text = label(440, 120, why, `${CENTRED} font-size="14"`);
-  return frame(880, 200, title, subtitle, [`<g id="plot">${text}</g>`]);
+/** The title of the x axis, centred below its tick labels. */
+function axisTitle(plot: Plot, text: string): string {
+  return label((plot.left + plot.right) / 2, plot.bottom + 40, text, CENTRED);
 }
 
 /**
@@ -138,105 +97,45 @@ export function rateChartSvg(report: DbBenchReport): string {
   const title = `Insert rate by tenth of the load: ${report.engine}, ${formatCount(report.rows)} rows`;
   const subtitle = `${report.server} · rows/s over each tenth; higher is faster`;
   const schemes = report.schemes;
-  const rates = schemes.map((s) =>
-    (s.rowsPerSecondByTenth ?? []).map((v) => (isFiniteNumber(v) && v >= 0 ? v : null)),
-  );
+  const rates = schemes.map(tenthRates);
   const n = Math.max(0, ...rates.map((r) => r.length));
-  // The legend lists the schemes fastest first, as the lines mostly stack, rates in a column.
-  const order = schemes
-    .map((s, k) => ({ s, k, rate: isFiniteNumber(s.rowsPerSecond) ? s.rowsPerSecond : -1 }))
-    .sort((a, b) => b.rate - a.rate || a.k - b.k);
-  const rateText = (s: SchemeResult) => `${formatCount(s.rowsPerSecond)} rows/s`;
-  const nameW = Math.max(0, ...schemes.map((s) => textWidth(s.scheme, 12)));
-  const legendW = 40 + nameW + 14 + Math.max(0, ...schemes.map((s) => textWidth(rateText(s), 12)));
+  const legendW = rateLegendWidth(schemes);
   const W = 880;
-  const left = 72;
   const top = 64;
-  const right = W - legendW - 44;
   const H = Math.max(440, top + schemes.length * 22 + 90);
-  const bottom = H - 56;
+  const plot: Plot = { left: 72, right: W - legendW - 44, top, bottom: H - 56 };
   if (schemes.length === 0 || n === 0) {
     const why = schemes.length === 0 ? 'no schemes in this report' : 'no per-tenth rates';
     return empty(title, subtitle, why);
   }
   const max = Math.max(0, ...rates.flat().map((v) => v ?? 0));
-  const ticks = niceTicks(max);
-  const yTop = ticks[ticks.length - 1] ?? 1;
-  const y = (v: number) => bottom - (v / yTop) * (bottom - top);
-  const pad = 18;
-  const x = (i: number) =>
-    n === 1 ? (left + right) / 2 : left + pad + (i / (n - 1)) * (right - left - 2 * pad);
-  const body: string[] = ['<g id="axes">'];
-  for (const t of ticks) {
-    body.push(
-      `<line x1="${left}" x2="${c(right)}" y1="${c(y(t))}" y2="${c(y(t))}" stroke="${GRID(t)}"/>`,
-      label(left - 8, y(t) + 4, compact(t), END),
-    );
-  }
-  for (let i = 0; i < n; i++) body.push(label(x(i), bottom + 18, String(i + 1), CENTRED));
-  body.push(
-    label((left + right) / 2, bottom + 40, 'tenth of the load', CENTRED),
-    label(
-      16,
-      (top + bottom) / 2,
-      'rows/s',
-      `${CENTRED} transform="rotate(-90 16 ${c((top + bottom) / 2)})"`,
+  const y = linearScale(max, plot.bottom, plot.top);
+  const x = tenthX(plot, n);
+  const body = [
+    ...group('id="axes"', rateAxes(plot, x, n, y)),
+    ...group(
+      'id="plot"',
+      schemes.flatMap((s, k) => rateSeries(s, k, rates[k] ?? [], x, y.at)),
     ),
-    '</g>',
-    '<g id="plot">',
-  );
-  schemes.forEach((s, k) => {
-    const { colour, dash, marker: m } = styleOf(s, k);
-    let d = '';
-    const dots: string[] = [];
-    (rates[k] ?? []).forEach((v, i, all) => {
-      if (v === null) return; // a gap: the line starts again after it
-      d += `${i > 0 && all[i - 1] !== null ? 'L' : 'M'}${c(x(i))} ${c(y(v))} `;
-      dots.push(
-        `<g>${marker(m, x(i), y(v), colour)}<title>${escapeXml(`${s.scheme}, tenth ${i + 1}: ${formatCount(v)} rows/s`)}</title></g>`,
-      );
-    });
-    const dashAttr = dash ? ` stroke-dasharray="${dash}"` : '';
-    body.push(
-      `<g class="series" data-scheme="${escapeXml(s.scheme)}">`,
-      d
-        ? `<path d="${d.trim()}" fill="none" stroke="${colour}" stroke-width="2.2"${dashAttr} stroke-linejoin="round"/>`
-        : '',
-      ...dots,
-      '</g>',
-    );
-  });
-  body.push('</g>');
+  ];
   if (max === 0) {
-    body.push(label((left + right) / 2, top + 24, 'every rate is 0 rows/s', CENTRED));
+    body.push(label((plot.left + plot.right) / 2, top + 24, 'every rate is 0 rows/s', CENTRED));
   }
-  const lx = right + 24;
-  body.push('<g id="legend">');
-  order.forEach(({ s, k }, row) => {
-    const { colour, dash, marker: m } = styleOf(s, k);
-    const ly = top + 8 + row * 22;
-    body.push(
-      `<g class="legend-entry" data-scheme="${escapeXml(s.scheme)}">`,
-      `<line x1="${c(lx)}" x2="${c(lx + 32)}" y1="${c(ly)}" y2="${c(ly)}" stroke="${colour}" stroke-width="2.2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`,
-      marker(m, lx + 16, ly, colour),
-      label(lx + 40, ly + 4, s.scheme),
-      label(lx + legendW, ly + 4, rateText(s), END),
-      '</g>',
-    );
-  });
-  body.push('</g>');
+  body.push(...rateLegend(schemes, plot.right + 24, top, legendW));
   return frame(W, H, title, subtitle, body);
 }
 
-type SizeKind = 'tableBytes' | 'primaryIndexBytes' | 'secondaryIndexBytes';
-const KINDS: readonly { key: SizeKind; name: string; fill: string }[] = [
-  { key: 'tableBytes', name: 'table', fill: '#0072B2' },
-  { key: 'primaryIndexBytes', name: 'primary index', fill: '#E69F00' },
-  { key: 'secondaryIndexBytes', name: 'secondary index', fill: 'url(#hatch)' },
-];
-const HATCH =
-  '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
-  '<rect width="6" height="6" fill="#009E73"/><rect width="2" height="6" fill="#ffffff" fill-opacity="0.55"/></pattern></defs>';
+/** The rate chart's axes: rows/s grid lines and ticks, the tenths below, both axis titles. */
+function rateAxes(plot: Plot, x: (i: number) => number, n: number, y: Scale): string[] {
+  const out = valueGrid(plot, 'y', y, compact);
+  for (let i = 0; i < n; i++) out.push(label(x(i), plot.bottom + 18, String(i + 1), CENTRED));
+  const middle = (plot.top + plot.bottom) / 2;
+  out.push(
+    axisTitle(plot, 'tenth of the load'),
+    label(16, middle, 'rows/s', `${CENTRED} transform="rotate(-90 16 ${c(middle)})"`),
+  );
+  return out;
+}
 
 /**
  * Sizes per scheme: horizontal bars grouped by scheme (table, primary index and secondary
@@ -249,19 +148,7 @@ const HATCH =
 export function sizeChartSvg(report: DbBenchReport): string {
   checkReport(report);
   const base = baselineOf(report);
-  const value = (s: SchemeResult, k: SizeKind) => {
-    const v = s[k];
-    return isFiniteNumber(v) && v >= 0 ? v : null;
-  };
-  // InnoDB and LevelDB keep the rows in the primary key's own structure: one bar, not two equal ones.
-  const clustered = report.schemes.every(
-    (s) => value(s, 'tableBytes') === value(s, 'primaryIndexBytes'),
-  );
-  const kinds = KINDS.filter((k) => report.schemes.some((s) => value(s, k.key) !== null))
-    .filter((k) => !(clustered && k.key === 'primaryIndexBytes'))
-    .map((k) =>
-      clustered && k.key === 'tableBytes' ? { ...k, name: 'table = primary index (clustered)' } : k,
-    );
+  const kinds = sizeBars(report.schemes);
   const hasSizes = kinds.length > 0;
   const title = `Table and index sizes: ${report.engine}, ${formatCount(report.rows)} rows`;
   const subtitle =
@@ -273,74 +160,20 @@ export function sizeChartSvg(report: DbBenchReport): string {
       report.schemes.length === 0 ? 'no schemes in this report' : 'no size figures in this report';
     return empty(title, subtitle, why);
   }
-  const left = Math.max(
-    110,
-    ...report.schemes.map((s) => Math.max(textWidth(s.scheme, 13), textWidth(s.storage, 11)) + 28),
-  );
-  const right = W - 150;
-  const top = 88;
-  const barH = 15;
-  const groupH = kinds.length * (barH + 3) + 18;
-  const bottom = top + report.schemes.length * groupH;
-  const H = bottom + 52;
+  const plot = sizePlot(report.schemes, kinds, W);
   const max =
-    Math.max(0, ...report.schemes.flatMap((s) => kinds.map((k) => value(s, k.key) ?? 0))) / MB;
-  const ticks = niceTicks(max);
-  const xTop = ticks[ticks.length - 1] ?? 1;
-  const x = (mb: number) => left + (mb / xTop) * (right - left);
-  const body: string[] = [HATCH, '<g id="legend">'];
-  let lx = 16;
-  for (const k of kinds) {
-    body.push(
-      `<g class="legend-entry" data-kind="${k.key}"><rect x="${c(lx)}" y="56" width="14" height="14" fill="${k.fill}"/>`,
-      `${label(lx + 20, 67, k.name)}</g>`,
-    );
-    lx += textWidth(k.name, 12) + 44;
-  }
-  body.push('</g>', '<g id="bands">'); // every other scheme shaded, under the grid
-  report.schemes.forEach((_, g) => {
-    if (g % 2 === 1)
-      body.push(
-        `<rect y="${c(top + g * groupH)}" width="${W}" height="${c(groupH)}" fill="#f6f8fa"/>`,
-      );
-  });
-  body.push('</g>', '<g id="axes">');
-  for (const t of ticks) {
-    body.push(
-      `<line x1="${c(x(t))}" x2="${c(x(t))}" y1="${top}" y2="${c(bottom)}" stroke="${GRID(t)}"/>`,
-      label(x(t), bottom + 18, formatNumber(t, t % 1 === 0 ? 0 : 1), CENTRED),
-    );
-  }
-  body.push(label((left + right) / 2, bottom + 40, 'MB', CENTRED), '</g>', '<g id="plot">');
-  report.schemes.forEach((s, g) => {
-    const gy = top + g * groupH;
-    body.push(`<g class="scheme" data-scheme="${escapeXml(s.scheme)}">`);
-    const mid = gy + groupH / 2;
-    const name = fit(s.scheme, left - 20, 13);
-    body.push(
-      label(left - 10, mid - 1, name, 'text-anchor="end" font-size="13" font-weight="bold"'),
-      label(left - 10, mid + 13, fit(s.storage, left - 20, 11), `${END} font-size="11"`),
-    );
-    if (kinds.every((k) => value(s, k.key) === null)) {
-      body.push(label(left + 8, mid + 4, 'no size figures', `fill="${MUTED}"`));
-    }
-    kinds.forEach((k, i) => {
-      const v = value(s, k.key);
-      if (v === null) return;
-      const by = gy + 9 + i * (barH + 3);
-      const end = x(v / MB);
-      const baseV = base === undefined ? null : value(base, k.key);
-      const ratio =
-        baseV && s !== base
-          ? `<tspan fill="${MUTED}"> · ${formatNumber(v / baseV, 2)}×</tspan>`
-          : '';
-      body.push(
-        `<rect x="${left}" y="${c(by)}" width="${c(Math.max(0, end - left))}" height="${barH}" fill="${k.fill}"><title>${escapeXml(`${s.scheme} ${k.name}: ${formatCount(v)} bytes`)}</title></rect>`,
-        `<text x="${c(end + 5)}" y="${c(by + barH - 3.5)}" font-size="11">${escapeXml(`${formatMb(v)} MB`)}${ratio}</text>`,
-      );
-    });
-    body.push('</g>');
-  });
-  body.push('</g>');
-  return frame(W, H, title, subtitle, body);
+    Math.max(0, ...report.schemes.flatMap((s) => kinds.map((k) => sizeOf(s, k.key) ?? 0))) / MB;
+  const x = linearScale(max, plot.left, plot.right);
+  const bars: BarContext = { kinds, base, plot, x: x.at };
+  const tick = (t: number) => formatNumber(t, t % 1 === 0 ? 0 : 1);
+  return frame(W, plot.height, title, subtitle, [
+    HATCH,
+    ...group('id="legend"', sizeLegend(kinds)),
+    ...group('id="bands"', bands(report.schemes, plot, W)), // every other scheme shaded, under the grid
+    ...group('id="axes"', [...valueGrid(plot, 'x', x, tick), axisTitle(plot, 'MB')]),
+    ...group(
+      'id="plot"',
+      report.schemes.flatMap((s, g) => schemeBars(s, g, bars)),
+    ),
+  ]);
 }
