@@ -29,6 +29,7 @@ import type {
   RenewResult,
 } from 'idforge/coord';
 import { Backoff } from 'idforge/internal';
+import { storeCall } from '../call.js';
 import type { EtcdKeyValue } from '../driver-types.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import { storeError } from '../store-error.js';
@@ -107,21 +108,21 @@ export class EtcdLeaseStore implements LeaseStore {
     this.#owned = options[OWNED] === true;
   }
 
-  /** Runs one operation under one deadline; every failure becomes StoreUnavailableError. */
-  async #op<T>(operation: string, fn: (call: CallOptions) => Promise<T>): Promise<T> {
+  /**
+   * Runs one operation under one deadline of running time (storeCall), also given to the
+   * client as the call's own; every failure becomes the typed store error.
+   */
+  #op<T>(operation: string, fn: (call: CallOptions) => Promise<T>): Promise<T> {
     const ms = this.#timeoutMs;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    });
-    try {
-      if (this.#closed) throw new Error('the store is closed');
-      return await Promise.race([fn({ deadline: Date.now() + ms }), late]);
-    } catch (error) {
-      throw storeError('etcd', this.address, operation, error);
-    } finally {
-      clearTimeout(timer);
-    }
+    return storeCall(
+      this,
+      operation,
+      async () => {
+        if (this.#closed) throw new Error('the store is closed');
+        return fn({ deadline: Date.now() + ms });
+      },
+      ms,
+    );
   }
 
   #txn(call: CallOptions, ops: Parameters<Etcd3['kv']['txn']>[0]): Promise<ITxnResponse> {

@@ -85,10 +85,6 @@ export class MysqlBackfillTarget implements BackfillTarget {
     this.address = db.address;
   }
 
-  async #rows<R>(op: string, sql: string, values: unknown[] = []): Promise<R[]> {
-    return (await this.#db.query(op, sql, values)) as R[];
-  }
-
   /** The schema and bare name of `table` (the URL's database when unqualified). */
   #where(table: string): [string, string] | ['', string] {
     const dot = table.indexOf('.');
@@ -99,7 +95,7 @@ export class MysqlBackfillTarget implements BackfillTarget {
     const [schema, name] = this.#where(table);
     const s = schema === '' ? 'DATABASE()' : '?';
     const args = schema === '' ? [name] : [schema, name];
-    const cols = await this.#rows<ColumnRow>(
+    const cols = await this.#db.rows<ColumnRow>(
       'describe',
       `SELECT COLUMN_NAME AS n, COLUMN_TYPE AS t, DATA_TYPE AS d, CHARACTER_MAXIMUM_LENGTH AS len,
               IS_NULLABLE AS nl, COLLATION_NAME AS coll
@@ -108,7 +104,7 @@ export class MysqlBackfillTarget implements BackfillTarget {
       args,
     );
     if (cols.length === 0) return null;
-    const uniq = await this.#rows<{ c: string }>(
+    const uniq = await this.#db.rows<{ c: string }>(
       'describe',
       `SELECT MIN(COLUMN_NAME) AS c FROM information_schema.STATISTICS
         WHERE TABLE_SCHEMA = ${s} AND TABLE_NAME = ? AND NON_UNIQUE = 0
@@ -161,7 +157,7 @@ export class MysqlBackfillTarget implements BackfillTarget {
   }
 
   async counts(table: string, column: string): Promise<{ rows: number; filled: number }> {
-    const [r] = await this.#rows<{ r: string | number; f: string | number }>(
+    const [r] = await this.#db.rows<{ r: string | number; f: string | number }>(
       'count',
       `SELECT COUNT(*) AS r, COUNT(${q(column)}) AS f FROM ${qt(table)}`,
     );
@@ -176,7 +172,7 @@ export class MysqlBackfillTarget implements BackfillTarget {
     limit: number,
   ): Promise<BackfillScan> {
     const k = q(key.name);
-    const rows = await this.#rows<{ k: string | number | Buffer; e: number | string }>(
+    const rows = await this.#db.rows<{ k: string | number | Buffer; e: number | string }>(
       'select',
       `SELECT ${k} AS k, ${q(column)} IS NULL AS e FROM ${qt(table)}` +
         `${after === null ? '' : ` WHERE ${k} > ?`} ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,

@@ -81,20 +81,16 @@ export class MysqlBenchEngine implements BenchEngine {
     this.address = db.address;
   }
 
-  async #rows<R>(op: string, sql: string, values: unknown[] = []): Promise<R[]> {
-    return (await this.#db.query(op, sql, values)) as R[];
-  }
-
   storage(kind: KeyKind): string {
     return COLUMN[kind].replace(' CHARACTER SET ascii', '');
   }
 
   async settings(): Promise<EngineSettings> {
-    const rows = await this.#rows<{ Variable_name: string; Value: string }>(
+    const rows = await this.#db.rows<{ Variable_name: string; Value: string }>(
       'settings',
       `SHOW GLOBAL VARIABLES WHERE Variable_name IN (${SETTINGS.map(quoted).join(',')})`,
     );
-    const [v] = await this.#rows<{ v: string }>('settings', 'SELECT VERSION() AS v');
+    const [v] = await this.#db.rows<{ v: string }>('settings', 'SELECT VERSION() AS v');
     const values: Record<string, string> = {};
     for (const name of SETTINGS) {
       const row = rows.find((r) => r.Variable_name === name);
@@ -112,13 +108,13 @@ export class MysqlBenchEngine implements BenchEngine {
   }
 
   async foreignObjects(): Promise<string[]> {
-    const [db] = await this.#rows<{ d: string | null }>('inspect', 'SELECT DATABASE() AS d');
+    const [db] = await this.#db.rows<{ d: string | null }>('inspect', 'SELECT DATABASE() AS d');
     if (!db?.d) {
       throw new RangeError(
         `store URL: expected a database in the URL (mysql://user@host/bench), got ${this.address}`,
       );
     }
-    const rows = await this.#rows<{ t: string }>(
+    const rows = await this.#db.rows<{ t: string }>(
       'inspect',
       `SELECT table_name AS t FROM information_schema.tables
         WHERE table_schema = DATABASE() AND table_name NOT LIKE 'idforge\\_bench\\_%'
@@ -140,7 +136,7 @@ export class MysqlBenchEngine implements BenchEngine {
 
   async #enableMetrics(): Promise<void> {
     const names = Object.values(METRICS);
-    const rows = await this.#rows<{ name: string; on: string }>(
+    const rows = await this.#db.rows<{ name: string; on: string }>(
       'metrics',
       `SELECT LOWER(name) AS name, (ENABLED + 0) AS \`on\` FROM information_schema.INNODB_METRICS
         WHERE LOWER(name) IN (${names.map(quoted).join(',')})`,
@@ -177,7 +173,7 @@ export class MysqlBenchEngine implements BenchEngine {
 
   async counters(): Promise<EngineCounters> {
     const out: Record<string, number> = {};
-    const metrics = await this.#rows<{ name: string; count: string; on: string }>(
+    const metrics = await this.#db.rows<{ name: string; count: string; on: string }>(
       'counters',
       `SELECT LOWER(name) AS name, count, (ENABLED + 0) AS \`on\`
          FROM information_schema.INNODB_METRICS
@@ -187,7 +183,7 @@ export class MysqlBenchEngine implements BenchEngine {
       const row = metrics.find((m) => m.name === name);
       if (row !== undefined && Number(row.on) === 1) out[key] = Number(row.count);
     }
-    const status = await this.#rows<{ Variable_name: string; Value: string }>(
+    const status = await this.#db.rows<{ Variable_name: string; Value: string }>(
       'counters',
       `SHOW GLOBAL STATUS WHERE Variable_name IN (${Object.values(STATUS).map(quoted).join(',')})`,
     );
@@ -199,7 +195,11 @@ export class MysqlBenchEngine implements BenchEngine {
   }
 
   async measure(table: string): Promise<TableMeasures> {
-    const stats = await this.#rows<{ index_name: string; stat_name: string; stat_value: string }>(
+    const stats = await this.#db.rows<{
+      index_name: string;
+      stat_name: string;
+      stat_value: string;
+    }>(
       'measure',
       `SELECT index_name, stat_name, stat_value FROM mysql.innodb_index_stats
         WHERE database_name = DATABASE() AND table_name = ? AND stat_name IN ('size', 'n_leaf_pages')`,
@@ -239,7 +239,7 @@ export class MysqlBenchEngine implements BenchEngine {
       for (const name of this.#enabled.splice(0)) {
         await this.#db.query('close', `SET GLOBAL innodb_monitor_disable = ${quoted(name)}`);
       }
-      const kept = await this.#rows<{ t: string }>(
+      const kept = await this.#db.rows<{ t: string }>(
         'close',
         `SELECT table_name AS t FROM information_schema.tables
           WHERE table_schema = DATABASE() AND table_name LIKE 'idforge\\_bench\\_%'

@@ -18,10 +18,10 @@
 import { IdforgeError, StoreUnavailableError } from 'idforge';
 import { assertNumber, RunningDeadline } from 'idforge/internal';
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2/promise';
+import { callFailure } from '../call.js';
 import { loadDriver } from '../driver.js';
 import type { MysqlPromisePool } from '../driver-types.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
-import { storeError } from '../store-error.js';
 import { checkStoreUrl, redactUrl } from '../url.js';
 
 /** Options of the MariaDB/MySQL stores. */
@@ -131,7 +131,7 @@ export class MysqlPool {
   }
 
   unavailable(operation: string, cause: unknown): IdforgeError {
-    return storeError('mysql', this.address, operation, cause);
+    return callFailure({ backend: 'mysql', address: this.address }, operation, cause);
   }
 
   /** A pooled connection within connectTimeoutMs; one that arrives later is released. */
@@ -199,6 +199,11 @@ export class MysqlPool {
   /** One statement on a pooled connection: its rows (or result header). */
   query(operation: string, sql: string, values: unknown[] = []): Promise<unknown> {
     return this.withConnection(operation, (q) => q(sql, values));
+  }
+
+  /** One SELECT-like statement: its rows, as the caller declares them. */
+  async rows<R>(operation: string, sql: string, values: unknown[] = []): Promise<R[]> {
+    return (await this.query(operation, sql, values)) as R[];
   }
 
   /** Ends the pool. Idempotent. */

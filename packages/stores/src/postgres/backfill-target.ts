@@ -47,6 +47,7 @@ export class PostgresBackfillTarget implements BackfillTarget {
   readonly engine = 'postgres';
   readonly address: string;
   readonly #db: PgExecutor;
+  readonly #pool: pg.Pool;
   readonly #owned: boolean;
   readonly #lockTimeoutMs: number;
   #closed: Promise<void> | null = null;
@@ -64,6 +65,7 @@ export class PostgresBackfillTarget implements BackfillTarget {
     this.#lockTimeoutMs = Math.ceil(options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
     this.address = options.address ?? "postgres (the caller's client)";
     this.#db = new PgExecutor(options.pool, this.address);
+    this.#pool = options.pool as pg.Pool; // a pg.Pool: its own type inside (driver-types.ts)
     this.#owned = options.owned === true;
   }
 
@@ -117,7 +119,7 @@ export class PostgresBackfillTarget implements BackfillTarget {
     // transaction must not leave a pooled connection in an aborted transaction.
     let client: pg.PoolClient | undefined;
     try {
-      client = await this.#db.pool.connect();
+      client = await this.#pool.connect();
       await client.query(
         `BEGIN; SET LOCAL lock_timeout = ${this.#lockTimeoutMs};
          ALTER TABLE ${qt(table)} ADD COLUMN IF NOT EXISTS ${q(column)} ${this.columnType(spec)};
@@ -187,7 +189,7 @@ export class PostgresBackfillTarget implements BackfillTarget {
     ];
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.#db.pool.query(text, params)).rowCount ?? 0;
+        return (await this.#pool.query(text, params)).rowCount ?? 0;
       } catch (error) {
         const code = (error as { code?: string }).code;
         if ((code === '40P01' || code === '40001') && attempt < BATCH_TRIES) continue;
@@ -220,7 +222,7 @@ export class PostgresBackfillTarget implements BackfillTarget {
     };
     await dropInvalid();
     try {
-      await this.#db.pool.query(
+      await this.#pool.query(
         `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${q(index)} ON ${qt(table)} (${q(column)})`,
       );
     } catch (error) {

@@ -9,6 +9,19 @@ import type pg from 'pg';
 import { type CallSite, callFailure, storeCall } from '../call.js';
 import type { PgPool } from '../driver-types.js';
 
+/** A statement's answer, as the adapters read it (node-postgres' QueryResult, in part). */
+export interface PgResult<R> {
+  readonly rows: R[];
+  readonly rowCount: number | null;
+}
+
+/** What a transaction's statements run on: one pooled connection. */
+export interface PgTransaction {
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<PgResult<R>>;
+}
+
+// The signatures name no node-postgres type, so that the declarations compile without pg
+// installed (test/stores/declarations.test.ts); pg's own types stay inside.
 export class PgExecutor implements CallSite {
   readonly backend = 'postgres';
   readonly address: string;
@@ -20,8 +33,8 @@ export class PgExecutor implements CallSite {
   }
 
   /** The pool, for what is not a statement (ending it, a dedicated connection). */
-  get pool(): pg.Pool {
-    return this.#pool;
+  get pool(): PgPool {
+    return this.#pool as PgPool;
   }
 
   /** The typed store error of a failure of `operation`. */
@@ -30,16 +43,16 @@ export class PgExecutor implements CallSite {
   }
 
   /** One statement on the pool. */
-  result<R extends pg.QueryResultRow>(
+  result<R extends object>(
     operation: string,
     text: string,
     values: unknown[] = [],
-  ): Promise<pg.QueryResult<R>> {
-    return storeCall(this, operation, () => this.#pool.query<R>(text, values));
+  ): Promise<PgResult<R>> {
+    return storeCall(this, operation, () => this.#pool.query<R & pg.QueryResultRow>(text, values));
   }
 
   /** One statement on the pool: its rows. */
-  async rows<R extends pg.QueryResultRow>(
+  async rows<R extends object>(
     operation: string,
     text: string,
     values: unknown[] = [],
@@ -53,7 +66,7 @@ export class PgExecutor implements CallSite {
    */
   async transaction<T>(
     operation: string,
-    fn: (client: pg.PoolClient) => Promise<T>,
+    fn: (client: PgTransaction) => Promise<T>,
     { begin = true } = {},
   ): Promise<T> {
     let client: pg.PoolClient;
@@ -64,7 +77,7 @@ export class PgExecutor implements CallSite {
     }
     try {
       if (begin) await client.query('BEGIN');
-      const result = await fn(client);
+      const result = await fn(client as PgTransaction);
       if (begin) await client.query('COMMIT');
       client.release();
       return result;

@@ -24,8 +24,8 @@ import { SequenceExhaustedError, TagExistsError } from 'idforge';
 import type { CounterStore } from 'idforge/sequences';
 import { assertTag, MAX_SEQUENCE_VALUE } from 'idforge/sequences';
 import type { Redis } from 'ioredis';
+import { callFailure } from '../call.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
-import { storeError } from '../store-error.js';
 import {
   connectRedis,
   quitRedis,
@@ -127,7 +127,7 @@ export class RedisCounterStore implements CounterStore {
       return int(await this.#redis.incrby(k, by));
     } catch (error) {
       if (overflow(error)) throw new SequenceExhaustedError(tag, await this.#current(k));
-      throw storeError('redis', this.address, 'incrBy', error);
+      throw callFailure(this, 'incrBy', error);
     }
   }
 
@@ -149,7 +149,7 @@ export class RedisCounterStore implements CounterStore {
         return int(await this.#redis.eval(RAISE_SOURCE, 1, k, v));
       }
     } catch (error) {
-      throw storeError('redis', this.address, 'raiseTo', error);
+      throw callFailure(this, 'raiseTo', error);
     }
   }
 
@@ -168,7 +168,7 @@ export class RedisCounterStore implements CounterStore {
     try {
       reply = await this.#redis.set(k, value.toString(), 'NX');
     } catch (error) {
-      throw storeError('redis', this.address, 'create', error);
+      throw callFailure(this, 'create', error);
     }
     if (reply === null) throw new TagExistsError(tag);
     return value;

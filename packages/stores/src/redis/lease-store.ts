@@ -36,8 +36,8 @@ import type {
   RenewResult,
 } from 'idforge/coord';
 import type { Redis } from 'ioredis';
+import { storeCall } from '../call.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
-import { storeError } from '../store-error.js';
 import {
   connectRedis,
   quitRedis,
@@ -101,14 +101,6 @@ export class RedisLeaseStore implements LeaseStore {
     this.#owned = options[OWNED] === true;
   }
 
-  async #run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw storeError('redis', this.address, operation, error);
-    }
-  }
-
   /** Runs a script by SHA1, sending its source when the server does not have it (NOSCRIPT). */
   async #eval(script: LuaScript, keys: readonly string[], args: readonly string[]) {
     try {
@@ -125,7 +117,7 @@ export class RedisLeaseStore implements LeaseStore {
 
   /** Loads the scripts into the server's script cache. Idempotent; nothing else to create. */
   migrate(): Promise<void> {
-    return this.#run('migrate', async () => {
+    return storeCall(this, 'migrate', async () => {
       for (const s of SCRIPTS) {
         const sha = await this.#redis.script('LOAD', s.source);
         if (sha !== s.sha)
@@ -135,7 +127,7 @@ export class RedisLeaseStore implements LeaseStore {
   }
 
   acquire(request: LeaseRequest): Promise<Lease | null> {
-    return this.#run('acquire', async () => {
+    return storeCall(this, 'acquire', async () => {
       const o = request.owner;
       const reply = await this.#eval(
         ACQUIRE,
@@ -165,7 +157,7 @@ export class RedisLeaseStore implements LeaseStore {
   }
 
   renew(lease: Lease, report: RenewReport): Promise<RenewResult> {
-    return this.#run('renew', async () => {
+    return storeCall(this, 'renew', async () => {
       const w = lease.workerId;
       const reply = await this.#eval(
         RENEW,
@@ -187,7 +179,7 @@ export class RedisLeaseStore implements LeaseStore {
   }
 
   release(lease: Lease, finalMarkMs: number | null): Promise<void> {
-    return this.#run('release', async () => {
+    return storeCall(this, 'release', async () => {
       const w = lease.workerId;
       await this.#eval(
         RELEASE,
@@ -203,7 +195,7 @@ export class RedisLeaseStore implements LeaseStore {
   }
 
   list(): Promise<LeaseRecord[]> {
-    return this.#run('list', async () => {
+    return storeCall(this, 'list', async () => {
       const reply = await this.#eval(LIST, [`${this.#prefix}index`], [this.#prefix]);
       return array(reply).map((row): LeaseRecord => {
         const [id, instanceId, host, pid, startedAt, expiresAt, mark, lastIssued, clock, store] =
@@ -225,14 +217,14 @@ export class RedisLeaseStore implements LeaseStore {
   }
 
   readMark(workerId: number): Promise<number | null> {
-    return this.#run('readMark', async () =>
+    return storeCall(this, 'readMark', async () =>
       nullableNumber(await this.#redis.get(this.#key('mark', workerId))),
     );
   }
 
   /** Redis's `TIME`, in unix ms. */
   serverTimeMs(): Promise<number | null> {
-    return this.#run('serverTimeMs', async () => {
+    return storeCall(this, 'serverTimeMs', async () => {
       const [seconds, micros] = await this.#redis.time();
       return requiredNumber(seconds) * 1000 + Math.floor(requiredNumber(micros) / 1000);
     });

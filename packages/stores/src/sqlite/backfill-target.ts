@@ -20,10 +20,11 @@ import type {
   BackfillTarget,
   BackfillValue,
 } from 'idforge/public';
+import { callFailure } from '../call.js';
 import type { SqliteDatabase } from '../driver-types.js';
-import { storeError } from '../store-error.js';
 import { redactUrl } from '../url.js';
 import { connectSqlite } from './connect.js';
+import { runSqliteSync } from './run.js';
 
 const q = (name: string) => `"${name}"`;
 /** `schema.table` quoted part by part. */
@@ -57,16 +58,8 @@ export class SqliteBackfillTarget implements BackfillTarget {
     this.#owned = options.owned === true;
   }
 
-  #run<T>(op: string, fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      throw storeError('sqlite', this.address, op, error);
-    }
-  }
-
   async describe(table: string): Promise<BackfillTableInfo | null> {
-    return this.#run('describe', () => {
+    return runSqliteSync(this.address, 'describe', () => {
       const s = schemaOf(table);
       const t = bareOf(table);
       const cols = this.#db.prepare(`PRAGMA ${s}table_info(${q(t)})`).all() as {
@@ -111,13 +104,13 @@ export class SqliteBackfillTarget implements BackfillTarget {
   }
 
   async addColumn(table: string, column: string, spec: BackfillColumnSpec): Promise<void> {
-    this.#run('add column', () =>
+    runSqliteSync(this.address, 'add column', () =>
       this.#db.exec(`ALTER TABLE ${qt(table)} ADD COLUMN ${q(column)} ${this.columnType(spec)}`),
     );
   }
 
   async counts(table: string, column: string): Promise<{ rows: number; filled: number }> {
-    return this.#run('count', () => {
+    return runSqliteSync(this.address, 'count', () => {
       const r = this.#db
         .prepare(`SELECT count(*) AS r, count(${q(column)}) AS f FROM ${qt(table)}`)
         .get() as { r: number; f: number };
@@ -132,7 +125,7 @@ export class SqliteBackfillTarget implements BackfillTarget {
     after: BackfillKey | null,
     limit: number,
   ): Promise<BackfillScan> {
-    return this.#run('select', () => {
+    return runSqliteSync(this.address, 'select', () => {
       const k = q(key.name);
       const s = this.#db
         .prepare(
@@ -160,7 +153,7 @@ export class SqliteBackfillTarget implements BackfillTarget {
     keys: readonly BackfillKey[],
     values: readonly BackfillValue[],
   ): Promise<number> {
-    const written = this.#run('update', () => {
+    const written = runSqliteSync(this.address, 'update', () => {
       const s = this.#db.prepare(
         `UPDATE ${qt(table)} SET ${q(column)} = ? WHERE ${q(key.name)} = ? AND ${q(column)} IS NULL`,
       );
@@ -193,7 +186,7 @@ export class SqliteBackfillTarget implements BackfillTarget {
           { cause: error },
         );
       }
-      throw storeError('sqlite', this.address, 'create index', error);
+      throw callFailure({ backend: 'sqlite', address: this.address }, 'create index', error);
     }
   }
 

@@ -19,9 +19,9 @@ import type {
 } from 'idforge/bench';
 import { BENCH_PREFIX, segmentBenchSequence } from '../bench-sql.js';
 import type { SqliteDatabase } from '../driver-types.js';
-import { storeError } from '../store-error.js';
 import { redactUrl } from '../url.js';
 import { connectSqlite } from './connect.js';
+import { runSqliteSync } from './run.js';
 import { SqliteSegmentStore } from './segment-store.js';
 
 const COLUMN: Readonly<Record<KeyKind, string>> = {
@@ -46,20 +46,12 @@ export class SqliteBenchEngine implements BenchEngine {
     this.address = address;
   }
 
-  #run<T>(op: string, fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      throw storeError('sqlite', this.address, op, error);
-    }
-  }
-
   storage(kind: KeyKind): string {
     return kind === 'identity' ? 'INTEGER PRIMARY KEY (rowid)' : COLUMN[kind];
   }
 
   async settings(): Promise<EngineSettings> {
-    return this.#run('settings', () => {
+    return runSqliteSync(this.address, 'settings', () => {
       const pragma = (name: string) => String(this.#db.pragma(name, { simple: true }));
       const values: Record<string, string> = {};
       for (const name of ['page_size', 'cache_size', 'journal_mode', 'synchronous']) {
@@ -73,7 +65,7 @@ export class SqliteBenchEngine implements BenchEngine {
   }
 
   async foreignObjects(): Promise<string[]> {
-    return this.#run('inspect', () =>
+    return runSqliteSync(this.address, 'inspect', () =>
       (
         this.#db
           .prepare(
@@ -87,7 +79,7 @@ export class SqliteBenchEngine implements BenchEngine {
   }
 
   async createTable(table: string, kind: KeyKind): Promise<void> {
-    this.#run('create', () => {
+    runSqliteSync(this.address, 'create', () => {
       for (const key of [...this.#statements.keys()]) {
         if (key.startsWith(`${table}:`)) this.#statements.delete(key);
       }
@@ -116,7 +108,7 @@ export class SqliteBenchEngine implements BenchEngine {
 
   async insert(table: string, _kind: KeyKind, batch: BenchBatch): Promise<void> {
     const keys = batch.keys;
-    this.#run('insert', () => {
+    runSqliteSync(this.address, 'insert', () => {
       this.#db.transaction(() => {
         for (let from = 0; from < batch.at.length; from += ROWS_PER_STATEMENT) {
           const to = Math.min(batch.at.length, from + ROWS_PER_STATEMENT);
@@ -138,7 +130,7 @@ export class SqliteBenchEngine implements BenchEngine {
   }
 
   async measure(table: string, kind: KeyKind): Promise<TableMeasures> {
-    return this.#run('measure', () => {
+    return runSqliteSync(this.address, 'measure', () => {
       const rows = this.#db
         .prepare(
           `SELECT name, SUM(pgsize) AS bytes,
@@ -170,7 +162,7 @@ export class SqliteBenchEngine implements BenchEngine {
   }
 
   async dropTable(table: string): Promise<void> {
-    this.#run('drop', () => this.#db.exec(`DROP TABLE IF EXISTS ${table}`));
+    runSqliteSync(this.address, 'drop', () => this.#db.exec(`DROP TABLE IF EXISTS ${table}`));
   }
 
   async openSequence(tag: string): Promise<BenchSequence> {

@@ -13,6 +13,7 @@
  */
 import { IdforgeError } from 'idforge';
 import { Backoff } from 'idforge/internal';
+import { storeCallSync } from '../call.js';
 import type { SqliteDatabase } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 
@@ -60,4 +61,12 @@ export async function runSqlite<T>(
       await sleep(Math.min(backoff.next(), left));
     }
   }
+}
+
+/**
+ * `fn()` without retrying a lock (the bench's and the backfill's own statements, which run
+ * on a database no other idforge process writes), its failure typed as {@link runSqlite}'s.
+ */
+export function runSqliteSync<T>(address: string, operation: string, fn: () => T): T {
+  return storeCallSync({ backend: 'sqlite', address }, operation, fn);
 }
