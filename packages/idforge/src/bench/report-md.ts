@@ -162,6 +162,19 @@ function dayOf(iso: string): string {
   return /^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10) : oneLine(iso);
 }
 
+/** The links to the two charts, with the trailing newline of the file. */
+const CHART_LINES = [
+  '',
+  '## Charts',
+  '',
+  '![Insert rate by tenth of the load, one line per scheme](rate-by-tenth.svg)',
+  '',
+  '![Table and index sizes per scheme](sizes.svg)',
+  '',
+  'Charts: [rate-by-tenth.svg](rate-by-tenth.svg), [sizes.svg](sizes.svg).',
+  '',
+];
+
 /**
  * report.md for `report`: a title (engine, server, rows, date), the regime line, run facts,
  * the settings table, the main table (one row per scheme; ratios "×" to the baseline, which is
@@ -173,8 +186,27 @@ function dayOf(iso: string): string {
 export function renderReportMarkdown(report: DbBenchReport): string {
   checkReport(report);
   const base = baselineOf(report);
-  const out: string[] = [];
-  out.push(
+  return [
+    ...runLines(report),
+    '',
+    '## Settings',
+    '',
+    ...settingLines(report),
+    '',
+    '## Results',
+    '',
+    ...resultLines(report, base),
+    '',
+    '## Insert rate by tenth of the load (rows/s)',
+    '',
+    ...tenthLines(report),
+    ...CHART_LINES,
+  ].join('\n');
+}
+
+/** The title (engine, server, rows, date), the regime line and the run facts. */
+function runLines(report: DbBenchReport): string[] {
+  return [
     `# idforge bench db: ${oneLine(report.engine)}, ${oneLine(report.server)}, ` +
       `${formatCount(report.rows)} rows, ${dayOf(report.startedAt)}`,
     '',
@@ -185,61 +217,45 @@ export function renderReportMarkdown(report: DbBenchReport): string {
     `- Cache: ${report.cacheBytes === null ? NONE : `${formatMb(report.cacheBytes)} MB`}`,
     `- Run: ${oneLine(report.startedAt)} to ${oneLine(report.finishedAt)}, ` +
       `idforge ${oneLine(report.idforgeVersion)} (${oneLine(report.format)})`,
-    '',
-    '## Settings',
-    '',
-  );
+  ];
+}
+
+/** The server settings as a table, or a line saying there are none. */
+function settingLines(report: DbBenchReport): string[] {
   const settings = Object.entries(report.settings ?? {});
-  if (settings.length === 0) out.push('The server reported no settings.');
-  else out.push(...table(['setting', 'value'], settings));
+  if (settings.length === 0) return ['The server reported no settings.'];
+  return table(['setting', 'value'], settings);
+}
 
-  out.push('', '## Results', '');
-  if (base === undefined) {
-    out.push('No scheme was loaded.');
-  } else {
-    const isBigint = base.scheme === 'bigint';
-    out.push(
-      `Ratios (×) are to the baseline \`${base.scheme}\`` +
-        (isBigint ? '.' : ' (the first scheme: this run has no `bigint` table).') +
-        ` MB are ${formatCount(MB)} bytes. ${NONE} means the engine does not give the figure.`,
-      '',
-    );
-    const cols = columns(base).filter(
-      (c) => c.optional === undefined || report.schemes.some((s) => c.optional?.(s) != null),
-    );
-    out.push(
-      ...table(
-        cols.map((c) => c.head),
-        report.schemes.map((s) => cols.map((c) => c.cell(s))),
-      ),
-    );
-  }
-
-  out.push('', '## Insert rate by tenth of the load (rows/s)', '');
-  const tenths = Math.max(0, ...report.schemes.map((s) => s.rowsPerSecondByTenth?.length ?? 0));
-  if (tenths === 0) {
-    out.push('No per-tenth rates were recorded.');
-  } else {
-    const head = ['scheme', ...Array.from({ length: tenths }, (_, i) => String(i + 1))];
-    head.push('last ÷ first');
-    const rows = report.schemes.map((s) => {
-      const by = s.rowsPerSecondByTenth ?? [];
-      const cells = Array.from({ length: tenths }, (_, i) => formatCount(by[i]));
-      return [s.scheme, ...cells, formatRatio(by[by.length - 1], by[0])];
-    });
-    out.push(...table(head, rows, 1));
-  }
-
-  out.push(
-    '',
-    '## Charts',
-    '',
-    '![Insert rate by tenth of the load, one line per scheme](rate-by-tenth.svg)',
-    '',
-    '![Table and index sizes per scheme](sizes.svg)',
-    '',
-    'Charts: [rate-by-tenth.svg](rate-by-tenth.svg), [sizes.svg](sizes.svg).',
-    '',
+/** The main table, one row per scheme, after a line naming the baseline of its ratios. */
+function resultLines(report: DbBenchReport, base: SchemeResult | undefined): string[] {
+  if (base === undefined) return ['No scheme was loaded.'];
+  const isBigint = base.scheme === 'bigint';
+  const cols = columns(base).filter(
+    (c) => c.optional === undefined || report.schemes.some((s) => c.optional?.(s) != null),
   );
-  return out.join('\n');
+  return [
+    `Ratios (×) are to the baseline \`${base.scheme}\`` +
+      (isBigint ? '.' : ' (the first scheme: this run has no `bigint` table).') +
+      ` MB are ${formatCount(MB)} bytes. ${NONE} means the engine does not give the figure.`,
+    '',
+    ...table(
+      cols.map((c) => c.head),
+      report.schemes.map((s) => cols.map((c) => c.cell(s))),
+    ),
+  ];
+}
+
+/** The rows/s of each tenth of each scheme's load, and the last tenth's ratio to the first. */
+function tenthLines(report: DbBenchReport): string[] {
+  const tenths = Math.max(0, ...report.schemes.map((s) => s.rowsPerSecondByTenth?.length ?? 0));
+  if (tenths === 0) return ['No per-tenth rates were recorded.'];
+  const head = ['scheme', ...Array.from({ length: tenths }, (_, i) => String(i + 1))];
+  head.push('last ÷ first');
+  const rows = report.schemes.map((s) => {
+    const by = s.rowsPerSecondByTenth ?? [];
+    const cells = Array.from({ length: tenths }, (_, i) => formatCount(by[i]));
+    return [s.scheme, ...cells, formatRatio(by[by.length - 1], by[0])];
+  });
+  return table(head, rows, 1);
 }

@@ -6,7 +6,13 @@
 import { BenchTargetInUseError } from '../core/index.js';
 import { assertInteger } from '../core/internal.js';
 import { InversionCounter } from './order.js';
-import type { BenchEngine, EngineCounters, EngineSettings } from './ports.js';
+import type {
+  BenchEngine,
+  EngineCounters,
+  EngineSettings,
+  KeyKind,
+  TableMeasures,
+} from './ports.js';
 import type { BenchScheme, DbBenchReport, SchemeResult } from './report.js';
 import { openKeySource, schemeKind } from './schemes.js';
 
@@ -113,82 +119,32 @@ interface SchemeRun {
   readonly now: () => number;
 }
 
+/** Reports where a scheme's run is: a phase, rows done, ms since its load began. */
+type Progress = (phase: BenchProgress['phase'], done: number, elapsedMs: number) => void;
+
+/**
+ * One scheme: creates its table, loads and measures it, and drops it unless `keep` (a failed
+ * or interrupted run is always dropped).
+ */
 async function runScheme(
   engine: BenchEngine,
   run: SchemeRun,
   options: DbBenchOptions,
 ): Promise<SchemeResult> {
-  const { scheme, rows } = run;
-  const kind = schemeKind(scheme);
-  const table = benchTable(scheme);
-  const progress = (phase: BenchProgress['phase'], done: number, elapsedMs: number) =>
-    options.onProgress?.({ ...run, phase, rows: done, total: rows, elapsedMs });
-  const deps = engine.openSequence ? { openSequence: engine.openSequence.bind(engine) } : {};
+  const kind = schemeKind(run.scheme);
+  const table = benchTable(run.scheme);
+  const progress: Progress = (phase, done, elapsedMs) =>
+    options.onProgress?.({ ...run, phase, rows: done, total: run.rows, elapsedMs });
   let keep = options.keep === true;
   await engine.createTable(table, kind);
   try {
-    const keys = await openKeySource(scheme, deps);
-    const inversions = new InversionCounter();
-    const before = await engine.counters(table);
-    const marks: [number, number][] = [[0, 0]];
-    const start = run.now();
-    try {
-      for (let done = 0; done < rows; ) {
-        options.signal?.throwIfAborted();
-        const size = Math.min(run.batch, rows - done);
-        const batchKeys = await keys.next(size);
-        if (batchKeys !== null) inversions.addAll(batchKeys);
-        await engine.insert(table, kind, rowsOf(batchKeys, done, size));
-        done += size;
-        const elapsed = run.now() - start;
-        marks.push([done, elapsed]);
-        progress('load', done, elapsed);
-      }
-    } finally {
-      await keys.close();
-    }
-    const loadMs = run.now() - start;
-    progress('measure', rows, loadMs);
+    const load = await loadTable(engine, run, { table, kind, signal: options.signal, progress });
+    progress('measure', run.rows, load.ms);
     await engine.settle(table);
     const after = await engine.counters(table);
     const measures = await engine.measure(table, kind);
-    const diff = (name: string) => counterDiff(before, after, name);
-    const bytesIngested = diff('bytesIngested');
-    const compactionBytesWritten = diff('compactionBytesWritten');
-    const result: SchemeResult = {
-      scheme,
-      storage:
-        scheme === 'uuidv1-swap'
-          ? `${engine.storage(kind)}, UUIDv1 in UUID_TO_BIN(u, 1) order (swapped client-side)`
-          : engine.storage(kind),
-      table,
-      rows,
-      loadSeconds: loadMs / 1000,
-      rowsPerSecond: loadMs > 0 ? rows / (loadMs / 1000) : 0,
-      rowsPerSecondByTenth: ratesByTenth(marks, rows),
-      tableBytes: measures.tableBytes,
-      primaryIndexBytes: measures.primaryIndexBytes,
-      secondaryIndexBytes: measures.secondaryIndexBytes,
-      primaryLeafDensity: measures.primaryLeafDensity,
-      primaryLeafFragmentation: measures.primaryLeafFragmentation,
-      primaryLeafPages: measures.primaryLeafPages,
-      walBytes: diff('walBytes'),
-      fullPageImages: diff('fullPageImages'),
-      redoBytes: diff('redoBytes'),
-      pageSplits: diff('pageSplits'),
-      pageMerges: diff('pageMerges'),
-      pagesRead: diff('pagesRead'),
-      pagesWritten: diff('pagesWritten'),
-      bytesIngested,
-      compactionBytesWritten,
-      writeAmplification:
-        bytesIngested !== null && compactionBytesWritten !== null && bytesIngested > 0
-          ? compactionBytesWritten / bytesIngested
-          : null,
-      filesPerLevel: measures.filesPerLevel ?? null,
-      orderInversions: inversions.count,
-    };
-    progress('done', rows, loadMs);
+    const result = schemeResult(engine, run, table, load, measures, after);
+    progress('done', run.rows, load.ms);
     return result;
   } catch (error) {
     keep = false; // a failed or interrupted load is never left behind
@@ -196,6 +152,104 @@ async function runScheme(
   } finally {
     if (!keep) await engine.dropTable(table);
   }
+}
+
+/** Where a load goes and what it reports to. */
+interface LoadTarget {
+  readonly table: string;
+  readonly kind: KeyKind;
+  readonly signal: AbortSignal | undefined;
+  readonly progress: Progress;
+}
+
+/** What a load measured: the counters before it, (rows, ms) after each batch, its time. */
+interface Load {
+  readonly before: EngineCounters;
+  readonly marks: readonly (readonly [number, number])[];
+  readonly ms: number;
+  readonly inversions: number;
+}
+
+/** Loads the scheme's `run.rows` keys into the table, batch by batch, timing each batch. */
+async function loadTable(engine: BenchEngine, run: SchemeRun, to: LoadTarget): Promise<Load> {
+  const deps = engine.openSequence ? { openSequence: engine.openSequence.bind(engine) } : {};
+  const keys = await openKeySource(run.scheme, deps);
+  const inversions = new InversionCounter();
+  const before = await engine.counters(to.table);
+  const marks: [number, number][] = [[0, 0]];
+  const start = run.now();
+  try {
+    for (let done = 0; done < run.rows; ) {
+      to.signal?.throwIfAborted();
+      const size = Math.min(run.batch, run.rows - done);
+      const batchKeys = await keys.next(size);
+      if (batchKeys !== null) inversions.addAll(batchKeys);
+      await engine.insert(to.table, to.kind, rowsOf(batchKeys, done, size));
+      done += size;
+      const elapsed = run.now() - start;
+      marks.push([done, elapsed]);
+      to.progress('load', done, elapsed);
+    }
+  } finally {
+    await keys.close();
+  }
+  return { before, marks, ms: run.now() - start, inversions: inversions.count };
+}
+
+/** The figures of a scheme's table once loaded, settled and measured. */
+function schemeResult(
+  engine: BenchEngine,
+  run: SchemeRun,
+  table: string,
+  load: Load,
+  measures: TableMeasures,
+  after: EngineCounters,
+): SchemeResult {
+  const { scheme, rows } = run;
+  const kind = schemeKind(scheme);
+  return {
+    scheme,
+    storage:
+      scheme === 'uuidv1-swap'
+        ? `${engine.storage(kind)}, UUIDv1 in UUID_TO_BIN(u, 1) order (swapped client-side)`
+        : engine.storage(kind),
+    table,
+    rows,
+    loadSeconds: load.ms / 1000,
+    rowsPerSecond: load.ms > 0 ? rows / (load.ms / 1000) : 0,
+    rowsPerSecondByTenth: ratesByTenth(load.marks, rows),
+    tableBytes: measures.tableBytes,
+    primaryIndexBytes: measures.primaryIndexBytes,
+    secondaryIndexBytes: measures.secondaryIndexBytes,
+    primaryLeafDensity: measures.primaryLeafDensity,
+    primaryLeafFragmentation: measures.primaryLeafFragmentation,
+    primaryLeafPages: measures.primaryLeafPages,
+    ...countedFigures(load.before, after),
+    filesPerLevel: measures.filesPerLevel ?? null,
+    orderInversions: load.inversions,
+  };
+}
+
+/** The figures an engine counts over the load (after minus before); null without a counter. */
+function countedFigures(before: EngineCounters, after: EngineCounters) {
+  const diff = (name: string) => counterDiff(before, after, name);
+  const bytesIngested = diff('bytesIngested');
+  const compactionBytesWritten = diff('compactionBytesWritten');
+  return {
+    walBytes: diff('walBytes'),
+    fullPageImages: diff('fullPageImages'),
+    redoBytes: diff('redoBytes'),
+    pageSplits: diff('pageSplits'),
+    pageMerges: diff('pageMerges'),
+    pagesRead: diff('pagesRead'),
+    pagesWritten: diff('pagesWritten'),
+    bytesIngested,
+    compactionBytesWritten,
+    writeAmplification:
+      bytesIngested !== null && compactionBytesWritten !== null && bytesIngested > 0
+        ? compactionBytesWritten / bytesIngested
+        : null,
+  };
 }
 
 /** An unmeasured load of `rows` random UUIDs into idforge_bench_warmup, dropped at once. */
