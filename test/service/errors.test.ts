@@ -15,6 +15,10 @@ import {
   CODE_STATUS,
   ServiceCode,
 } from '../../packages/server/src/service/index.js';
+import {
+  CountersKeepNoTagsError,
+  NoSequencesError,
+} from '../../packages/server/src/service/sequences.js';
 
 const errorsDoc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const serviceDoc = readFileSync(new URL('../../docs/service.md', import.meta.url), 'utf8');
@@ -64,7 +68,13 @@ test("every code an answer carries has a category, and its status is the categor
   for (const code of Object.values(ErrorCode)) assert.equal(statusOf(code), CODE_STATUS[code]);
 });
 
-test('the status an HttpError was once given is checked against its code', () => {
-  assert.equal(new HttpError(404, ServiceCode.NO_SEQUENCES, 'x').statusCode, 404);
-  assert.throws(() => new HttpError(400, ServiceCode.NO_SEQUENCES, 'x'), RangeError);
+test("the sequence registry's own errors carry their code, and their status from its category", () => {
+  const none = new NoSequencesError();
+  assert.equal(none.code, ServiceCode.NO_SEQUENCES);
+  assert.equal(none.statusCode, 404);
+  assert.match(none.message, /start it with --sequences URL/);
+  const counters = new CountersKeepNoTagsError('creating a tag');
+  assert.equal(counters.code, ServiceCode.BAD_REQUEST);
+  assert.equal(counters.statusCode, 400);
+  assert.match(counters.message, /^creating a tag: Redis counters have no stored tags/);
 });

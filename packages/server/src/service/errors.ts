@@ -109,21 +109,11 @@ export function isCallerError(error: unknown): boolean {
 export class HttpError extends Error {
   readonly statusCode: number;
   readonly code: AnswerCode;
-  constructor(code: AnswerCode, message: string);
-  /**
-   * @deprecated The status follows from the code: `new HttpError(code, message)`. Kept for
-   * callers not moved yet; throws `RangeError` when `statusCode` is not the code's status.
-   */
-  constructor(statusCode: number, code: AnswerCode, message: string);
-  constructor(...args: [AnswerCode, string] | [number, AnswerCode, string]) {
-    const [code, message] = args.length === 3 ? [args[1], args[2]] : args;
+  constructor(code: AnswerCode, message: string) {
     super(message);
     this.name = 'HttpError';
     this.code = code;
     this.statusCode = statusOf(code);
-    if (args.length === 3 && args[0] !== this.statusCode) {
-      throw new RangeError(`HttpError ${code}: expected status ${this.statusCode}, got ${args[0]}`);
-    }
   }
 }
 

@@ -24,7 +24,7 @@ import {
   type Sequence,
   type SequenceSource,
 } from 'idforge/sequences';
-import { badRequest, HttpError, isCallerError, ServiceCode } from './errors.js';
+import { HttpError, isCallerError, ServiceCode } from './errors.js';
 import { MAX_TRACKED_TAGS } from './metrics.js';
 
 /**
@@ -70,6 +70,28 @@ export function buffersJson(b: SegmentBufferSnapshot): {
   };
 }
 
+/** This node was started without a sequence store: every sequence route answers 404. */
+export class NoSequencesError extends HttpError {
+  constructor() {
+    super(
+      ServiceCode.NO_SEQUENCES,
+      'this node has no sequence store: start it with --sequences URL (sqlite:, postgres://, mysql:// or redis://)',
+    );
+    this.name = 'NoSequencesError';
+  }
+}
+
+/** Tag administration (create, step, list, read) asked of Redis counters, which keep none. */
+export class CountersKeepNoTagsError extends HttpError {
+  constructor(what: string) {
+    super(
+      ServiceCode.BAD_REQUEST,
+      `${what}: Redis counters have no stored tags or steps (every tag is a counter); this applies to segment stores`,
+    );
+    this.name = 'CountersKeepNoTagsError';
+  }
+}
+
 /**
  * Holds the open buffers; one per service. A segment store's tags each get a buffer (tags are
  * rows an admin creates); Redis counters get at most `maxBuffers` (any caller can name a new
@@ -100,11 +122,7 @@ export class SequenceRegistry {
 
   #need(): SequenceSource {
     if (this.#source === null) {
-      throw new HttpError(
-        404,
-        ServiceCode.NO_SEQUENCES,
-        'this node has no sequence store: start it with --sequences URL (sqlite:, postgres://, mysql:// or redis://)',
-      );
+      throw new NoSequencesError();
     }
     return this.#source;
   }
@@ -112,9 +130,7 @@ export class SequenceRegistry {
   #segments(what: string): SegmentStore {
     const store = this.#need().segments;
     if (store === null) {
-      throw badRequest(
-        `${what}: Redis counters have no stored tags or steps (every tag is a counter); this applies to segment stores`,
-      );
+      throw new CountersKeepNoTagsError(what);
     }
     return store;
   }
