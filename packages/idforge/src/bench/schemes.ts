@@ -112,13 +112,8 @@ export async function openKeySource(
   switch (scheme) {
     case 'bigint':
       return { next: async () => null, close: async () => {} };
-    case 'sequence': {
-      if (deps.openSequence === undefined) {
-        throw new RangeError('the sequence scheme needs an engine with a segment table');
-      }
-      const seq = await deps.openSequence('idforge_bench');
-      return { next: (count) => seq.nextBatch(count), close: () => seq.close() };
-    }
+    case 'sequence':
+      return sequenceKeySource(deps);
     case 'snowflake': {
       const gen = new SnowflakeGenerator({ node: 1 });
       return sync(() => gen.next());
@@ -144,6 +139,15 @@ export async function openKeySource(
       return sync(() => toMysqlSwap(gen.next()));
     }
   }
+}
+
+/** The engine's segment sequence as a key source; rejects with `RangeError` without one. */
+async function sequenceKeySource(deps: KeySourceDeps): Promise<KeySource> {
+  if (deps.openSequence === undefined) {
+    throw new RangeError('the sequence scheme needs an engine with a segment table');
+  }
+  const seq = await deps.openSequence('idforge_bench');
+  return { next: (count) => seq.nextBatch(count), close: () => seq.close() };
 }
 
 /** Gregorian offset: 100-ns intervals from 1582-10-15 to 1970-01-01. */

@@ -91,26 +91,35 @@ export async function writeReport(dir: string, report: DbBenchReport): Promise<s
   try {
     for (const name of REPORT_FILES) await writeDurably(join(tmp, name), texts[name]);
     await syncDir(tmp);
-    let moved = false;
-    if (!existed) {
-      try {
-        await rename(tmp, target);
-        moved = true;
-      } catch (e) {
-        // Someone made `dir` meanwhile (non-empty: ENOTEMPTY/EEXIST): move file by file instead.
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
-      }
-    }
-    if (!moved) {
-      for (const name of REPORT_FILES) await rename(join(tmp, name), join(target, name));
-      await syncDir(target);
-      await rm(tmp, { recursive: true, force: true });
-    }
+    await moveIntoPlace(tmp, target, existed);
     await syncDir(parent);
   } catch (e) {
     await rm(tmp, { recursive: true, force: true });
     throw e;
   }
   return ['report.json', 'report.md', 'rate-by-tenth.svg', 'sizes.svg'].map((n) => join(dir, n));
+}
+
+/**
+ * Moves the files written in `tmp` to `target`: the whole directory at once when `target` did
+ * not exist (and still does not), else file by file, report.json last, and `tmp` removed.
+ */
+async function moveIntoPlace(tmp: string, target: string, existed: boolean): Promise<void> {
+  if (!existed && (await renameDir(tmp, target))) return;
+  for (const name of REPORT_FILES) await rename(join(tmp, name), join(target, name));
+  await syncDir(target);
+  await rm(tmp, { recursive: true, force: true });
+}
+
+/** Renames the directory `from` to `to`; false when `to` exists by now, not empty. */
+async function renameDir(from: string, to: string): Promise<boolean> {
+  try {
+    await rename(from, to);
+    return true;
+  } catch (e) {
+    // Someone made `dir` meanwhile (non-empty: ENOTEMPTY/EEXIST): move file by file instead.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
+    return false;
+  }
 }
