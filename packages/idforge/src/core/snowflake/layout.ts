@@ -8,8 +8,7 @@
  * A layout is a wire format: once IDs exist, changing its epoch or widths changes the meaning
  * of every stored value. Define a new named layout instead.
  */
-import { assertBoolean, assertString, typeError } from '../assert.js';
-import { InvalidLayoutError } from '../errors.js';
+import { checkSpec, clockFields, geneOf, provenanceOf } from './layout-checks.js';
 
 /**
  * What a field holds: the time tick, the per-tick sequence, a fixed node identity, or a shard
@@ -98,13 +97,6 @@ export interface Layout {
   readonly description: string | undefined;
 }
 
-const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{3}))?)?(Z|([+-])(\d{2}):(\d{2})))?$/;
-/** The last instant a JavaScript Date holds. */
-const MAX_DATE_MS = 8.64e15;
-const DEFAULT_ROLE: Readonly<Record<string, FieldRole>> = { time: 'time', sequence: 'sequence' };
-const ROLES: readonly FieldRole[] = ['time', 'sequence', 'node', 'gene'];
 const created = /* @__PURE__ */ new WeakSet<object>();
 
 /** Whether `value` is a layout made by {@link defineLayout}. */
@@ -112,110 +104,22 @@ export function isLayout(value: unknown): value is Layout {
   return typeof value === 'object' && value !== null && created.has(value);
 }
 
-/** `epoch` as unix ms, or undefined when it is not a valid time (e.g. February 30th). */
-function parseEpoch(epoch: string): number | undefined {
-  const m = ISO.exec(epoch);
-  const ms = m === null ? Number.NaN : Date.parse(epoch);
-  if (m === null || Number.isNaN(ms)) return undefined;
-  // Date.parse rolls invalid days and 24:00 over: the wall time must read back unchanged.
-  const sign = m[9] === '-' ? -1 : 1;
-  const offset = sign * (Number(m[10] ?? 0) * 60 + Number(m[11] ?? 0)) * 60_000;
-  const wall = `${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}`;
-  return new Date(ms + offset).toISOString().slice(0, 19) === wall ? ms : undefined;
-}
-
-function epochOf(name: string, epoch: unknown): number {
-  if (typeof epoch === 'string') {
-    const ms = parseEpoch(epoch);
-    if (ms === undefined || Math.abs(ms) > MAX_DATE_MS) {
-      throw new InvalidLayoutError(
-        name,
-        `epoch "${epoch}" is not a valid time: expected ISO 8601, a date (YYYY-MM-DD, read as ` +
-          'UTC) or a date-time with Z or an offset (YYYY-MM-DDTHH:mm[:ss[.sss]]±HH:mm)',
-        'epoch',
-      );
-    }
-    return ms;
-  }
-  if (typeof epoch !== 'number')
-    throw typeError('layout epoch', 'unix ms or an ISO 8601 string', epoch);
-  if (!Number.isInteger(epoch) || Math.abs(epoch) > MAX_DATE_MS) {
-    throw new InvalidLayoutError(
-      name,
-      `epoch ${epoch} is not a valid time: expected an integer unix ms within the Date range`,
-      'epoch',
-    );
-  }
-  return epoch;
-}
-
-function checkField(layout: string, f: unknown, i: number, seen: Set<string>): FieldSpec {
-  if (typeof f !== 'object' || f === null) throw typeError(`layout fields[${i}]`, 'an object', f);
-  const { name, bits, role } = f as FieldSpec;
-  assertString(`layout fields[${i}].name`, name);
-  if (!NAME.test(name)) {
-    throw new InvalidLayoutError(
-      layout,
-      `field name "${name}" must start with a letter and hold only letters, digits, '_' and '-'`,
-      name,
-    );
-  }
-  if (seen.has(name)) throw new InvalidLayoutError(layout, `duplicate field name "${name}"`, name);
-  seen.add(name);
-  if (typeof bits !== 'number') throw typeError(`layout field "${name}" bits`, 'a number', bits);
-  if (!Number.isInteger(bits) || bits < 1 || bits > 53) {
-    throw new InvalidLayoutError(
-      layout,
-      `field "${name}" has ${bits} bits: expected an integer in [1, 53]`,
-      name,
-    );
-  }
-  if (role !== undefined && !ROLES.includes(role)) {
-    throw new InvalidLayoutError(
-      layout,
-      `field "${name}" has role ${JSON.stringify(role)}: expected "time", "sequence", "node" ` +
-        'or "gene"',
-      name,
-    );
-  }
-  return { name, bits, role: role ?? DEFAULT_ROLE[name] ?? 'node' };
-}
-
-function roleField(layout: string, fields: readonly LayoutField[], role: FieldRole): LayoutField {
-  const found = fields.filter((f) => f.role === role);
-  if (found.length !== 1) {
-    const second = found[1]?.name;
-    throw new InvalidLayoutError(
-      layout,
-      found.length === 0
-        ? `no ${role} field: expected exactly one field with role "${role}"`
-        : `two ${role} fields ("${found[0]!.name}" and "${second}"): expected exactly one`,
-      second ?? role,
-    );
-  }
-  return found[0]!;
-}
-
-/** The gene field: at most one, and the least significant (so the ID's low bits are the gene). */
-function geneOf(layout: string, fields: readonly LayoutField[]): LayoutField | undefined {
-  const genes = fields.filter((f) => f.role === 'gene');
-  if (genes.length > 1) {
-    throw new InvalidLayoutError(
-      layout,
-      `two gene fields ("${genes[0]!.name}" and "${genes[1]!.name}"): expected at most one`,
-      genes[1]!.name,
-    );
-  }
-  const gene = genes[0];
-  if (gene !== undefined && gene.shift !== 0) {
-    throw new InvalidLayoutError(
-      layout,
-      `the gene field "${gene.name}" is not the least significant field: it must be the last, ` +
-        'so that the ID modulo a power of two is the gene modulo it (shardOf(id, n))',
-      gene.name,
-    );
-  }
-  return gene;
+/** The fields in place, most significant first: each one's shift and mask, frozen. */
+function placeFields(specs: readonly FieldSpec[], totalBits: number): LayoutField[] {
+  let shift = totalBits;
+  return specs.map((f): LayoutField => {
+    shift -= f.bits;
+    const mask = 2 ** f.bits - 1;
+    return Object.freeze({
+      name: f.name,
+      role: f.role ?? 'node',
+      bits: f.bits,
+      shift,
+      shiftBig: BigInt(shift),
+      mask,
+      maskBig: BigInt(mask),
+    });
+  });
 }
 
 /**
@@ -230,62 +134,9 @@ function geneOf(layout: string, fields: readonly LayoutField[]): LayoutField | u
  * holds. Throws `TypeError` when the spec or a part of it has the wrong type. Pure.
  */
 export function defineLayout(spec: LayoutSpec): Layout {
-  if (typeof spec !== 'object' || spec === null) throw typeError('layout spec', 'an object', spec);
-  const name = assertString('layout name', spec.name);
-  if (name.length === 0) throw new InvalidLayoutError(name, 'the name is empty', 'name');
-  const epochMs = epochOf(name, spec.epoch);
-  const unitMs = spec.unitMs ?? 1;
-  if (typeof unitMs !== 'number') throw typeError('layout unitMs', 'a positive integer', unitMs);
-  if (!Number.isSafeInteger(unitMs) || unitMs < 1) {
-    throw new InvalidLayoutError(name, `unitMs ${unitMs}: expected a positive integer`, 'unitMs');
-  }
-  const signBit = assertBoolean('layout signBit', spec.signBit ?? true);
-  if (!Array.isArray(spec.fields)) throw typeError('layout fields', 'an array', spec.fields);
-  const seen = new Set<string>();
-  const specs = spec.fields.map((f, i) => checkField(name, f, i, seen));
-  const totalBits = specs.reduce((sum, f) => sum + f.bits, 0);
-  const room = signBit ? 63 : 64;
-  if (totalBits > room) {
-    throw new InvalidLayoutError(
-      name,
-      `the fields take ${totalBits} bits${signBit ? ' plus the sign bit' : ''}: at most ${room} fit` +
-        (signBit ? ' (set signBit: false to use all 64)' : ''),
-      'bits',
-    );
-  }
-  let shift = totalBits;
-  const fields = specs.map((f): LayoutField => {
-    shift -= f.bits;
-    const mask = 2 ** f.bits - 1;
-    return Object.freeze({
-      name: f.name,
-      role: f.role ?? 'node',
-      bits: f.bits,
-      shift,
-      shiftBig: BigInt(shift),
-      mask,
-      maskBig: BigInt(mask),
-    });
-  });
-  const timeField = roleField(name, fields, 'time');
-  const sequenceField = roleField(name, fields, 'sequence');
-  if (sequenceField.shift > timeField.shift) {
-    throw new InvalidLayoutError(
-      name,
-      `the sequence field "${sequenceField.name}" sits above the time field: it must be less ` +
-        'significant, or the IDs of one node would not increase with time',
-      sequenceField.name,
-    );
-  }
-  const horizonMs = epochMs + 2 ** timeField.bits * unitMs;
-  if (horizonMs > MAX_DATE_MS) {
-    throw new InvalidLayoutError(
-      name,
-      `the time field (${timeField.bits} bits of ${unitMs} ms) reaches past the last instant ` +
-        'a JavaScript Date holds (+275760-09-13): use fewer time bits or a shorter tick',
-      timeField.name,
-    );
-  }
+  const { name, epochMs, unitMs, signBit, totalBits, fields: specs } = checkSpec(spec);
+  const fields = placeFields(specs, totalBits);
+  const { timeField, sequenceField, horizonMs } = clockFields(name, fields, epochMs, unitMs);
   const nodeFields = Object.freeze(fields.filter((f) => f.role === 'node'));
   const geneField = geneOf(name, fields);
   const layout: Layout = Object.freeze({
@@ -309,11 +160,7 @@ export function defineLayout(spec: LayoutSpec): Layout {
         : undefined,
     maxIdsPerSecondPerNode: (2 ** sequenceField.bits * 1000) / unitMs,
     maxNodes: nodeFields.reduce((n, f) => n * 2 ** f.bits, 1),
-    source: spec.source === undefined ? undefined : assertString('layout source', spec.source),
-    description:
-      spec.description === undefined
-        ? undefined
-        : assertString('layout description', spec.description),
+    ...provenanceOf(spec),
   });
   created.add(layout);
   return layout;
