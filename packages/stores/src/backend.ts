@@ -144,6 +144,20 @@ export function withNamespace<T extends object>(
   return options.namespace === undefined ? base : { ...base, namespace: options.namespace };
 }
 
+/**
+ * The options a server adapter takes from an opener's: the connect timeout (default
+ * {@link CONNECT_TIMEOUT_MS}) and the namespace when one was named.
+ */
+export function serverOptions(options: OpenStoreOptions): {
+  connectTimeoutMs: number;
+  namespace?: string;
+} {
+  return withNamespace(
+    { connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS },
+    options,
+  );
+}
+
 /** The file options given (create, onCreate), for the openers of a file-backed store. */
 export function fileOptions(options: StoreFileOptions): StoreFileOptions {
   return {

@@ -1,5 +1,5 @@
 /** etcd v3 (etcd3): leases, with the clock check against a live peer (etcd has no clock). */
-import { type Backend, CONNECT_TIMEOUT_MS, withNamespace } from '../backend.js';
+import { type Backend, serverOptions } from '../backend.js';
 
 const AUTH =
   /etcdserver: (authentication failed|invalid auth token|user name (is empty|not found))/;
@@ -12,13 +12,7 @@ export const etcdBackend: Backend = {
   url: { memberList: true },
   open: {
     leases: async (url, options) =>
-      (await import('./lease-store.js')).openEtcdLeaseStore(
-        url,
-        withNamespace(
-          { connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS },
-          options,
-        ),
-      ),
+      (await import('./lease-store.js')).openEtcdLeaseStore(url, serverOptions(options)),
   },
   classify: ({ message }) => (typeof message === 'string' && AUTH.test(message) ? 'auth' : null),
 };

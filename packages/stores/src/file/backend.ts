@@ -3,7 +3,7 @@
  * host (atomic rename, fsync, an advisory lock file).
  */
 import { existsSync } from 'node:fs';
-import { type Backend, CONNECT_TIMEOUT_MS, withNamespace } from '../backend.js';
+import { type Backend, serverOptions } from '../backend.js';
 
 export const fileBackend: Backend = {
   name: 'file',
@@ -17,16 +17,10 @@ export const fileBackend: Backend = {
       const { parseFileUrl } = await import('./connect.js');
       const { path } = parseFileUrl(url, options.namespace);
       const existed = existsSync(path);
-      const store = await openFileLeaseStore(
-        url,
-        withNamespace(
-          {
-            connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
-            create: options.create ?? true,
-          },
-          options,
-        ),
-      );
+      const store = await openFileLeaseStore(url, {
+        ...serverOptions(options),
+        create: options.create ?? true,
+      });
       if (options.autoMigrate ?? true) {
         await store.migrate();
         if (!existed && existsSync(path)) options.onCreate?.(path);

@@ -1,5 +1,5 @@
 /** MariaDB or MySQL (mysql2): segments and ticket servers; bench and backfill. */
-import { type Backend, CONNECT_TIMEOUT_MS, withNamespace } from '../backend.js';
+import { type Backend, serverOptions } from '../backend.js';
 
 export const mysqlBackend: Backend = {
   name: 'mysql',
@@ -9,13 +9,7 @@ export const mysqlBackend: Backend = {
   drivers: ['mysql2'],
   open: {
     segments: async (url, options) =>
-      (await import('./segment-store.js')).openMysqlSegmentStore(
-        url,
-        withNamespace(
-          { connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS },
-          options,
-        ),
-      ),
+      (await import('./segment-store.js')).openMysqlSegmentStore(url, serverOptions(options)),
     tickets: async (url, options) =>
       (await import('./ticket-server.js')).openMysqlTicketServer(url, options),
     bench: async (url) => (await import('./bench-engine.js')).openMysqlBenchEngine(url),

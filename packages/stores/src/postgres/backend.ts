@@ -1,11 +1,8 @@
 /** PostgreSQL (pg): leases, segments, counter marks and ticket servers; bench and backfill. */
-import { type Backend, CONNECT_TIMEOUT_MS, withNamespace } from '../backend.js';
+import { type Backend, serverOptions } from '../backend.js';
 
 const NOT_MIGRATED = new Set(['42P01', '3F000']); // undefined_table, invalid_schema_name
 const AUTH = new Set(['28P01', '28000']); // invalid_password, invalid_authorization_specification
-
-const base = (options: { connectTimeoutMs?: number; namespace?: string }) =>
-  withNamespace({ connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS }, options);
 
 export const postgresBackend: Backend = {
   name: 'postgres',
@@ -16,11 +13,11 @@ export const postgresBackend: Backend = {
   url: { toleratesStrayPercent: true },
   open: {
     leases: async (url, options) =>
-      (await import('./lease-store.js')).openPostgresLeaseStore(url, base(options)),
+      (await import('./lease-store.js')).openPostgresLeaseStore(url, serverOptions(options)),
     segments: async (url, options) =>
-      (await import('./segment-store.js')).openPostgresSegmentStore(url, base(options)),
+      (await import('./segment-store.js')).openPostgresSegmentStore(url, serverOptions(options)),
     marks: async (url, options) =>
-      (await import('./mark-store.js')).openPostgresMarkStore(url, base(options)),
+      (await import('./mark-store.js')).openPostgresMarkStore(url, serverOptions(options)),
     tickets: async (url, options) =>
       (await import('./ticket-server.js')).openPostgresTicketServer(url, options),
     bench: async (url) => (await import('./bench-engine.js')).openPostgresBenchEngine(url),

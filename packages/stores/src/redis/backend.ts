@@ -1,8 +1,5 @@
 /** Redis (ioredis): leases, and counters whose blocks are guarded by durable marks elsewhere. */
-import { type Backend, CONNECT_TIMEOUT_MS, withNamespace } from '../backend.js';
-
-const base = (options: { connectTimeoutMs?: number; namespace?: string }) =>
-  withNamespace({ connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS }, options);
+import { type Backend, serverOptions } from '../backend.js';
 
 export const redisBackend: Backend = {
   name: 'redis',
@@ -13,9 +10,9 @@ export const redisBackend: Backend = {
   url: { loneUserIsSecret: true },
   open: {
     leases: async (url, options) =>
-      (await import('./lease-store.js')).openRedisLeaseStore(url, base(options)),
+      (await import('./lease-store.js')).openRedisLeaseStore(url, serverOptions(options)),
     counters: async (url, options) =>
-      (await import('./counter-store.js')).openRedisCounterStore(url, base(options)),
+      (await import('./counter-store.js')).openRedisCounterStore(url, serverOptions(options)),
   },
   classify: ({ message }) =>
     typeof message === 'string' && /^(NOAUTH|WRONGPASS)\b/.test(message) ? 'auth' : null,

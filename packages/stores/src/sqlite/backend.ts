@@ -8,6 +8,7 @@ import {
   CONNECT_TIMEOUT_MS,
   fileOptions,
   type OpenStoreOptions,
+  serverOptions,
   withNamespace,
 } from '../backend.js';
 
@@ -27,7 +28,7 @@ export const sqliteBackend: Backend = {
     segments: async (url, options) => {
       const { openSqliteSegmentStore } = await import('./segment-store.js');
       const store = await openSqliteSegmentStore(url, {
-        ...withNamespace({ connectTimeoutMs: timeout(options) }, options),
+        ...serverOptions(options),
         ...fileOptions(options),
       });
       if (options.autoMigrate ?? true) await store.migrate();
