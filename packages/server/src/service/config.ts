@@ -108,7 +108,7 @@ export const CONFIG_KEYS = {
   marks: {
     default: null,
     parse: nullable(url('marks')),
-    help: 'durable marks of redis:// counters; default --store, else sqlite:idforge.db',
+    help: `durable marks of redis:// counters; default --store, else ${DEFAULT_STORE_URL}`,
   },
   layout: { default: 'default', parse: layoutName, help: 'Snowflake layout of this node' },
   layouts: {
