@@ -26,12 +26,8 @@
  */
 import { BackfillNoKeyError, BackfillTableError } from '../core/index.js';
 import { assertInteger, typeError } from '../core/internal.js';
-import type {
-  BackfillColumn,
-  BackfillColumnSpec,
-  BackfillKey,
-  BackfillTarget,
-} from './backfill-ports.js';
+import { type FillCounts, type FillJob, fillPass } from './backfill-pass.js';
+import type { BackfillColumn, BackfillColumnSpec, BackfillTarget } from './backfill-ports.js';
 import type { BackfillValues } from './backfill-values.js';
 
 /** Largest --batch: a batch is one transaction; larger ones hold their row locks longer. */
@@ -126,6 +122,40 @@ export async function runBackfill(
   target: BackfillTarget,
   options: BackfillOptions,
 ): Promise<BackfillReport> {
+  const job = checkOptions(options);
+  const { now } = job;
+  const start = now();
+  const { key, spec, existing } = await prepareColumn(target, job);
+  const first = await target.counts(job.table, job.column);
+  const counts: FillCounts = { passes: 0, filled: 0, total: first.rows - first.filled, fillMs: 0 };
+  const progress = (phase: BackfillProgress['phase']) =>
+    options.onProgress?.({
+      phase,
+      pass: counts.passes,
+      filled: counts.filled,
+      total: counts.total,
+      elapsedMs: now() - start,
+    });
+  await fillPasses(target, job, key, counts, progress);
+
+  job.signal?.throwIfAborted();
+  const index = backfillIndexName(job.table, job.column);
+  const indexAdded = existing?.unique !== true;
+  if (indexAdded) {
+    progress('index');
+    await target.addUniqueIndex(job.table, job.column, index);
+  }
+  const end = await target.counts(job.table, job.column);
+  const facts = { spec, existing, first, end, counts, index, indexAdded, start };
+  return backfillReport(target, job, facts);
+}
+
+/** The options checked, with their defaults: what a run works from. */
+interface BackfillJob extends FillJob {
+  readonly keyName: string;
+}
+
+function checkOptions(options: BackfillOptions): BackfillJob {
   const table = assertName('table', options.table, true);
   const column = assertName('column', options.column);
   const keyName = assertName('keyColumn', options.keyColumn ?? 'id');
@@ -138,75 +168,82 @@ export async function runBackfill(
   const values = options.values;
   if (typeof values?.value !== 'function') throw typeError('values', 'BackfillValues', values);
   const now = options.now ?? (() => performance.now());
-  const start = now();
+  return { table, column, keyName, batch, values, signal: options.signal, now };
+}
+
+/**
+ * Steps 1 and 2: the key to walk the table by, the column's spec, and the column as it was
+ * found (undefined when this run added it). Refuses the table before changing anything.
+ */
+async function prepareColumn(target: BackfillTarget, job: BackfillJob) {
+  const { table, column } = job;
   const fail = (reason: 'missing-table' | 'column-type', found: string) =>
     new BackfillTableError(target.engine, target.address, table, column, reason, found);
-
   const info = await target.describe(table);
   if (info === null) throw fail('missing-table', 'not found');
-  const key = usableKey(target, table, keyName, column, info.columns);
-  const spec = values.column(key.kind === 'integer' ? 'integer' : 'bytes16');
+  const key = usableKey(target, table, job.keyName, column, info.columns);
+  const spec = job.values.column(key.kind === 'integer' ? 'integer' : 'bytes16');
   const existing = info.columns.find((c) => c.name === column);
   if (existing !== undefined && !fits(existing, spec)) throw fail('column-type', existing.type);
   if (existing === undefined) await target.addColumn(table, column, spec);
+  return { key, spec, existing };
+}
 
-  const first = await target.counts(table, column);
-  let total = first.rows - first.filled;
-  let filled = 0;
-  let passes = 0;
-  let fillMs = 0;
-  const progress = (phase: BackfillProgress['phase']) =>
-    options.onProgress?.({ phase, pass: passes, filled, total, elapsedMs: now() - start });
-  for (let left = total; left > 0 && passes < MAX_BACKFILL_PASSES; ) {
-    passes++;
+/** Steps 3 and 4: passes over the table while NULLs are left, at most MAX_BACKFILL_PASSES. */
+async function fillPasses(
+  target: BackfillTarget,
+  job: BackfillJob,
+  key: BackfillColumn,
+  counts: FillCounts,
+  progress: (phase: 'fill') => void,
+): Promise<void> {
+  const { now } = job;
+  for (let left = counts.total; left > 0 && counts.passes < MAX_BACKFILL_PASSES; ) {
+    counts.passes++;
     const passStart = now();
-    let after: BackfillKey | null = null;
-    for (;;) {
-      options.signal?.throwIfAborted();
-      const scan = await target.nextKeys(table, key, column, after, batch);
-      if (scan.last === null) break;
-      after = scan.last;
-      if (scan.keys.length === 0) continue;
-      const keys = scan.keys;
-      const made = keys.map((k) => values.value(k));
-      filled += await target.fill(table, key, column, keys, made);
-      total = Math.max(total, filled);
-      progress('fill');
-    }
-    fillMs += now() - passStart;
-    const c = await target.counts(table, column);
+    await fillPass(target, job, key, counts, progress);
+    counts.fillMs += now() - passStart;
+    const c = await target.counts(job.table, job.column);
     left = c.rows - c.filled;
-    total = Math.max(total, filled + left);
+    counts.total = Math.max(counts.total, counts.filled + left);
   }
+}
 
-  options.signal?.throwIfAborted();
-  const index = backfillIndexName(table, column);
-  const indexAdded = existing?.unique !== true;
-  if (indexAdded) {
-    progress('index');
-    await target.addUniqueIndex(table, column, index);
-  }
-  const end = await target.counts(table, column);
+/** What a run found, did and ended with. */
+interface RunFacts {
+  readonly spec: BackfillColumnSpec;
+  readonly existing: BackfillColumn | undefined;
+  readonly first: { readonly rows: number; readonly filled: number };
+  readonly end: { readonly rows: number; readonly filled: number };
+  readonly counts: FillCounts;
+  readonly index: string;
+  readonly indexAdded: boolean;
+  readonly start: number;
+}
+
+function backfillReport(target: BackfillTarget, job: BackfillJob, run: RunFacts): BackfillReport {
+  const { existing, first, end, counts } = run;
+  const { now } = job;
   return {
     engine: target.engine,
     address: target.address,
-    table,
-    column,
-    keyColumn: keyName,
-    scheme: values.scheme,
-    columnType: existing?.type ?? target.columnType(spec),
+    table: job.table,
+    column: job.column,
+    keyColumn: job.keyName,
+    scheme: job.values.scheme,
+    columnType: existing?.type ?? target.columnType(run.spec),
     columnAdded: existing === undefined,
     rows: first.rows,
     alreadyFilled: first.filled,
     rowsAtEnd: end.rows,
-    filled,
-    passes,
-    index: indexAdded ? index : `(existing unique index on ${column})`,
-    indexAdded,
+    filled: counts.filled,
+    passes: counts.passes,
+    index: run.indexAdded ? run.index : `(existing unique index on ${job.column})`,
+    indexAdded: run.indexAdded,
     remaining: end.rows - end.filled,
     complete: end.rows === end.filled,
-    seconds: (now() - start) / 1000,
-    rowsPerSecond: fillMs > 0 ? filled / (fillMs / 1000) : 0,
+    seconds: (now() - run.start) / 1000,
+    rowsPerSecond: counts.fillMs > 0 ? counts.filled / (counts.fillMs / 1000) : 0,
   };
 }
 

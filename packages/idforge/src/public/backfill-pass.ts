@@ -1,0 +1,51 @@
+/**
+ * One pass of the backfill over the table (step 3 of backfill.ts): `batch` keys at a time in
+ * key order after the last key of the batch before, the NULLs among them filled, one commit
+ * per batch. The counts it moves are the run's, which reports them as progress.
+ */
+import type { BackfillColumn, BackfillKey, BackfillTarget } from './backfill-ports.js';
+import type { BackfillValues } from './backfill-values.js';
+
+/** What the passes work from: the table and column, the batch, the values, signal and clock. */
+export interface FillJob {
+  readonly table: string;
+  readonly column: string;
+  readonly batch: number;
+  readonly values: BackfillValues;
+  readonly signal: AbortSignal | undefined;
+  readonly now: () => number;
+}
+
+/** A run's counts, which the passes move on. */
+export interface FillCounts {
+  passes: number;
+  filled: number;
+  /** Rows to fill: the NULLs at the start, grown by those found since. */
+  total: number;
+  /** Milliseconds spent in the passes. */
+  fillMs: number;
+}
+
+/** One pass: `batch` keys at a time in key order, each batch's NULLs filled in its own commit. */
+export async function fillPass(
+  target: BackfillTarget,
+  job: FillJob,
+  key: BackfillColumn,
+  counts: FillCounts,
+  progress: (phase: 'fill') => void,
+): Promise<void> {
+  const { table, column } = job;
+  let after: BackfillKey | null = null;
+  for (;;) {
+    job.signal?.throwIfAborted();
+    const scan = await target.nextKeys(table, key, column, after, job.batch);
+    if (scan.last === null) break;
+    after = scan.last;
+    if (scan.keys.length === 0) continue;
+    const keys = scan.keys;
+    const made = keys.map((k) => job.values.value(k));
+    counts.filled += await target.fill(table, key, column, keys, made);
+    counts.total = Math.max(counts.total, counts.filled);
+    progress('fill');
+  }
+}
