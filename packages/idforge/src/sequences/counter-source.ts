@@ -98,6 +98,53 @@ export function counterBlockSource(
   options: CounterBlockSourceOptions = {},
 ): CounterBlockSource {
   assertTag(tag);
+  const checked = checkOptions(options);
+  const where = `${counter.backend} at ${counter.address}`;
+  const guard: Guard = { counter, marks, tag, ...checked, where };
+  const state: GuardState = { floor: 0n, blocks: 0, numbers: 0n, regressions: 0, reseeds: 0 };
+  let queue: Promise<unknown> = Promise.resolve();
+  const source = ((size: number) => {
+    if (!Number.isSafeInteger(size) || size < 1) {
+      return Promise.reject(
+        new RangeError(`block size: expected a positive safe integer, got ${size}`),
+      );
+    }
+    const run = queue.then(() => takeBlock(guard, state, size));
+    queue = run.catch(() => undefined);
+    return run;
+  }) as CounterBlockSource;
+  source.stats = () => {
+    const { blocks, numbers, regressions, reseeds, floor } = state;
+    return { tag, blocks, numbers, regressions, reseeds, floor };
+  };
+  return source;
+}
+
+/** What a source draws from, under which tag, and its checked options. */
+interface Guard {
+  readonly counter: CounterStore;
+  readonly marks: DurableMarkStore;
+  readonly tag: string;
+  readonly refuse: boolean;
+  readonly margin: bigint;
+  readonly maxReseeds: number;
+  readonly logger: { warn(message: string): void };
+  /** The counter's backend and address, for the messages. */
+  readonly where: string;
+}
+
+/** The floor a source knows and its counters, moved on by each block. */
+interface GuardState {
+  floor: bigint;
+  blocks: number;
+  numbers: bigint;
+  regressions: number;
+  reseeds: number;
+}
+
+function checkOptions(
+  options: CounterBlockSourceOptions,
+): Pick<Guard, 'refuse' | 'margin' | 'maxReseeds' | 'logger'> {
   const refuse = policy(options.onRegression);
   const margin = options.reseedMargin ?? 1_000_000n;
   if (typeof margin !== 'bigint' || margin < 1n) {
@@ -108,59 +155,63 @@ export function counterBlockSource(
     throw new RangeError(`maxReseeds: expected a non-negative integer, got ${maxReseeds}`);
   }
   const logger = options.logger ?? { warn: (m: string) => console.error(m) };
-  const where = `${counter.backend} at ${counter.address}`;
-  let floor = 0n;
-  let blocks = 0;
-  let numbers = 0n;
-  let regressions = 0;
-  let reseeds = 0;
+  return { refuse, margin, maxReseeds, logger };
+}
 
-  const take = async (size: number): Promise<NumberRange> => {
-    const n = BigInt(size);
-    for (let attempt = 0; ; attempt++) {
-      const stored = await marks.read(tag);
-      if (stored !== null && stored > floor) floor = stored;
-      const seen = floor;
-      const last = await counter.incrBy(tag, size);
-      const first = last - n + 1n;
-      if (first > seen) {
-        const raised = await marks.raise(tag, last);
-        if (raised > floor) floor = raised;
-        blocks++;
-        numbers += n;
-        return { first, last };
-      }
-      regressions++;
-      const regressed = new CounterRegressedError(tag, last, seen);
-      if (refuse || attempt === maxReseeds) {
-        logger.warn(`idforge: ${regressed.message}`);
-        throw regressed;
-      }
-      const target = seen + (margin > n ? margin : n);
-      if (target > MAX_SEQUENCE_VALUE - n) throw new SequenceExhaustedError(tag, seen);
-      const now = await counter.raiseTo(tag, target);
-      reseeds++;
-      logger.warn(
-        `idforge: counter "${tag}" (${where}) returned ${last}, at or below its durable mark ` +
-          `${seen}: it moved backwards. Re-seeded it to ${now}; nothing at or below the mark ` +
-          'was served.',
-      );
+/** One block of `size` numbers, steps 1 to 4 of the module comment, reseeding as it must. */
+async function takeBlock(g: Guard, state: GuardState, size: number): Promise<NumberRange> {
+  const n = BigInt(size);
+  for (let attempt = 0; ; attempt++) {
+    const stored = await g.marks.read(g.tag);
+    if (stored !== null && stored > state.floor) state.floor = stored;
+    const seen = state.floor;
+    const last = await g.counter.incrBy(g.tag, size);
+    const first = last - n + 1n;
+    if (first > seen) {
+      const raised = await g.marks.raise(g.tag, last);
+      if (raised > state.floor) state.floor = raised;
+      state.blocks++;
+      state.numbers += n;
+      return { first, last };
     }
-  };
+    const target = reseedTarget(g, state, { last, seen, n, final: attempt === g.maxReseeds });
+    const now = await g.counter.raiseTo(g.tag, target);
+    state.reseeds++;
+    g.logger.warn(
+      `idforge: counter "${g.tag}" (${g.where}) returned ${last}, at or below its durable mark ` +
+        `${seen}: it moved backwards. Re-seeded it to ${now}; nothing at or below the mark ` +
+        'was served.',
+    );
+  }
+}
 
-  let queue: Promise<unknown> = Promise.resolve();
-  const source = ((size: number) => {
-    if (!Number.isSafeInteger(size) || size < 1) {
-      return Promise.reject(
-        new RangeError(`block size: expected a positive safe integer, got ${size}`),
-      );
-    }
-    const run = queue.then(() => take(size));
-    queue = run.catch(() => undefined);
-    return run;
-  }) as CounterBlockSource;
-  source.stats = () => ({ tag, blocks, numbers, regressions, reseeds, floor });
-  return source;
+/** A block the counter returned at or below the mark `seen`. */
+interface Regression {
+  readonly last: bigint;
+  readonly seen: bigint;
+  /** The block's size. */
+  readonly n: bigint;
+  /** Whether the source has reseeded maxReseeds times in this call already. */
+  readonly final: boolean;
+}
+
+/**
+ * Step 3 for a regressed block: counts it, then throws `CounterRegressedError` ('refuse', or
+ * the last reseed used up) or `SequenceExhaustedError`, or returns where to raise the counter.
+ */
+function reseedTarget(g: Guard, state: GuardState, r: Regression): bigint {
+  state.regressions++;
+  const regressed = new CounterRegressedError(g.tag, r.last, r.seen);
+  if (g.refuse || r.final) {
+    g.logger.warn(`idforge: ${regressed.message}`);
+    throw regressed;
+  }
+  const { seen, n } = r;
+  let room = g.margin; // above the mark: reseedMargin, or the block's size when larger
+  if (n > room) room = n;
+  const target = seen + room;
+  if (target > MAX_SEQUENCE_VALUE - n) throw new SequenceExhaustedError(g.tag, seen);
+  return target;
 }
 
 function policy(value: unknown): boolean {
