@@ -6,7 +6,7 @@
  */
 import { assertBoolean, assertString, typeError } from '../assert.js';
 import { InvalidLayoutError } from '../errors.js';
-import type { FieldRole, FieldSpec, Layout, LayoutField, LayoutSpec } from './layout.js';
+import type { FieldRole, FieldSpec, Layout, LayoutField, LayoutSpec } from './layout-types.js';
 
 const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const ISO =
