@@ -1,13 +1,13 @@
 /**
  * The Snowflake generator: strictly increasing IDs of one {@link Layout} for one node.
  */
-import { assertInteger, assertNumber, rangeError, typeError } from '../assert.js';
-import { type Clock, defaultClock } from '../clock.js';
+import { assertInteger } from '../assert.js';
+import type { Clock } from '../clock.js';
 import { ClockRollbackError, ClockStalledError, HorizonExceededError } from '../errors.js';
 import type { RandomSource } from '../random.js';
 import { GeneSource, type SnowflakeGeneOptions } from './gene.js';
-import { layoutOf, nodeValues } from './generator-fields.js';
-import { type Layout, layoutYearsLeft } from './layout.js';
+import { checkGeneratorOptions, expiryWarning } from './generator-options.js';
+import type { Layout } from './layout.js';
 
 /** Options of {@link SnowflakeGenerator}. Validated at construction, never after. */
 export interface SnowflakeGeneratorOptions {
@@ -57,13 +57,17 @@ export interface SnowflakeStats {
   readonly lastTick: number;
 }
 
-const OPTIONS = /* @__PURE__ */ new Set(
-  'layout node fields clock toleranceMs stallTimeoutMs warnYears onWarning admit random'.split(' '),
-);
 /** Largest `batch` count. */
 const MAX_BATCH = 2 ** 24;
 /** Rollback waits within one call before giving up (each waits the whole remaining drift). */
 const MAX_ROLLBACK_ROUNDS = 64;
+
+/** The node fields' values in place: the bits every ID of the generator shares. */
+function nodeBitsOf(layout: Layout, values: Readonly<Record<string, number>>): bigint {
+  let nodeBits = 0n;
+  for (const f of layout.nodeFields) nodeBits |= BigInt(values[f.name]!) << f.shiftBig;
+  return nodeBits;
+}
 
 /**
  * Issues 64-bit IDs of one layout for one node, strictly increasing per instance.
@@ -116,47 +120,14 @@ export class SnowflakeGenerator {
   #rollbackWaits: number;
 
   constructor(options: SnowflakeGeneratorOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw typeError('SnowflakeGenerator options', 'an object', options);
-    }
-    for (const key of Object.keys(options)) {
-      if (!OPTIONS.has(key)) {
-        throw rangeError('SnowflakeGenerator options', `only ${[...OPTIONS].join(', ')}`, key);
-      }
-    }
-    const layout = layoutOf(options.layout);
-    const clock = options.clock ?? defaultClock();
-    if (!['now', 'nowPrecise', 'sleep'].every((m) => typeof (clock as never)?.[m] === 'function')) {
-      throw typeError('SnowflakeGenerator clock', 'a Clock', clock);
-    }
-    const warnYears = assertNumber('SnowflakeGenerator warnYears', options.warnYears ?? 10, 0);
-    const onWarning = options.onWarning ?? ((m: string) => console.warn(m));
-    if (typeof onWarning !== 'function') {
-      throw typeError('SnowflakeGenerator onWarning', 'a function', onWarning);
-    }
+    const setup = checkGeneratorOptions(options);
+    const { layout, clock, onWarning } = setup;
     this.#layout = layout;
     this.#clock = clock;
-    this.#nodeFields = nodeValues(layout, options);
-    this.#toleranceMs = assertNumber(
-      'SnowflakeGenerator toleranceMs',
-      options.toleranceMs ?? 10,
-      0,
-    );
-    this.#stallTimeoutMs = assertNumber(
-      'SnowflakeGenerator stallTimeoutMs',
-      options.stallTimeoutMs ?? 1000,
-      0,
-    );
-    if (options.admit !== undefined && typeof options.admit !== 'function') {
-      throw typeError('SnowflakeGenerator admit', 'a function', options.admit);
-    }
-    this.#admit = options.admit;
-    if (
-      options.random !== undefined &&
-      typeof (options.random as { fill?: unknown } | null)?.fill !== 'function'
-    ) {
-      throw typeError('SnowflakeGenerator random', 'a RandomSource', options.random);
-    }
+    this.#nodeFields = setup.nodeFields;
+    this.#toleranceMs = setup.toleranceMs;
+    this.#stallTimeoutMs = setup.stallTimeoutMs;
+    this.#admit = setup.admit;
     this.#hasGene = layout.geneField !== undefined;
     this.#genes = new GeneSource(layout, options.random);
     this.#epochMs = layout.epochMs;
@@ -164,9 +135,7 @@ export class SnowflakeGenerator {
     this.#maxTick = layout.maxTick;
     this.#maxSequence = layout.maxSequence;
     this.#timeShift = layout.timeField.shiftBig;
-    let nodeBits = 0n;
-    for (const f of layout.nodeFields) nodeBits |= BigInt(this.#nodeFields[f.name]!) << f.shiftBig;
-    this.#nodeBits = nodeBits;
+    this.#nodeBits = nodeBitsOf(layout, setup.nodeFields);
     this.#step = 1n << layout.sequenceField.shiftBig;
     // No tick issued yet: a full sequence keeps the fast path of next() off until #slow()
     // has checked the first tick (even a tick of -1, before the epoch).
@@ -176,17 +145,8 @@ export class SnowflakeGenerator {
     this.#issued = 0;
     this.#exhaustionWaits = 0;
     this.#rollbackWaits = 0;
-    const left = layoutYearsLeft(layout, clock.now());
-    if (left < warnYears) {
-      const end = new Date(layout.horizonMs).toISOString();
-      onWarning(
-        left <= 0
-          ? `idforge: layout "${layout.name}" expired at ${end}; generating with it throws ` +
-              'HorizonExceededError. Move to a new named layout.'
-          : `idforge: layout "${layout.name}" runs out at ${end}, in ${left.toFixed(1)} years ` +
-              `(fewer than warnYears ${warnYears}). Plan a new named layout.`,
-      );
-    }
+    const warning = expiryWarning(layout, clock.now(), setup.warnYears);
+    if (warning !== undefined) onWarning(warning);
   }
 
   /** The layout of the IDs. */
