@@ -4,13 +4,30 @@
  */
 import { assertNumber, rangeError, typeError } from '../assert.js';
 import { type Clock, defaultClock } from '../clock.js';
-import type { SnowflakeGeneratorOptions } from './generator.js';
+import type { RandomSource } from '../random.js';
 import { layoutOf, nodeValues } from './generator-fields.js';
 import { type Layout, layoutYearsLeft } from './layout.js';
 
 const OPTIONS = /* @__PURE__ */ new Set(
   'layout node fields clock toleranceMs stallTimeoutMs warnYears onWarning admit random'.split(' '),
 );
+
+/**
+ * The options {@link checkGeneratorOptions} reads: SnowflakeGeneratorOptions (generator.ts,
+ * which documents them), written out here so that the two files do not import each other.
+ */
+interface GeneratorOptions {
+  readonly layout?: Layout | string;
+  readonly node?: number;
+  readonly fields?: Readonly<Record<string, number>>;
+  readonly clock?: Clock;
+  readonly toleranceMs?: number;
+  readonly stallTimeoutMs?: number;
+  readonly warnYears?: number;
+  readonly onWarning?: (message: string) => void;
+  readonly admit?: (tickStartMs: number) => void;
+  readonly random?: RandomSource;
+}
 
 /** The options checked, with their defaults (`random` is checked, and read by GeneSource). */
 export interface GeneratorSetup {
@@ -25,7 +42,7 @@ export interface GeneratorSetup {
 }
 
 /** Checks `options` (TypeError/RangeError naming the option) and fills in the defaults. */
-export function checkGeneratorOptions(options: SnowflakeGeneratorOptions): GeneratorSetup {
+export function checkGeneratorOptions(options: GeneratorOptions): GeneratorSetup {
   if (typeof options !== 'object' || options === null) {
     throw typeError('SnowflakeGenerator options', 'an object', options);
   }
