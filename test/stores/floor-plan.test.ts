@@ -81,7 +81,12 @@ test('the registry lists every backend folder, and each folder holds what its de
   const folders = readdirSync(stores)
     .filter((n) => statSync(join(stores, n)).isDirectory())
     .sort();
-  assert.deepEqual(folders, backends().map((b) => b.name).sort());
+  assert.deepEqual(
+    folders,
+    backends()
+      .map((b) => b.name)
+      .sort(),
+  );
   for (const backend of backends()) {
     const names = readdirSync(join(stores, backend.name));
     assert.ok(names.includes('connect.ts'), `${backend.name}/connect.ts`);
@@ -98,7 +103,11 @@ test('the registry lists every backend folder, and each folder holds what its de
     for (const port of opened) {
       const src = readFileSync(join(stores, backend.name, PORT_FILES[port]), 'utf8');
       assert.match(src, /^export class \w+/m, `${backend.name}/${port} exports its class`);
-      assert.match(src, /^export (async )?function open\w+\(/m, `${backend.name}/${port} exports open…`);
+      assert.match(
+        src,
+        /^export (async )?function open\w+\(/m,
+        `${backend.name}/${port} exports open…`,
+      );
     }
   }
 });
@@ -144,7 +153,11 @@ test('@idforge/stores index.ts re-exports by name only; url.ts, the registry and
   }
   for (const backend of backends()) {
     for (const spec of staticImports(join(stores, backend.name, 'backend.ts'))) {
-      assert.match(spec, /^(\.\.\/backend\.js|node:\w+)$/, `${backend.name}/backend.ts imports ${spec}`);
+      assert.match(
+        spec,
+        /^(\.\.\/backend\.js|node:\w+)$/,
+        `${backend.name}/backend.ts imports ${spec}`,
+      );
     }
   }
 });
