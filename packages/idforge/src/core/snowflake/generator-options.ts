@@ -12,20 +12,39 @@ const OPTIONS = /* @__PURE__ */ new Set(
   'layout node fields clock toleranceMs stallTimeoutMs warnYears onWarning admit random'.split(' '),
 );
 
-/**
- * The options {@link checkGeneratorOptions} reads: SnowflakeGeneratorOptions (generator.ts,
- * which documents them), written out here so that the two files do not import each other.
- */
-interface GeneratorOptions {
+/** Options of `SnowflakeGenerator` (generator.ts). Validated at construction, never after. */
+export interface SnowflakeGeneratorOptions {
+  /** A layout or a preset name. Default 'default'. */
   readonly layout?: Layout | string;
+  /** Value of the layout's field named 'node' (RangeError if it has none). No default. */
   readonly node?: number;
+  /** Values of the node fields by name. Every node field must be given; no default. */
   readonly fields?: Readonly<Record<string, number>>;
+  /** Source of time. Default {@link defaultClock} (wall-anchored, monotonic). */
   readonly clock?: Clock;
+  /** Backward clock steps up to this many ms are waited out; larger ones throw. Default 10. */
   readonly toleranceMs?: number;
+  /**
+   * When a tick's sequence is used up, the longest one call waits for the clock to reach the
+   * next tick; then it throws `ClockStalledError` (a clock that stopped would block for ever).
+   * Measured as the sum of the sleeps asked of the clock. Default 1000.
+   */
   readonly stallTimeoutMs?: number;
+  /** Warn at construction when the layout has fewer years left than this. Default 10. */
   readonly warnYears?: number;
+  /** Receives that warning. Default `console.warn`. */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Called before the first ID of each new tick with the tick's start in unix ms; throwing
+   * refuses the tick (the error reaches the caller, the state is untouched). The coordination
+   * layer fences a node with it (lease deadline, high-water mark reservation). It is not
+   * called for further IDs within a tick already admitted. Default: none.
+   */
   readonly admit?: (tickStartMs: number) => void;
+  /**
+   * Randomness for the genes of IDs minted without one (layouts with a gene field only).
+   * Default `crypto.getRandomValues`, drawn 4 KiB at a time.
+   */
   readonly random?: RandomSource;
 }
 
@@ -42,7 +61,7 @@ export interface GeneratorSetup {
 }
 
 /** Checks `options` (TypeError/RangeError naming the option) and fills in the defaults. */
-export function checkGeneratorOptions(options: GeneratorOptions): GeneratorSetup {
+export function checkGeneratorOptions(options: SnowflakeGeneratorOptions): GeneratorSetup {
   if (typeof options !== 'object' || options === null) {
     throw typeError('SnowflakeGenerator options', 'an object', options);
   }

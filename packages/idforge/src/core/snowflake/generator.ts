@@ -4,46 +4,15 @@
 import { assertInteger } from '../assert.js';
 import type { Clock } from '../clock.js';
 import { ClockRollbackError, ClockStalledError, HorizonExceededError } from '../errors.js';
-import type { RandomSource } from '../random.js';
 import { GeneSource, type SnowflakeGeneOptions } from './gene.js';
-import { checkGeneratorOptions, expiryWarning } from './generator-options.js';
+import {
+  checkGeneratorOptions,
+  expiryWarning,
+  type SnowflakeGeneratorOptions,
+} from './generator-options.js';
 import type { Layout } from './layout.js';
 
-/** Options of {@link SnowflakeGenerator}. Validated at construction, never after. */
-export interface SnowflakeGeneratorOptions {
-  /** A layout or a preset name. Default 'default'. */
-  readonly layout?: Layout | string;
-  /** Value of the layout's field named 'node' (RangeError if it has none). No default. */
-  readonly node?: number;
-  /** Values of the node fields by name. Every node field must be given; no default. */
-  readonly fields?: Readonly<Record<string, number>>;
-  /** Source of time. Default {@link defaultClock} (wall-anchored, monotonic). */
-  readonly clock?: Clock;
-  /** Backward clock steps up to this many ms are waited out; larger ones throw. Default 10. */
-  readonly toleranceMs?: number;
-  /**
-   * When a tick's sequence is used up, the longest one call waits for the clock to reach the
-   * next tick; then it throws `ClockStalledError` (a clock that stopped would block for ever).
-   * Measured as the sum of the sleeps asked of the clock. Default 1000.
-   */
-  readonly stallTimeoutMs?: number;
-  /** Warn at construction when the layout has fewer years left than this. Default 10. */
-  readonly warnYears?: number;
-  /** Receives that warning. Default `console.warn`. */
-  readonly onWarning?: (message: string) => void;
-  /**
-   * Called before the first ID of each new tick with the tick's start in unix ms; throwing
-   * refuses the tick (the error reaches the caller, the state is untouched). The coordination
-   * layer fences a node with it (lease deadline, high-water mark reservation). It is not
-   * called for further IDs within a tick already admitted. Default: none.
-   */
-  readonly admit?: (tickStartMs: number) => void;
-  /**
-   * Randomness for the genes of IDs minted without one (layouts with a gene field only).
-   * Default `crypto.getRandomValues`, drawn 4 KiB at a time.
-   */
-  readonly random?: RandomSource;
-}
+export type { SnowflakeGeneratorOptions } from './generator-options.js';
 
 /** Counters of a {@link SnowflakeGenerator}. */
 export interface SnowflakeStats {
