@@ -12,7 +12,9 @@
 # log). `stop --kill` sends SIGKILL (a crash: InnoDB recovers from its redo log at the next
 # start); `--wipe` deletes DIR after stopping. Idempotent: starting a running server or
 # stopping a stopped one is a no-op. Needs mariadbd from Debian's mariadb-server (installed
-# with apt-get when missing and we are root). Exit status 0 on success.
+# with apt-get when missing and we are root). Exit status 0 on success. `start` waits up to
+# 180 s (IDFORGE_MARIADB_START_S) while mariadbd lives, and prints the end of its log when it
+# exits or the wait runs out.
 #
 # --profile (start only; the others accept and ignore it):
 #   default  the durable ticket server the fault tests have always had (write_config).
@@ -35,6 +37,8 @@ dir=""
 kill=0
 wipe=0
 profile=default
+# How long `start` waits for a live server to answer (IDFORGE_MARIADB_START_S overrides).
+start_bound="${IDFORGE_MARIADB_START_S:-180}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --port) port="$2"; shift 2 ;;
@@ -231,16 +235,30 @@ start() {
   [[ "$(id -u)" != 0 ]] || chown -R mysql: "$dir"
   # setsid and closed descriptors: the server outlives this script and its caller's pipes.
   setsid "$mariadbd" --defaults-file="$cnf" </dev/null >>"$dir/mariadb.out" 2>&1 &
-  for _ in $(seq 1 600); do
+  local server=$! started=$SECONDS
+  # Waits while the server lives, up to start_bound seconds: crash recovery after a SIGKILL
+  # on a loaded machine can take far longer than a clean start. A server that exits (a bind
+  # or lock error, a bad setting) ends the wait at once, and either way the end of its log
+  # is printed, so a failure in CI says why without the log file.
+  while ((SECONDS - started < start_bound)); do
     if up; then
       mariadb --no-defaults --protocol=tcp -h 127.0.0.1 -P "$port" -u root \
         -e 'CREATE DATABASE IF NOT EXISTS test' >/dev/null
-      echo "mariadb.sh: MariaDB answers on 127.0.0.1:$port (data in $dir/data${tag:+, $tag})"
+      echo "mariadb.sh: MariaDB answers on 127.0.0.1:$port (data in $dir/data${tag:+, $tag}," \
+        "$((SECONDS - started)) s)"
       return 0
     fi
+    kill -0 "$server" 2>/dev/null || break
     sleep 0.1
   done
-  echo "mariadb.sh: MariaDB did not answer on 127.0.0.1:$port; see $dir/mariadb.log" >&2
+  if kill -0 "$server" 2>/dev/null; then
+    echo "mariadb.sh: MariaDB (pid $server) did not answer on 127.0.0.1:$port within" \
+      "${start_bound} s; the end of $dir/mariadb.log:" >&2
+  else
+    echo "mariadb.sh: mariadbd exited before answering on 127.0.0.1:$port; the end of" \
+      "$dir/mariadb.log:" >&2
+  fi
+  tail -n 25 "$dir/mariadb.log" "$dir/mariadb.out" >&2 2>/dev/null || true
   exit 1
 }
 

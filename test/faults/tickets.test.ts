@@ -28,7 +28,7 @@ const PORTS = [13306, 13307] as const;
 const script = fileURLToPath(new URL('../../scripts/services/mariadb.sh', import.meta.url));
 const run = promisify(execFile);
 const service = (port: number, ...args: string[]) =>
-  run('bash', [script, ...args, '--port', String(port)], { timeout: 120_000 });
+  run('bash', [script, ...args, '--port', String(port)], { timeout: 240_000 });
 const url = (port: number) => `mysql://root@127.0.0.1:${port}/test`;
 /** Bounds of every call: a request to a dead or frozen server gives up after 600 ms. */
 const TIMEOUTS = { connectTimeoutMs: 300, queryTimeoutMs: 300 };
