@@ -45,6 +45,7 @@ export const ERROR_CATEGORY: Readonly<Record<ErrorCodeValue, ErrorCategory>> = {
   IDF_TAG_EXISTS: 'conflict',
   IDF_SEQUENCE_EXHAUSTED: 'unavailable',
   IDF_COUNTER_REGRESSED: 'unavailable',
+  IDF_GAP_FREE_TIMEOUT: 'unavailable',
   IDF_CLOCK_STALLED: 'unavailable',
   IDF_DRIVER_MISSING: 'internal',
   IDF_STORE_NOT_MIGRATED: 'unavailable',

@@ -84,3 +84,37 @@ export class CounterRegressedError extends IdforgeError {
     this.markValue = markValue;
   }
 }
+
+/**
+ * A gap-free number (idforge/sequences' `GapFreeSequence.next(tx)`) waited for the row lock of
+ * its period longer than the lock timeout: another transaction holds the period's number and
+ * has neither committed nor rolled back. Nothing was taken; the caller's transaction must be
+ * rolled back (PostgreSQL aborts it) and may be retried.
+ */
+export class GapFreeTimeoutError extends IdforgeError {
+  readonly tag: string;
+  readonly period: string;
+  readonly backend: string;
+  readonly lockTimeoutMs: number;
+
+  constructor(
+    tag: string,
+    period: string,
+    backend: string,
+    lockTimeoutMs: number,
+    cause?: unknown,
+  ) {
+    super(
+      'IDF_GAP_FREE_TIMEOUT',
+      `gap-free number of "${tag}"${period === '' ? '' : ` (period ${period})`} waited more than ` +
+        `${lockTimeoutMs} ms for another transaction's lock on the ${backend} store; nothing was ` +
+        'taken. Roll the transaction back and retry; keep transactions that take a number short ' +
+        '(every writer of the period queues on one row lock until commit), or raise lockTimeoutMs.',
+      { cause },
+    );
+    this.tag = tag;
+    this.period = period;
+    this.backend = backend;
+    this.lockTimeoutMs = lockTimeoutMs;
+  }
+}

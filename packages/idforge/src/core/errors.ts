@@ -51,6 +51,8 @@ export const ErrorCode = {
   SEQUENCE_EXHAUSTED: 'IDF_SEQUENCE_EXHAUSTED',
   /** A counter returned a value at or below its durable high-water mark (it moved backwards). */
   COUNTER_REGRESSED: 'IDF_COUNTER_REGRESSED',
+  /** A gap-free number waited longer than its lock timeout for another transaction's row lock. */
+  GAP_FREE_TIMEOUT: 'IDF_GAP_FREE_TIMEOUT',
   /** The clock did not reach the next tick within the generator's stall timeout. */
   CLOCK_STALLED: 'IDF_CLOCK_STALLED',
   /** A store URL's driver package is not installed (an optional peer dependency). */

@@ -8,6 +8,13 @@
  * by the package).
  */
 export {
+  type IdBounds,
+  ksuidBounds,
+  snowflakeBounds,
+  ulidBounds,
+  uuidv7Bounds,
+} from './bounds.js';
+export {
   type Clock,
   ManualClock,
   MonotonicClock,
@@ -59,6 +66,7 @@ export {
 } from './errors-public.js';
 export {
   CounterRegressedError,
+  GapFreeTimeoutError,
   SequenceExhaustedError,
   TagExistsError,
   UnknownTagError,
@@ -78,6 +86,7 @@ export {
   type InspectScheme,
   inspect,
 } from './inspect.js';
+export type { Instant } from './instant.js';
 export {
   composeKsuid,
   decomposeKsuid,
@@ -96,6 +105,7 @@ export {
   parseKsuid,
   validateKsuid,
 } from './ksuid.js';
+export { ksuidAt, ulidAt, uuidv7At } from './minted-at.js';
 export { cryptoRandom, fixedRandom, type RandomSource, seededRandom } from './random.js';
 export {
   compose,

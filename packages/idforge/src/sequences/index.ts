@@ -13,6 +13,27 @@ export {
   counterBlockSource,
 } from './counter-source.js';
 export {
+  type FormattedBatch,
+  FormattedSequence,
+  type FormattedSequenceOptions,
+} from './formatted-sequence.js';
+export {
+  GapFreeSequence,
+  type GapFreeSequenceOptions,
+  type GapFreeStore,
+} from './gap-free.js';
+export {
+  defineNumberFormat,
+  describeFormat,
+  type FormattedNumber,
+  formatOfDescription,
+  MAX_PATTERN_LENGTH,
+  type NumberFormat,
+  type NumberFormatOptions,
+  type NumberPeriod,
+  type ResetPeriod,
+} from './number-format.js';
+export {
   MAX_WRITERS,
   PLAN_CAVEAT,
   type PlanDialect,
