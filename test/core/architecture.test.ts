@@ -123,8 +123,9 @@ test('the public barrel lists its exports by name and exposes no unsafe* path or
     assert.doesNotMatch(name, internalOnly, `the public barrel exports ${name}`);
     assert.doesNotMatch(name, guards, `the public barrel exports the guard ${name}`);
   }
-  // 110 until the service's wire contract (core/wire.ts: 3 constants) moved here from its copies.
-  assert.ok(names.length < 115, `${names.length} runtime exports in the root (keep it under 115)`);
+  // 110 until the service's wire contract (core/wire.ts: 3 constants) moved here from its copies;
+  // 114 until issue 22 added the time bounds and backdated IDs (7) and the gap-free timeout.
+  assert.ok(names.length < 125, `${names.length} runtime exports in the root (keep it under 125)`);
 });
 
 interface Manifest {

@@ -56,7 +56,9 @@ export {
 export { BYTE_TO_HEX, bytesToHex, HEX_VALUE, hexInto } from './encoding/hex.js';
 // Exported to users by idforge/hlc (src/hlc/index.ts), not by the root barrel.
 export { HlcCounterOverflowError, HlcDriftError } from './errors-hlc.js';
+export { instantMs, instantRange } from './instant.js';
 export { INT64_MAX, UINT64_MAX } from './limits.js';
+export { unsafeUuidV7AtInto } from './minted-at.js';
 export { defaultPool, RandomPool } from './random.js';
 export { parseUuidBytes, unsafeFormatUuid } from './uuid/format.js';
 export {

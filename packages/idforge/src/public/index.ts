@@ -62,3 +62,4 @@ export {
   type TypeIdGeneratorOptions,
   typeid,
 } from './typeid-generator.js';
+export { typeIdAt, typeIdBounds } from './typeid-time.js';

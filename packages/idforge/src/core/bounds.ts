@@ -1,0 +1,138 @@
+/**
+ * Time bounds: the lowest and the highest ID any generator can mint in a time range, for range
+ * scans and pagination (`WHERE id BETWEEN lowest AND highest`, Discord's "messages before this
+ * Snowflake"). Every bound is itself a valid ID of its scheme (it parses, validates and
+ * decodes to the range's end), and each scheme's IDs sort as their text or number does, so
+ * the two bounds enclose exactly the IDs whose time field falls in the range:
+ *
+ *   lowest(from)  = time field of `from`, every other bit as low as the scheme allows
+ *   highest(to)   = time field of `to`,   every other bit as high as the scheme allows
+ *
+ * Both ends are inclusive and in the scheme's own resolution: a millisecond for UUIDv7 and
+ * ULID, a second for KSUID (so `from` is rounded down to its second and `to` covers the whole
+ * second it falls in), one tick of the layout for Snowflakes. Version and variant bits of a
+ * UUIDv7 keep their fixed values, so the bounds are UUIDv7s too.
+ */
+import { typeError } from './assert.js';
+import { unsafeUlidText } from './encoding/base32-crockford.js';
+import { type Instant, instantRange } from './instant.js';
+import { composeKsuid, KSUID_EPOCH_SECONDS, KSUID_MAX_UNIX_SECONDS } from './ksuid.js';
+import type { Layout } from './snowflake/layout-types.js';
+import { ULID_MAX_TIME } from './ulid.js';
+import { MAX_UNIX_TS_MS } from './uuid/constants.js';
+import { unsafeFormatUuid } from './uuid/format.js';
+
+/** The two ends of a time range in one scheme: both inclusive, both valid IDs. */
+export interface IdBounds<T> {
+  /** The lowest ID of the range's first instant. */
+  readonly lowest: T;
+  /** The highest ID of the range's last instant. */
+  readonly highest: T;
+}
+
+const MAX20 = 0xfffff;
+
+/** The 16 bytes of a UUIDv7 bound at `ms`: the other 74 bits all 0 or all 1. */
+function v7Bound(ms: number, high: boolean): string {
+  const b = new Uint8Array(16).fill(high ? 0xff : 0);
+  const hi = Math.floor(ms / 4294967296);
+  const lo = ms >>> 0;
+  b[0] = hi >>> 8;
+  b[1] = hi;
+  b[2] = lo >>> 24;
+  b[3] = lo >>> 16;
+  b[4] = lo >>> 8;
+  b[5] = lo;
+  b[6] = high ? 0x7f : 0x70; // version 7, then rand_a's top 4 bits
+  b[8] = high ? 0xbf : 0x80; // variant 10, then rand_b's top 6 bits
+  return unsafeFormatUuid(b, 0);
+}
+
+/**
+ * The lowest UUIDv7 of `from` and the highest of `to` (default `from`), both inclusive, as
+ * canonical lower-case text: `WHERE id BETWEEN lowest AND highest` on a `uuid` column, or on
+ * its text, finds every UUIDv7 minted from the start of `from`'s millisecond to the end of
+ * `to`'s. Throws `TypeError` when an end is neither a number nor a `Date`, `RangeError` when it
+ * is not an integer ms in [0, 2^48 - 1] or `to` is before `from`.
+ */
+export function uuidv7Bounds(from: Instant, to?: Instant): IdBounds<string> {
+  const [a, b] = instantRange('uuidv7Bounds', from, to, 0, MAX_UNIX_TS_MS, 'a UUIDv7 time');
+  return { lowest: v7Bound(a, false), highest: v7Bound(b, true) };
+}
+
+/**
+ * The lowest ULID of `from` and the highest of `to` (default `from`), both inclusive, in
+ * canonical (upper-case) text: the time digits of the end, then sixteen `0` or sixteen `Z`.
+ * Throws as {@link uuidv7Bounds} (ULID times are also [0, 2^48 - 1] ms).
+ */
+export function ulidBounds(from: Instant, to?: Instant): IdBounds<string> {
+  const [a, b] = instantRange('ulidBounds', from, to, 0, ULID_MAX_TIME, 'a ULID time');
+  return {
+    lowest: unsafeUlidText(a, 0, 0, 0, 0),
+    highest: unsafeUlidText(b, MAX20, MAX20, MAX20, MAX20),
+  };
+}
+
+const KSUID_MIN_MS = KSUID_EPOCH_SECONDS * 1000;
+const KSUID_MAX_MS = KSUID_MAX_UNIX_SECONDS * 1000 + 999;
+const ZERO_PAYLOAD = /* @__PURE__ */ new Uint8Array(16);
+const FULL_PAYLOAD = /* @__PURE__ */ new Uint8Array(16).fill(0xff);
+
+/**
+ * The lowest KSUID of `from`'s second and the highest of `to`'s second (default `from`), both
+ * inclusive: a KSUID holds whole seconds, so the range widens to whole seconds. Throws
+ * `TypeError` as {@link uuidv7Bounds}, `RangeError` when an end is not an integer ms within
+ * KSUID's range (2014-05-13T16:53:20Z to 2150-06-19T23:21:35.999Z) or `to` is before `from`.
+ */
+export function ksuidBounds(from: Instant, to?: Instant): IdBounds<string> {
+  const [a, b] = instantRange('ksuidBounds', from, to, KSUID_MIN_MS, KSUID_MAX_MS, 'a KSUID time');
+  return {
+    lowest: composeKsuid(Math.floor(a / 1000), ZERO_PAYLOAD),
+    highest: composeKsuid(Math.floor(b / 1000), FULL_PAYLOAD),
+  };
+}
+
+/** `layout` when it is a layout whose IDs sort by time; throws otherwise. */
+function timeSortedLayout(layout: unknown): Layout {
+  const l = layout as Layout;
+  if (typeof l !== 'object' || l === null || typeof l.timeField?.shiftBig !== 'bigint') {
+    throw typeError('snowflakeBounds layout', 'a Layout (from defineLayout or LAYOUTS)', layout);
+  }
+  const top = l.fields[0];
+  if (top !== l.timeField) {
+    throw new RangeError(
+      `snowflakeBounds layout: expected a layout whose most significant field is its time, ` +
+        `got "${l.name}" with "${top?.name}" above it: its IDs do not sort by time, so no ` +
+        'range of IDs holds a time range',
+    );
+  }
+  return l;
+}
+
+/**
+ * The lowest Snowflake of `layout` in the tick of `from` and the highest in the tick of `to`
+ * (default `from`), both inclusive, as bigints: every field below the time 0, or at its
+ * maximum. Pass them as decimal strings to SQL (`WHERE id BETWEEN $1 AND $2` on a BIGINT; a
+ * layout that uses all 64 bits reads as negative signed int64 after its `negativeMs`).
+ * Throws `TypeError` when `layout` is not a layout or an end neither a number nor a `Date`,
+ * `RangeError` when the layout's time is not its most significant field (its IDs do not sort
+ * by time), an end is not an integer ms from the layout's epoch to before its horizon, or
+ * `to` is before `from`.
+ */
+export function snowflakeBounds(layout: Layout, from: Instant, to?: Instant): IdBounds<bigint> {
+  const l = timeSortedLayout(layout);
+  const [a, b] = instantRange(
+    'snowflakeBounds',
+    from,
+    to,
+    l.epochMs,
+    l.horizonMs - 1,
+    `the time of layout "${l.name}"`,
+  );
+  const shift = l.timeField.shiftBig;
+  const tick = (ms: number) => BigInt(Math.floor((ms - l.epochMs) / l.unitMs));
+  return {
+    lowest: tick(a) << shift,
+    highest: (tick(b) << shift) | ((1n << shift) - 1n),
+  };
+}
