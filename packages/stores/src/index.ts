@@ -44,6 +44,11 @@ export { EtcdLeaseStore, openEtcdLeaseStore } from './etcd/lease-store.js';
 export type { FileStoreOptions } from './file/connect.js';
 export { FileLeaseStore, openFileLeaseStore } from './file/lease-store.js';
 export type { MysqlClientOptions, MysqlStoreOptions } from './mysql/connect.js';
+export {
+  type MysqlGapFreeOptions,
+  MysqlGapFreeStore,
+  type MysqlTransactionConnection,
+} from './mysql/gap-free.js';
 export { MysqlSegmentStore, openMysqlSegmentStore } from './mysql/segment-store.js';
 export { MysqlTicketServer, openMysqlTicketServer } from './mysql/ticket-server.js';
 export {
@@ -68,6 +73,11 @@ export {
   type TicketServerOptions,
 } from './open.js';
 export type { PostgresClientOptions, PostgresStoreOptions } from './postgres/connect.js';
+export {
+  type PgTransactionClient,
+  type PostgresGapFreeOptions,
+  PostgresGapFreeStore,
+} from './postgres/gap-free.js';
 export { openPostgresLeaseStore, PostgresLeaseStore } from './postgres/lease-store.js';
 export { openPostgresMarkStore, PostgresMarkStore } from './postgres/mark-store.js';
 export { openPostgresSegmentStore, PostgresSegmentStore } from './postgres/segment-store.js';
@@ -86,6 +96,7 @@ export {
   wrongSchemeMessage,
 } from './roles.js';
 export type { SqliteClientOptions } from './sqlite/connect.js';
+export { type SqliteGapFreeOptions, SqliteGapFreeStore } from './sqlite/gap-free.js';
 export {
   openSqliteLeaseStore,
   SqliteLeaseStore,

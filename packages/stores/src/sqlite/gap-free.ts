@@ -1,0 +1,103 @@
+/**
+ * {@link GapFreeStore} on SQLite: gap-free business numbers taken inside the caller's own
+ * transaction (idforge/sequences' gap-free.ts), for the processes of one host sharing a file.
+ *
+ *   <namespace>_gap_free(tag TEXT, period TEXT, last INTEGER, PRIMARY KEY (tag, period))
+ *
+ * `increment(db, tag, period)`, on the caller's better-sqlite3 database inside its
+ * transaction: `INSERT OR IGNORE ... VALUES (?, ?, 0)` then `UPDATE ... SET last = last + 1
+ * ... RETURNING last`. SQLite has one writer at a time: begin with `BEGIN IMMEDIATE`, which
+ * takes the write lock first and waits for it up to the database's busy timeout (the caller's
+ * `timeout` option), so the two statements never wait. Under a deferred `BEGIN`, the INSERT
+ * takes the lock and may find it held: SQLITE_BUSY is then `GapFreeTimeoutError`. A database
+ * outside any transaction is refused (`TypeError`): the number would commit on its own.
+ */
+import type Database from 'better-sqlite3';
+import { GapFreeTimeoutError } from 'idforge';
+import type { GapFreeStore } from 'idforge/sequences';
+import type { SqliteDatabase } from '../driver-types.js';
+import { checkGapFreeKey } from '../gap-free-args.js';
+import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
+import { storeError } from '../store-error.js';
+
+/** Options of {@link SqliteGapFreeStore}. */
+export interface SqliteGapFreeOptions {
+  /** The caller's database: `migrate()` and `last()` run on it. */
+  readonly database: SqliteDatabase;
+  /** The table prefix: `<namespace>_gap_free`. Default `idforge`. */
+  readonly namespace?: string;
+  readonly address?: string;
+}
+
+const BUSY = /^SQLITE_(BUSY|LOCKED)/;
+
+export class SqliteGapFreeStore implements GapFreeStore<SqliteDatabase> {
+  readonly backend = 'sqlite';
+  readonly address: string;
+  readonly namespace: string;
+  readonly #db: Database.Database;
+  readonly #table: string;
+
+  /** Throws `RangeError` for a bad namespace; `close()` leaves the database open. */
+  constructor(options: SqliteGapFreeOptions) {
+    this.namespace = assertTablePrefix(options.namespace ?? DEFAULT_SEGMENT_NAMESPACE);
+    this.#table = `"${this.namespace}_gap_free"`;
+    this.#db = options.database as Database.Database;
+    this.address = options.address ?? `sqlite:${options.database.name}`;
+  }
+
+  async migrate(): Promise<void> {
+    try {
+      this.#db.exec(`CREATE TABLE IF NOT EXISTS ${this.#table} (
+  tag TEXT NOT NULL, period TEXT NOT NULL, last INTEGER NOT NULL CHECK (last >= 0),
+  PRIMARY KEY (tag, period)) WITHOUT ROWID`);
+    } catch (error) {
+      throw storeError(this.backend, this.address, 'gap-free migrate', error);
+    }
+  }
+
+  /** See {@link GapFreeStore.increment}; `tx` is the caller's database inside its transaction. */
+  async increment(tx: SqliteDatabase, tag: string, period: string): Promise<bigint> {
+    checkGapFreeKey(tag, period);
+    const db = tx as Database.Database;
+    if (db?.inTransaction !== true) {
+      throw new TypeError(
+        'tx: expected a better-sqlite3 database inside a transaction (BEGIN IMMEDIATE), got one outside any',
+      );
+    }
+    try {
+      db.prepare(`INSERT OR IGNORE INTO ${this.#table} (tag, period, last) VALUES (?, ?, 0)`).run(
+        tag,
+        period,
+      );
+      const row = db
+        .prepare(
+          `UPDATE ${this.#table} SET last = last + 1 WHERE tag = ? AND period = ? RETURNING last`,
+        )
+        .safeIntegers(true)
+        .get(tag, period) as { last: bigint };
+      return row.last;
+    } catch (error) {
+      if (BUSY.test(String((error as { code?: unknown })?.code))) {
+        throw new GapFreeTimeoutError(tag, period, this.backend, 0, error);
+      }
+      throw storeError(this.backend, this.address, 'gap-free increment', error);
+    }
+  }
+
+  async last(tag: string, period: string): Promise<bigint> {
+    checkGapFreeKey(tag, period);
+    try {
+      const row = this.#db
+        .prepare(`SELECT last FROM ${this.#table} WHERE tag = ? AND period = ?`)
+        .safeIntegers(true)
+        .get(tag, period) as { last: bigint } | undefined;
+      return row?.last ?? 0n;
+    } catch (error) {
+      throw storeError(this.backend, this.address, 'gap-free last', error);
+    }
+  }
+
+  /** Nothing to close: the database is the caller's. */
+  async close(): Promise<void> {}
+}
