@@ -111,23 +111,39 @@ export class FormattedSequence {
   /** The period's buffer, its tag created first when the store keeps tags and lacks it. */
   async #open(periodTag: string): Promise<SegmentBuffer> {
     const { clock: _clock, step: _step, ...options } = this.#options;
-    const store = this.#source.segments;
-    if (store !== null && periodTag !== this.tag) {
-      const existing = await store.getTag(periodTag);
-      if (existing === null) {
-        const base = await store.getTag(this.tag);
-        if (base === null) throw new UnknownTagError(this.tag, store.backend);
-        try {
-          await store.createTag(periodTag, {
-            step: this.#options.step ?? base.step,
-            description: `period of ${this.tag}`,
-          });
-        } catch (error) {
-          if (!(error instanceof TagExistsError)) throw error; // another node created it first
-        }
-      }
-    }
+    await this.#ensure(periodTag);
     return this.#source.open(periodTag, options);
+  }
+
+  /** Creates the period's tag when a segment store lacks it; another node's creation is fine. */
+  async #ensure(periodTag: string): Promise<void> {
+    const store = this.#source.segments;
+    if (store === null || periodTag === this.tag) return; // counters need no tag
+    if ((await store.getTag(periodTag)) !== null) return;
+    const base = await store.getTag(this.tag);
+    if (base === null) throw new UnknownTagError(this.tag, store.backend);
+    try {
+      await store.createTag(periodTag, {
+        step: this.#options.step ?? base.step,
+        description: `period of ${this.tag}`,
+      });
+    } catch (error) {
+      if (!(error instanceof TagExistsError)) throw error; // another node created it first
+    }
+  }
+
+  /**
+   * `count` numbers of the current period from one block taken straight from the source,
+   * without a buffer (a one-shot command: `idforge seq next`); the rest of the block, when the
+   * stored step is larger, is wasted, never reissued. Rejects as {@link nextBatch}.
+   */
+  async take(count: number): Promise<FormattedBatch> {
+    const period = this.format.periodAt(this.#clock.now());
+    const periodTag = this.format.periodTag(this.tag, period);
+    await this.#ensure(periodTag);
+    const block = await this.#source.take(periodTag, count);
+    const values = Array.from({ length: count }, (_, i) => block.first + BigInt(i));
+    return { period: period.key, values, texts: values.map((v) => this.format.format(v, period)) };
   }
 
   /** Stops the current period's buffer (its unused numbers are wasted, never reissued). */

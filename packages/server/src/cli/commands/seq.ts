@@ -21,7 +21,15 @@ import {
   tagArg,
   UsageError,
 } from 'idforge/cli';
-import { MAX_SEQUENCE_VALUE, type SegmentTag } from 'idforge/sequences';
+import {
+  describeFormat,
+  FormattedSequence,
+  formatOfDescription,
+  MAX_SEQUENCE_VALUE,
+  type NumberFormat,
+  type SegmentTag,
+} from 'idforge/sequences';
+import { formatArg, formatNote, shownDescription } from '../seq-format.js';
 
 export const seqHelp = `Usage: idforge seq <create|next|show|step> [tag] [options]
 
@@ -32,9 +40,15 @@ process and host sharing the store, and increasing within a process.
   seq create <tag> [--step N] [--start N] [--description TEXT]
                     create a tag (step default 1000, first number default 1); an existing
                     tag (or Redis counter) is refused (IDF_TAG_EXISTS) and left unchanged
+      [--format PATTERN [--reset never|daily|monthly|yearly] [--time-zone TZ] [--prefix T]]
+                    a formatted tag (a table store): business numbers such as
+                    INV-{yyyy}-{mm}-{n:6} ({n36:6}: base 36), restarting at 1 each period
+                    of the time zone (default UTC), each period its own tag TAG:PERIOD
+                    created on first use; the format is stored with the tag
   seq next <tag> [-n COUNT]
                     print COUNT numbers (default 1), one per line: one segment of
-                    max(COUNT, step) is taken; the numbers left in it are never reissued
+                    max(COUNT, step) is taken; the numbers left in it are never reissued;
+                    a formatted tag prints them formatted, in the period of this clock
   seq show [--json] list the tags: max_id, step, updated_at, description (--json: one
                     JSON array, [] when there is none; max_id as a string)
   seq step <tag> <N>
@@ -60,6 +74,10 @@ const seqOptions = {
   count: { type: 'string', short: 'n' },
   json: { type: 'boolean' },
   marks: { type: 'string' },
+  format: { type: 'string' },
+  reset: { type: 'string' },
+  'time-zone': { type: 'string' },
+  prefix: { type: 'string' },
 } as const satisfies Options;
 
 export type SeqValues = OptionValues<typeof seqOptions>;
@@ -81,6 +99,8 @@ interface SeqArgs {
   readonly step: number;
   readonly start: bigint;
   readonly count: number;
+  /** seq create --format: the validated format (before any store is opened). */
+  readonly format: NumberFormat | undefined;
 }
 
 function tagOf(rest: string[], sub: string): string {
@@ -106,7 +126,7 @@ function showTable(tags: SegmentTag[]): string {
     t.maxId.toString(),
     String(t.step),
     new Date(t.updatedAtMs).toISOString(),
-    t.description,
+    shownDescription(t),
   ]);
   return formatTable(head, rows);
 }
@@ -123,6 +143,11 @@ export async function seqCommand(
     throw new UsageError('--marks applies to a redis:// store only');
   }
   if (storeScheme(url) === 'redis') {
+    if (args.format !== undefined) {
+      throw new UsageError(
+        '--format needs a table store (sqlite:, postgres://, mysql://): the format is kept with the tag',
+      );
+    }
     if (sub === 'step') {
       throw new UsageError(
         "seq step sets a segment table's step; a Redis counter keeps none (its block size is the client's)",
@@ -166,7 +191,7 @@ function seqArgs(positionals: string[], values: SeqValues): SeqArgs {
   const step = integer('--step', values.step ?? '1000', 1, 2 ** 31 - 1);
   const start = bigintArg('--start', values.start ?? '1', 1n, MAX_SEQUENCE_VALUE, '2^63 - 1');
   const count = integer('--count', values.count ?? '1', 1, 10_000_000);
-  return { sub, tag, newStep, step, start, count };
+  return { sub, tag, newStep, step, start, count, format: formatArg(sub, values) };
 }
 
 /** How `seq next`, `show` and `step` open a segment table: never a new, empty store. */
@@ -186,9 +211,16 @@ async function seqNext(
 ): Promise<number> {
   const source = await openSequenceSource(url, options);
   try {
-    const block = await source.take(tag, count);
+    const record = await source.segments?.getTag(tag);
+    const format = record ? formatOfDescription(record.description) : null;
     const out = new LineWriter(io.stdout);
-    for (let v = block.first, i = 0; i < count; v++, i++) out.line(v.toString());
+    if (format !== null) {
+      const batch = await new FormattedSequence(source, tag, format).take(count);
+      for (const text of batch.texts) out.line(text);
+    } else {
+      const block = await source.take(tag, count);
+      for (let v = block.first, i = 0; i < count; v++, i++) out.line(v.toString());
+    }
     out.flush();
   } finally {
     await source.close();
@@ -198,7 +230,7 @@ async function seqNext(
 
 /** `seq` on a segment table (sqlite, postgres, mysql): one store opened for one subcommand. */
 async function tableSeq(
-  { sub, tag, newStep, step, start, count }: SeqArgs,
+  { sub, tag, newStep, step, start, count, format }: SeqArgs,
   values: SeqValues,
   url: string,
   io: CliIo,
@@ -209,13 +241,14 @@ async function tableSeq(
   const store = await openSegmentStore(url, sub === 'create' ? {} : READ_ONLY);
   try {
     if (sub === 'create') {
+      const description = values.description ?? '';
       const t = await store.createTag(tag!, {
         step,
         start,
-        ...(values.description === undefined ? {} : { description: values.description }),
+        description: format === undefined ? description : describeFormat(format, description),
       });
       io.stdout.write(
-        `created ${t.tag} in ${store.address}: step ${t.step}, first number ${t.maxId + 1n}\n`,
+        `created ${t.tag} in ${store.address}: step ${t.step}, first number ${t.maxId + 1n}${formatNote(format)}\n`,
       );
     } else if (sub === 'step') {
       const t = await store.setStep(tag!, newStep!);
