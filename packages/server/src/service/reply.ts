@@ -16,6 +16,28 @@ export function sendIds(req: FastifyRequest, reply: FastifyReply, ids: readonly 
   return ids.length === 0 ? '{"ids":[]}' : `{"ids":["${ids.join('","')}"]}`;
 }
 
+/**
+ * A formatted sequence's numbers: `{"ids":[...],"formatted":[...],"period":"..."}`, or the
+ * formatted numbers one per line with Accept: text/plain.
+ */
+export function sendFormatted(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  batch: {
+    readonly period: string;
+    readonly values: readonly bigint[];
+    readonly texts: readonly string[];
+  },
+): string {
+  if (wantsText(req)) {
+    reply.type('text/plain; charset=utf-8');
+    return batch.texts.length === 0 ? '' : `${batch.texts.join('\n')}\n`;
+  }
+  reply.type('application/json; charset=utf-8');
+  const ids = batch.values.map(String);
+  return JSON.stringify({ ids, formatted: batch.texts, period: batch.period });
+}
+
 function wantsText(req: FastifyRequest): boolean {
   const a = req.headers.accept;
   return a?.startsWith('text/plain') === true;

@@ -46,6 +46,17 @@ export const idList = {
   required: ['ids'],
 } as const;
 
+/** The numbers of a sequence: `formatted` and `period` for a formatted tag only. */
+export const sequenceNumbers = {
+  type: 'object',
+  properties: {
+    ids: { type: 'array', items: { type: 'string' } },
+    formatted: { type: 'array', items: { type: 'string' } },
+    period: { type: 'string', description: "'' (never reset), YYYY, YYYY-MM or YYYY-MM-DD" },
+  },
+  required: ['ids'],
+} as const;
+
 const count = (max: number) => ({ type: 'integer', minimum: 1, maximum: max, default: 1 });
 
 export function idsSchema(maxCount: number, layouts: readonly string[]) {
@@ -93,7 +104,7 @@ export function sequenceSchema(maxCount: number) {
   return {
     summary: 'Numbers from a central sequence',
     description:
-      "count numbers of the tag, increasing, from this node's double-buffered segments; unique across every node sharing the segment store.",
+      "count numbers of the tag, increasing, from this node's double-buffered segments; unique across every node sharing the segment store. A formatted tag (idforge seq create --format) answers the numbers of the current period (this node's clock decides it) in ids, the same numbers as the format prints them in formatted, and the period's key in period; with Accept: text/plain, the formatted numbers one per line.",
     tags: ['sequences'],
     params: tagParam,
     querystring: {
@@ -101,7 +112,7 @@ export function sequenceSchema(maxCount: number) {
       properties: { count: count(maxCount) },
       additionalProperties: false,
     },
-    response: { 200: idList, ...errors(400, 401, 403, 404, 429, 503) },
+    response: { 200: sequenceNumbers, ...errors(400, 401, 403, 404, 429, 503) },
   };
 }
 

@@ -15,6 +15,8 @@ import { StoreUnavailableError, UnknownTagError } from 'idforge';
 
 import {
   assertTag,
+  type FormattedBatch,
+  type FormattedSequence,
   RunningDeadline,
   type Segment,
   type SegmentBuffer,
@@ -25,6 +27,7 @@ import {
   type SequenceSource,
 } from 'idforge/sequences';
 import { HttpError, isCallerError, ServiceCode } from './errors.js';
+import { FormattedTags } from './formatted.js';
 import { MAX_TRACKED_TAGS } from './metrics.js';
 
 /**
@@ -104,6 +107,11 @@ export class SequenceRegistry {
   readonly #maxBuffers: number;
   readonly #opening = new Map<string, Promise<SegmentBuffer>>();
   readonly #open = new Map<string, SegmentBuffer>();
+  readonly #formatted = new FormattedTags(
+    (p, what) => this.#within(p, what),
+    (tag, seconds, error) => this.#report(tag, seconds, error),
+    SEQUENCE_WAIT_MS,
+  );
 
   constructor(
     source: SequenceSource | null,
@@ -210,6 +218,16 @@ export class SequenceRegistry {
     };
   }
 
+  /** The formatted sequence of a formatted tag, else null (see FormattedTags.of). */
+  formatted(tag: string): Promise<FormattedSequence | null> {
+    return this.#formatted.of(this.#need(), tag);
+  }
+
+  /** `count` numbers of a formatted sequence's current period, within SEQUENCE_WAIT_MS. */
+  formattedBatch(seq: FormattedSequence, count: number): Promise<FormattedBatch> {
+    return this.#within(seq.nextBatch(count), `numbering "${seq.tag}"`);
+  }
+
   /** A whole block of at least `size` numbers (the stored step when larger), for a client. */
   async take(tag: string, size: number | undefined): Promise<Segment> {
     const source = this.#need();
@@ -283,6 +301,7 @@ export class SequenceRegistry {
   async close(): Promise<void> {
     for (const b of this.#open.values()) b.close();
     this.#open.clear();
+    this.#formatted.close();
     await this.#source?.close();
   }
 }

@@ -4,7 +4,7 @@ import type { SegmentBody } from 'idforge';
 import { allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
 import { routePlugin } from '../plugins/plugin.js';
-import { sendIds } from '../reply.js';
+import { sendFormatted, sendIds } from '../reply.js';
 import { segmentSchema, sequenceSchema } from '../schemas.js';
 
 export const sequenceRoutes = routePlugin(
@@ -18,7 +18,14 @@ export const sequenceRoutes = routePlugin(
         const { tag } = req.params;
         const { count } = req.query;
         allowTag(req.principal, tag);
-        const buffer = sequences.opened(tag) ?? (await sequences.buffer(tag));
+        const opened = sequences.opened(tag);
+        const formatted = opened === undefined ? await sequences.formatted(tag) : null;
+        if (formatted !== null) {
+          const batch = await sequences.formattedBatch(formatted, count);
+          metrics.served(tag, count);
+          return sendFormatted(req, reply, batch);
+        }
+        const buffer = opened ?? (await sequences.buffer(tag));
         const ids = new Array<string>(count);
         let i = 0;
         for (; i < count; i++) {

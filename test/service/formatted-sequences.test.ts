@@ -1,0 +1,70 @@
+// GET /v1/sequences/{tag} of a formatted tag (idforge seq create --format): the period's
+// numbers in ids, as the format prints them in formatted, the period's key; one per line as
+// text; a plain tag keeps its answer; the OpenAPI document names the new fields.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { defineNumberFormat, describeFormat } from '../../packages/idforge/src/sequences/index.js';
+import { openTestService, type TestService } from '../helpers/service.js';
+
+let s: TestService;
+const ADMIN = 'admin-token-formatted-0123456789';
+const auth = { authorization: `Bearer ${ADMIN}` };
+const format = defineNumberFormat('INV-{yyyy}-{mm}-{n:6}', {
+  reset: 'monthly',
+  timeZone: 'Asia/Tokyo',
+});
+
+before(async () => {
+  s = await openTestService({}, { IDFORGE_ADMIN_TOKEN: ADMIN });
+  const segments = s.deps.sequences.source!.segments!;
+  await segments.createTag('invoices', { step: 10, description: describeFormat(format) });
+  await segments.createTag('orders', { step: 10 });
+});
+after(() => s.close());
+
+test('a formatted tag answers formatted numbers of its period; text/plain one per line', async () => {
+  const before = format.periodAt(Date.now()).key;
+  const r = await s.app.inject({ url: '/v1/sequences/invoices?count=3', headers: auth });
+  const after = format.periodAt(Date.now()).key;
+  assert.equal(r.statusCode, 200, r.body);
+  const body = r.json() as { ids: string[]; formatted: string[]; period: string };
+  assert.ok([before, after].includes(body.period), body.period);
+  const [yyyy, mm] = body.period.split('-');
+  assert.deepEqual(body.ids, ['1', '2', '3']);
+  assert.deepEqual(
+    body.formatted,
+    [1, 2, 3].map((n) => `INV-${yyyy}-${mm}-00000${n}`),
+  );
+  const text = await s.app.inject({
+    url: '/v1/sequences/invoices?count=2',
+    headers: { ...auth, accept: 'text/plain' },
+  });
+  assert.equal(text.body, `INV-${yyyy}-${mm}-000004\nINV-${yyyy}-${mm}-000005\n`);
+  const tags = (await s.deps.sequences.source!.segments!.listTags()).map((t) => t.tag);
+  assert.ok(tags.includes(`invoices:${body.period}`), 'the period has its own tag');
+});
+
+test('a plain tag keeps its answer; an unknown one is still 404', async () => {
+  const r = await s.app.inject({ url: '/v1/sequences/orders?count=2', headers: auth });
+  assert.equal(r.body, '{"ids":["1","2"]}');
+  assert.equal((await s.app.inject({ url: '/v1/sequences/nope', headers: auth })).statusCode, 404);
+});
+
+test('the OpenAPI document names formatted and period', async () => {
+  const doc = (await s.app.inject('/openapi.json')).json() as {
+    paths: Record<
+      string,
+      {
+        get: {
+          responses: Record<
+            string,
+            { content: Record<string, { schema: { properties: object } }> }
+          >;
+        };
+      }
+    >;
+  };
+  const ok = doc.paths['/v1/sequences/{tag}']!.get.responses['200']!;
+  const props = Object.keys(Object.values(ok.content)[0]!.schema.properties);
+  assert.deepEqual(props.sort(), ['formatted', 'ids', 'period']);
+});
