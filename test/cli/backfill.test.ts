@@ -56,11 +56,31 @@ describe('backfill: usage', () => {
     ],
     [
       ['backfill', '--store', store, '--table', 't', '--column', 'c'],
-      /--scheme: expected uuidv7, uuidv4 or public/,
+      /--scheme: expected uuidv7, uuidv4, ulid or public/,
+    ],
+    [
+      ['backfill', '--store', store, '--table', 't', '--column', 'c', '--scheme', 'ksuid'],
+      /--scheme: expected uuidv7, uuidv4, ulid or public, got "ksuid"/,
     ],
     [
       ['backfill', '--store', store, '--table', 't', '--column', 'c', '--scheme', 'ulid'],
-      /--scheme: expected uuidv7, uuidv4 or public, got "ulid"/,
+      /--scheme ulid: expected --at-column/,
+    ],
+    [
+      ['backfill', '--store', store, '--table', 't', '--column', 'c', '--scheme', 'snowflake'],
+      /a Snowflake cannot be backfilled, least of all backdated: it is unique because one worker owns/,
+    ],
+    [
+      [
+        ...args(store, 't').map((a) => (a === 'uuidv7' ? 'uuidv4' : a)),
+        '--at-column',
+        'created_at',
+      ],
+      /--at-column: only with --scheme uuidv7 or ulid \(uuidv4 values carry no time\)/,
+    ],
+    [
+      [...args(store, 't'), '--at-column', 'public_id'],
+      /--at-column: expected a column other than --column/,
     ],
     [[...args(store, 't'), '--batch', '0'], /--batch: expected 1 to 10000, got 0/],
     [

@@ -50,7 +50,13 @@ export class BackfillNoKeyError extends IdforgeError {
 }
 
 /** Why a table was refused. */
-export type BackfillTableReason = 'missing-table' | 'column-type' | 'locked' | 'duplicates';
+export type BackfillTableReason =
+  | 'missing-table'
+  | 'column-type'
+  | 'locked'
+  | 'duplicates'
+  | 'time-column'
+  | 'untimed';
 
 /**
  * The table or its column cannot take the backfill: `missing-table` (no such table),
@@ -58,7 +64,9 @@ export type BackfillTableReason = 'missing-table' | 'column-type' | 'locked' | '
  * column of CHAR(36), or text too short or case-insensitive for public IDs), `duplicates` (the
  * unique index could not be built because the column already holds duplicate values, written
  * by something else), `locked` (adding the column waited its few seconds for the table's lock
- * behind a long transaction, and gave up rather than queue the application behind it). `found`
+ * behind a long transaction, and gave up rather than queue the application behind it),
+ * `time-column` (`--at-column` names no column, or one that holds no point in time),
+ * `untimed` (rows to fill have no time in `--at-column`: a backdated ID needs one). `found`
  * says what was found.
  */
 export class BackfillTableError extends IdforgeError {
@@ -120,6 +128,18 @@ function tableMessage(
         `the unique index on ${table}.${column} in ${where} could not be built: ${found}. ` +
         'Values written by something other than the backfill repeat; find them with GROUP BY ' +
         `${column} HAVING count(*) > 1, set the repeats to NULL and rerun (it fills them anew).`
+      );
+    case 'time-column':
+      return (
+        `the time column for ${table}.${column} in ${where} ${found}. --at-column must name a ` +
+        'timestamp, timestamptz or date column (DATETIME, TIMESTAMP or DATE on MariaDB/MySQL; ' +
+        'date-time text on SQLite); nothing was changed.'
+      );
+    case 'untimed':
+      return (
+        `${found} in ${table} of ${where}: a backdated ID is minted at its row's own time, ` +
+        'so every row to fill needs one. Set it on those rows (or fill them apart), then ' +
+        'rerun; nothing was changed by this run for them.'
       );
   }
 }

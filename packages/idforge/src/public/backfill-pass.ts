@@ -3,7 +3,14 @@
  * key order after the last key of the batch before, the NULLs among them filled, one commit
  * per batch. The counts it moves are the run's, which reports them as progress.
  */
-import type { BackfillColumn, BackfillKey, BackfillTarget } from './backfill-ports.js';
+import { BackfillTableError } from '../core/index.js';
+import type {
+  BackfillColumn,
+  BackfillKey,
+  BackfillScan,
+  BackfillTarget,
+  BackfillValue,
+} from './backfill-ports.js';
 import type { BackfillValues } from './backfill-values.js';
 
 /** What the passes work from: the table and column, the batch, the values, signal and clock. */
@@ -14,6 +21,8 @@ export interface FillJob {
   readonly values: BackfillValues;
   readonly signal: AbortSignal | undefined;
   readonly now: () => number;
+  /** The column of each row's time, for backdated values; set once the table is checked. */
+  at?: BackfillColumn;
 }
 
 /** A run's counts, which the passes move on. */
@@ -38,14 +47,34 @@ export async function fillPass(
   let after: BackfillKey | null = null;
   for (;;) {
     job.signal?.throwIfAborted();
-    const scan = await target.nextKeys(table, key, column, after, job.batch);
+    const scan = await target.nextKeys(table, key, column, after, job.batch, job.at);
     if (scan.last === null) break;
     after = scan.last;
     if (scan.keys.length === 0) continue;
     const keys = scan.keys;
-    const made = keys.map((k) => job.values.value(k));
+    const made =
+      job.at === undefined ? keys.map((k) => job.values.value(k)) : timed(target, job, scan);
     counts.filled += await target.fill(table, key, column, keys, made);
     counts.total = Math.max(counts.total, counts.filled);
     progress('fill');
   }
+}
+
+/**
+ * The values of a scan's keys minted at their rows' times. A row that lost its time since the
+ * run checked the table (updated to NULL meanwhile) stops the run before this batch is written.
+ */
+function timed(target: BackfillTarget, job: FillJob, scan: BackfillScan): BackfillValue[] {
+  return scan.keys.map((k, i) => {
+    const at = scan.at?.[i];
+    if (typeof at === 'number') return job.values.value(k, at);
+    throw new BackfillTableError(
+      target.engine,
+      target.address,
+      job.table,
+      job.column,
+      'untimed',
+      `the row with key ${typeof k === 'bigint' ? k : 'of 16 bytes'} has ${job.at!.name} NULL (set since the run began)`,
+    );
+  });
 }

@@ -24,14 +24,15 @@ export type BackfillColumnSpec =
 /**
  * One column as the engine describes it. `kind` is the engine's judgement of what it can hold:
  * `integer` (any integer type), `bytes16` (`uuid`, `BINARY(16)`, a BLOB column on SQLite),
- * `text` (case-sensitive text; `length` its limit, null for none), `other` (anything else,
- * including case-insensitive text on MySQL).
+ * `text` (case-sensitive text; `length` its limit, null for none), `time` (a point in time:
+ * `timestamptz`, `timestamp`, `date`; `DATETIME`, `TIMESTAMP`, `DATE`; on SQLite a declared
+ * type naming DATE or TIME), `other` (anything else, including case-insensitive text on MySQL).
  */
 export interface BackfillColumn {
   readonly name: string;
   /** The type in the engine's words, for messages ("bigint", "char(36)", "varchar(40) utf8mb4_general_ci"). */
   readonly type: string;
-  readonly kind: 'integer' | 'bytes16' | 'text' | 'other';
+  readonly kind: 'integer' | 'bytes16' | 'text' | 'time' | 'other';
   /** Text limit in characters; null when unbounded or not text. */
   readonly length: number | null;
   readonly nullable: boolean;
@@ -51,6 +52,11 @@ export interface BackfillScan {
   readonly keys: BackfillKey[];
   /** The last key read; null when there was no row after the one asked for. */
   readonly last: BackfillKey | null;
+  /**
+   * With `nextKeys`' `at`: the time of each of `keys`' rows in unix ms (a sub-millisecond
+   * fraction kept), null where the row has none (NULL, or on SQLite not date-time text).
+   */
+  readonly at?: readonly (number | null)[];
 }
 
 /** One open database for the backfill. Not for concurrent use by two backfills at once. */
@@ -76,7 +82,8 @@ export interface BackfillTarget {
    * `limit` rows whatever the planner believes of the column (a filter on `column IS NULL`
    * made PostgreSQL, without statistics on the new column, sort the whole table per batch).
    * Resolves the keys of those rows whose column IS NULL, in key order, and the last key read
-   * (null when no row follows `after`). A read: takes no lock that stops writers.
+   * (null when no row follows `after`); with `at`, also the time of each of those rows
+   * ({@link BackfillScan.at}). A read: takes no lock that stops writers.
    */
   nextKeys(
     table: string,
@@ -84,7 +91,14 @@ export interface BackfillTarget {
     column: string,
     after: BackfillKey | null,
     limit: number,
+    at?: BackfillColumn,
   ): Promise<BackfillScan>;
+  /**
+   * Rows that would need a value and have no time in `at` (NULL, or on SQLite a value that is
+   * not date-time text): those whose `column` IS NULL, or every row when `column` is null (not
+   * added yet). A read.
+   */
+  untimed(table: string, at: BackfillColumn, column: string | null): Promise<number>;
   /**
    * Writes `values[i]` into the row of `keys[i]` only where the column IS NULL still (a value
    * written meanwhile, by the application or another backfill, is never overwritten), in one

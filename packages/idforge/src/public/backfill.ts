@@ -27,7 +27,12 @@
 import { BackfillNoKeyError, BackfillTableError } from '../core/index.js';
 import { assertInteger, typeError } from '../core/internal.js';
 import { type FillCounts, type FillJob, fillPass } from './backfill-pass.js';
-import type { BackfillColumn, BackfillColumnSpec, BackfillTarget } from './backfill-ports.js';
+import type {
+  BackfillColumn,
+  BackfillColumnSpec,
+  BackfillTableInfo,
+  BackfillTarget,
+} from './backfill-ports.js';
 import type { BackfillValues } from './backfill-values.js';
 
 /** Largest --batch: a batch is one transaction; larger ones hold their row locks longer. */
@@ -58,6 +63,13 @@ export interface BackfillOptions {
   readonly keyColumn?: string;
   /** Where the values come from (backfill-values.ts). */
   readonly values: BackfillValues;
+  /**
+   * The column holding each row's own time (`created_at`), for backdated values
+   * (`uuidv7AtValues`, `ulidAtValues`): required with those, refused with the others. Its type
+   * must hold a point in time; a type without a time zone (`timestamp`, `DATETIME`) is read as
+   * UTC. Rows to fill without a time stop the run before it changes anything.
+   */
+  readonly atColumn?: string;
   /** Rows per batch (one transaction each), 1..MAX_BACKFILL_BATCH. Default 1000. */
   readonly batch?: number;
   /** Stops the run between two batches; it rejects with the signal's reason. Rerun to resume. */
@@ -125,7 +137,8 @@ export async function runBackfill(
   const job = checkOptions(options);
   const { now } = job;
   const start = now();
-  const { key, spec, existing } = await prepareColumn(target, job);
+  const { key, spec, existing, at } = await prepareColumn(target, job);
+  if (at !== undefined) job.at = at;
   const first = await target.counts(job.table, job.column);
   const counts: FillCounts = { passes: 0, filled: 0, total: first.rows - first.filled, fillMs: 0 };
   const progress = (phase: BackfillProgress['phase']) =>
@@ -153,6 +166,27 @@ export async function runBackfill(
 /** The options checked, with their defaults: what a run works from. */
 interface BackfillJob extends FillJob {
   readonly keyName: string;
+  readonly atName: string | undefined;
+}
+
+/** `options.atColumn` checked against the values: a name when they are backdated, else none. */
+function checkAtColumn(options: BackfillOptions, column: string): string | undefined {
+  const backdated = options.values.backdated === true;
+  if (options.atColumn === undefined) {
+    if (!backdated) return undefined;
+    throw new TypeError(
+      `atColumn: expected the column of each row's time for ${options.values.scheme} values minted at it, got none`,
+    );
+  }
+  const at = assertName('atColumn', options.atColumn);
+  if (!backdated) {
+    throw new RangeError(
+      `atColumn: only with values minted at each row's time (uuidv7AtValues, ulidAtValues); ${options.values.scheme} values carry no row time`,
+    );
+  }
+  if (at === column)
+    throw new RangeError(`atColumn: expected a column other than the one to fill, got "${at}"`);
+  return at;
 }
 
 function checkOptions(options: BackfillOptions): BackfillJob {
@@ -168,7 +202,8 @@ function checkOptions(options: BackfillOptions): BackfillJob {
   const values = options.values;
   if (typeof values?.value !== 'function') throw typeError('values', 'BackfillValues', values);
   const now = options.now ?? (() => performance.now());
-  return { table, column, keyName, batch, values, signal: options.signal, now };
+  const atName = checkAtColumn(options, column);
+  return { table, column, keyName, atName, batch, values, signal: options.signal, now };
 }
 
 /**
@@ -185,8 +220,35 @@ async function prepareColumn(target: BackfillTarget, job: BackfillJob) {
   const spec = job.values.column(key.kind === 'integer' ? 'integer' : 'bytes16');
   const existing = info.columns.find((c) => c.name === column);
   if (existing !== undefined && !fits(existing, spec)) throw fail('column-type', existing.type);
+  const at = job.atName === undefined ? undefined : await timeColumn(target, job, info, existing);
   if (existing === undefined) await target.addColumn(table, column, spec);
-  return { key, spec, existing };
+  return { key, spec, existing, at };
+}
+
+/**
+ * The `atColumn` of the table, when it holds a time and every row to fill has one; refuses the
+ * table (`BackfillTableError`, before anything changed) otherwise.
+ */
+async function timeColumn(
+  target: BackfillTarget,
+  job: BackfillJob,
+  info: BackfillTableInfo,
+  existing: BackfillColumn | undefined,
+): Promise<BackfillColumn> {
+  const name = job.atName!;
+  const fail = (reason: 'time-column' | 'untimed', found: string) =>
+    new BackfillTableError(target.engine, target.address, job.table, job.column, reason, found);
+  const at = info.columns.find((c) => c.name === name);
+  if (at === undefined) throw fail('time-column', `is "${name}", which does not exist`);
+  // SQLite has no time type: its date functions read date-time text.
+  const holdsTime = at.kind === 'time' || (target.engine === 'sqlite' && at.kind === 'text');
+  if (!holdsTime) throw fail('time-column', `is "${name}" of type ${at.type}, not a point in time`);
+  const untimed = await target.untimed(job.table, at, existing === undefined ? null : job.column);
+  if (untimed > 0) {
+    const what = target.engine === 'sqlite' ? 'NULL or not date-time text' : 'NULL';
+    throw fail('untimed', `${untimed} row(s) to fill have ${name} ${what}`);
+  }
+  return at;
 }
 
 /** Steps 3 and 4: passes over the table while NULLs are left, at most MAX_BACKFILL_PASSES. */

@@ -26,7 +26,9 @@ export {
   type BackfillKeyKind,
   type BackfillValues,
   publicIdValues,
+  ulidAtValues,
   uuidv4Values,
+  uuidv7AtValues,
   uuidv7Values,
 } from './backfill-values.js';
 export {

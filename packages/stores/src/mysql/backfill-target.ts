@@ -37,6 +37,7 @@ function columnOf(r: ColumnRow, unique: ReadonlySet<string>): BackfillColumn {
   let kind: BackfillColumn['kind'] = 'other';
   let type = r.t;
   if (INTEGER.has(d)) kind = 'integer';
+  else if (d === 'datetime' || d === 'timestamp' || d === 'date') kind = 'time';
   else if (r.t.toLowerCase() === 'binary(16)') kind = 'bytes16';
   else if (d === 'varbinary' || d === 'binary') kind = 'text';
   else if (d === 'char' || d === 'varchar') {
@@ -51,6 +52,18 @@ function columnOf(r: ColumnRow, unique: ReadonlySet<string>): BackfillColumn {
     nullable: r.nl === 'YES',
     unique: unique.has(r.n),
   };
+}
+
+/**
+ * Unix ms of a time column, microseconds kept: a TIMESTAMP's stored UTC instant as is
+ * (UNIX_TIMESTAMP reads it without the session's time zone); a DATETIME or DATE, which has no
+ * zone, read as UTC (the microseconds since 1970-01-01 00:00:00, with no zone applied).
+ */
+function msOf(at: BackfillColumn): string {
+  const c = q(at.name);
+  return at.type.toLowerCase().startsWith('timestamp')
+    ? `UNIX_TIMESTAMP(${c}) * 1000`
+    : `TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', ${c}) / 1000`;
 }
 
 interface ColumnRow {
@@ -170,21 +183,38 @@ export class MysqlBackfillTarget implements BackfillTarget {
     column: string,
     after: BackfillKey | null,
     limit: number,
+    at?: BackfillColumn,
   ): Promise<BackfillScan> {
     const k = q(key.name);
-    const rows = await this.#db.rows<{ k: string | number | Buffer; e: number | string }>(
+    const rows = await this.#db.rows<{
+      k: string | number | Buffer;
+      e: number | string;
+      t: string | number | null;
+    }>(
       'select',
-      `SELECT ${k} AS k, ${q(column)} IS NULL AS e FROM ${qt(table)}` +
-        `${after === null ? '' : ` WHERE ${k} > ?`} ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,
+      `SELECT ${k} AS k, ${q(column)} IS NULL AS e, ${at === undefined ? 'NULL' : msOf(at)} AS t ` +
+        `FROM ${qt(table)}${after === null ? '' : ` WHERE ${k} > ?`} ORDER BY ${k} ` +
+        `LIMIT ${Math.trunc(limit)}`,
       after === null ? [] : [param(after)],
     );
     const keyOf = (v: string | number | Buffer) =>
       typeof v === 'object' ? new Uint8Array(v) : BigInt(v);
     const last = rows[rows.length - 1];
+    const empty = rows.filter((r) => Number(r.e) === 1);
     return {
-      keys: rows.filter((r) => Number(r.e) === 1).map((r) => keyOf(r.k)),
+      keys: empty.map((r) => keyOf(r.k)),
       last: last === undefined ? null : keyOf(last.k),
+      ...(at === undefined ? {} : { at: empty.map((r) => (r.t === null ? null : Number(r.t))) }),
     };
+  }
+
+  async untimed(table: string, at: BackfillColumn, column: string | null): Promise<number> {
+    const [r] = await this.#db.rows<{ n: string | number }>(
+      'count',
+      `SELECT count(*) AS n FROM ${qt(table)} WHERE ${q(at.name)} IS NULL` +
+        (column === null ? '' : ` AND ${q(column)} IS NULL`),
+    );
+    return Number(r!.n);
   }
 
   async fill(

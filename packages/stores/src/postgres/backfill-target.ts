@@ -38,8 +38,12 @@ function kindOf(base: string): BackfillColumn['kind'] {
   if (base === 'int2' || base === 'int4' || base === 'int8') return 'integer';
   if (base === 'uuid') return 'bytes16';
   if (base === 'text' || base === 'varchar' || base === 'bpchar') return 'text';
+  if (base === 'timestamptz' || base === 'timestamp' || base === 'date') return 'time';
   return 'other';
 }
+
+/** Unix ms of a time column, microseconds kept (`timestamp` and `date` read as UTC). */
+const msOf = (at: BackfillColumn) => `(extract(epoch from _t.${q(at.name)}) * 1000)::float8`;
 
 const keyParam = (k: BackfillKey) => (typeof k === 'bigint' ? k.toString() : formatUuid(k));
 
@@ -153,23 +157,36 @@ export class PostgresBackfillTarget implements BackfillTarget {
     column: string,
     after: BackfillKey | null,
     limit: number,
+    at?: BackfillColumn,
   ): Promise<BackfillScan> {
     // Qualified by the alias: a bare ORDER BY name would take an output column of that name.
     const k = `_t.${q(key.name)}`;
-    const { rows } = await this.#db.result<{ k: string; e: boolean }>(
+    const { rows } = await this.#db.result<{ k: string; e: boolean; t: number | null }>(
       'select',
-      `SELECT _s.k::text AS k, _s.e FROM (
-         SELECT ${k} AS k, _t.${q(column)} IS NULL AS e FROM ${qt(table)} AS _t
+      `SELECT _s.k::text AS k, _s.e, _s.t FROM (
+         SELECT ${k} AS k, _t.${q(column)} IS NULL AS e,
+                ${at === undefined ? 'NULL::float8' : msOf(at)} AS t FROM ${qt(table)} AS _t
           ${after === null ? '' : `WHERE ${k} > $2`} ORDER BY ${k} LIMIT $1) AS _s
         ORDER BY _s.k`,
       after === null ? [limit] : [limit, keyParam(after)],
     );
     const keyOf = (text: string) => (key.kind === 'integer' ? BigInt(text) : parseUuid(text));
     const last = rows[rows.length - 1];
+    const empty = rows.filter((r) => r.e);
     return {
-      keys: rows.filter((r) => r.e).map((r) => keyOf(r.k)),
+      keys: empty.map((r) => keyOf(r.k)),
       last: last === undefined ? null : keyOf(last.k),
+      ...(at === undefined ? {} : { at: empty.map((r) => r.t) }),
     };
+  }
+
+  async untimed(table: string, at: BackfillColumn, column: string | null): Promise<number> {
+    const { rows } = await this.#db.result<{ n: string }>(
+      'count',
+      `SELECT count(*)::text AS n FROM ${qt(table)} AS _t WHERE _t.${q(at.name)} IS NULL` +
+        (column === null ? '' : ` AND _t.${q(column)} IS NULL`),
+    );
+    return Number(rows[0]!.n);
   }
 
   async fill(

@@ -36,10 +36,19 @@ const bareOf = (table: string) => table.slice(table.indexOf('.') + 1);
 function kindOf(type: string): BackfillColumn['kind'] {
   const t = type.toUpperCase();
   if (t.includes('INT')) return 'integer';
+  if (t.includes('DATE') || t.includes('TIME')) return 'time';
   if (t.includes('BLOB')) return 'bytes16';
   if (t.includes('CHAR') || t.includes('CLOB') || t.includes('TEXT')) return 'text';
   return 'other';
 }
+
+/**
+ * Unix ms of a time column: SQLite's own reading of date-time text (`unixepoch(..., 'subsec')`:
+ * `YYYY-MM-DD HH:MM:SS.SSS`, ISO 8601 with `T` and `Z` or an offset; no offset is UTC), NULL
+ * for anything else. A number is not read: its unit (seconds, ms, a Julian day) is unknowable.
+ */
+const msOf = (at: BackfillColumn) =>
+  `CASE WHEN typeof(${q(at.name)}) = 'text' THEN unixepoch(${q(at.name)}, 'subsec') * 1000.0 END`;
 
 const bind = (v: BackfillKey | BackfillValue) =>
   v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v;
@@ -124,25 +133,42 @@ export class SqliteBackfillTarget implements BackfillTarget {
     column: string,
     after: BackfillKey | null,
     limit: number,
+    at?: BackfillColumn,
   ): Promise<BackfillScan> {
     return runSqliteSync(this.address, 'select', () => {
       const k = q(key.name);
       const s = this.#db
         .prepare(
-          `SELECT ${k} AS k, ${q(column)} IS NULL AS e FROM ${qt(table)}` +
-            `${after === null ? '' : ` WHERE ${k} > ?`} ORDER BY ${k} LIMIT ?`,
+          `SELECT ${k} AS k, ${q(column)} IS NULL AS e, ${at === undefined ? 'NULL' : msOf(at)} AS t ` +
+            `FROM ${qt(table)}${after === null ? '' : ` WHERE ${k} > ?`} ORDER BY ${k} LIMIT ?`,
         )
         .safeIntegers(true);
       const rows = s.all(...(after === null ? [limit] : [bind(after), limit])) as {
         k: bigint | Buffer;
         e: bigint;
+        t: number | bigint | null;
       }[];
       const keyOf = (v: bigint | Buffer) => (typeof v === 'bigint' ? v : new Uint8Array(v));
       const last = rows[rows.length - 1];
+      const empty = rows.filter((r) => r.e === 1n);
+      const time = (t: number | bigint | null) => (t === null ? null : Number(t));
       return {
-        keys: rows.filter((r) => r.e === 1n).map((r) => keyOf(r.k)),
+        keys: empty.map((r) => keyOf(r.k)),
         last: last === undefined ? null : keyOf(last.k),
+        ...(at === undefined ? {} : { at: empty.map((r) => time(r.t)) }),
       };
+    });
+  }
+
+  async untimed(table: string, at: BackfillColumn, column: string | null): Promise<number> {
+    return runSqliteSync(this.address, 'count', () => {
+      const r = this.#db
+        .prepare(
+          `SELECT count(*) AS n FROM ${qt(table)} WHERE (${msOf(at)}) IS NULL` +
+            (column === null ? '' : ` AND ${q(column)} IS NULL`),
+        )
+        .get() as { n: number };
+      return r.n;
     });
   }
 

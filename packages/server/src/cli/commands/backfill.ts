@@ -24,13 +24,16 @@ import {
   type PublicKey,
   publicIdValues,
   runBackfill,
+  ulidAtValues,
   uuidv4Values,
+  uuidv7AtValues,
   uuidv7Values,
 } from 'idforge/public';
 import { int, ProgressPrinter, rateText } from '../progress.js';
 
-export const backfillHelp = `Usage: idforge backfill --store URL --table T --column C --scheme uuidv7|uuidv4|public
-                        [--key-column id] [--batch 1000] [--key-file F] [--prefix P] [--json]
+export const backfillHelp = `Usage: idforge backfill --store URL --table T --column C --scheme uuidv7|uuidv4|ulid|public
+                        [--at-column created_at] [--key-column id] [--batch 1000]
+                        [--key-file F] [--prefix P] [--json]
 
 Adds a public ID column to a live table and fills it without stopping the application: adds
 the column if missing (nullable; uuid on PostgreSQL, BINARY(16) on MariaDB/MySQL, BLOB on
@@ -49,8 +52,13 @@ Options:
   --store URL        the database holding the table (required)
   --table T          the table (required)
   --column C         the column to add and fill (required), e.g. public_id
-  --scheme S         uuidv7 (time-ordered, random), uuidv4 (random) or public (the opaque
-                     public ID of each row's key, idforge/public) (required)
+  --scheme S         uuidv7 (time-ordered, random), uuidv4 (random), ulid (26-character
+                     text; with --at-column only) or public (the opaque public ID of each
+                     row's key, idforge/public) (required)
+  --at-column A      uuidv7 or ulid minted at each row's own time in column A (timestamp,
+                     timestamptz or date; DATETIME, TIMESTAMP or DATE; date-time text on
+                     SQLite; no time zone reads as UTC), so ORDER BY C sorts as ORDER BY A.
+                     Without it a uuidv7 carries the time of the backfill
   --key-column K     the unique NOT NULL integer or uuid column to walk by (default id)
   --batch N          rows per batch and transaction, 1 to ${MAX_BACKFILL_BATCH.toLocaleString('en-US')} (default 1000)
   --key-file F       --scheme public: the key file (default: the keys in $IDFORGE_PUBLIC_KEYS)
@@ -64,9 +72,18 @@ after the last pass are left for a rerun (the report says how many, and the exit
 Examples:
   idforge backfill --store postgres://app@db/shop --table orders --column public_id --scheme uuidv7
   idforge backfill --store mysql://root@127.0.0.1/shop --table orders --column public_id --scheme uuidv4 --batch 500
+  idforge backfill --store sqlite:app.db --table events --column uid --scheme uuidv7 --at-column created_at
 `;
 
-const SCHEMES = ['uuidv7', 'uuidv4', 'public'];
+const SCHEMES = ['uuidv7', 'uuidv4', 'ulid', 'public'];
+const SCHEME_LIST = 'uuidv7, uuidv4, ulid or public';
+
+/** Why there is no `--scheme snowflake`: said when it is asked for. */
+const NO_SNOWFLAKE =
+  '--scheme: a Snowflake cannot be backfilled, least of all backdated: it is unique because one ' +
+  'worker owns each (time, node) slot and counts within it, and a past slot may hold IDs that ' +
+  'worker minted then, with no record of which sequence numbers it used. Use --scheme uuidv7 ' +
+  '--at-column created_at for a time-ordered key of old rows';
 
 const backfillOptions = {
   store: { type: 'string' },
@@ -77,6 +94,7 @@ const backfillOptions = {
   batch: { type: 'string' },
   'key-file': { type: 'string' },
   prefix: { type: 'string' },
+  'at-column': { type: 'string' },
   json: { type: 'boolean' },
 } as const satisfies Options;
 
@@ -98,6 +116,7 @@ interface Fill {
   readonly scheme: string;
   readonly keyColumn: string;
   readonly batch: number;
+  readonly atColumn: string | undefined;
 }
 
 /** `idforge backfill`. */
@@ -147,10 +166,12 @@ function fillOf(positionals: readonly string[], values: BackfillFlags): Fill {
   const url = required(values, 'store', 'a database URL');
   const table = required(values, 'table', 'a table name');
   const column = required(values, 'column', 'a column name');
-  const scheme = required(values, 'scheme', 'uuidv7, uuidv4 or public');
+  const scheme = required(values, 'scheme', SCHEME_LIST);
+  if (/^snowflake/i.test(scheme)) throw new UsageError(NO_SNOWFLAKE);
   if (!SCHEMES.includes(scheme)) {
-    throw new UsageError(`--scheme: expected uuidv7, uuidv4 or public, got "${scheme}"`);
+    throw new UsageError(`--scheme: expected ${SCHEME_LIST}, got "${scheme}"`);
   }
+  const atColumn = atColumnOf(scheme, values, column);
   const keyColumn = typeof values['key-column'] === 'string' ? values['key-column'] : 'id';
   if (keyColumn === column) {
     throw new UsageError(
@@ -162,12 +183,32 @@ function fillOf(positionals: readonly string[], values: BackfillFlags): Fill {
       ? integer('--batch', values.batch, 1, MAX_BACKFILL_BATCH)
       : 1000;
   usage(() => checkPortUrl('backfill', url));
-  return { url, table, column, scheme, keyColumn, batch };
+  return { url, table, column, scheme, keyColumn, batch, atColumn };
+}
+
+/** `--at-column`, checked against the scheme: uuidv7 may take it, ulid needs it. */
+function atColumnOf(scheme: string, values: BackfillFlags, column: string): string | undefined {
+  const at = values['at-column'];
+  if (at === undefined) {
+    if (scheme !== 'ulid') return undefined;
+    throw new UsageError(
+      "--scheme ulid: expected --at-column (the column of each row's time); for IDs of the backfill's own time use --scheme uuidv7",
+    );
+  }
+  if (scheme !== 'uuidv7' && scheme !== 'ulid') {
+    throw new UsageError(
+      `--at-column: only with --scheme uuidv7 or ulid (${scheme} values carry no time)`,
+    );
+  }
+  if (at === '' || at === column) {
+    throw new UsageError(`--at-column: expected a column other than --column, got "${at}"`);
+  }
+  return at;
 }
 
 /** Opens the database of `fill.url`, runs the backfill on it and closes it, however it ends. */
 async function runOn(
-  { url, table, column, keyColumn, batch }: Fill,
+  { url, table, column, keyColumn, batch, atColumn }: Fill,
   source: BackfillValues,
   signal: AbortSignal,
   onProgress: (p: BackfillProgress) => void,
@@ -175,7 +216,16 @@ async function runOn(
   const target = await openBackfillTarget(url);
   try {
     return await usage(() =>
-      runBackfill(target, { table, column, keyColumn, values: source, batch, signal, onProgress }),
+      runBackfill(target, {
+        table,
+        column,
+        keyColumn,
+        values: source,
+        batch,
+        signal,
+        onProgress,
+        ...(atColumn === undefined ? {} : { atColumn }),
+      }),
     );
   } finally {
     await target.close();
@@ -193,7 +243,10 @@ function valuesFor(scheme: string, values: BackfillFlags, io: CliIo): BackfillVa
     for (const flag of ['key-file', 'prefix'] as const) {
       if (values[flag] !== undefined) throw new UsageError(`--${flag}: only with --scheme public`);
     }
-    return scheme === 'uuidv7' ? uuidv7Values() : uuidv4Values();
+    const backdated = values['at-column'] !== undefined;
+    if (scheme === 'ulid') return ulidAtValues();
+    if (scheme === 'uuidv7') return backdated ? uuidv7AtValues() : uuidv7Values();
+    return uuidv4Values();
   }
   const ids = new PublicIds({ keys: loadKeys(values, io) });
   const prefix = typeof values.prefix === 'string' ? values.prefix : undefined;
