@@ -8,6 +8,8 @@
  *    IDs per second through `next()` with the store in the loop, and round trips per million
  *    IDs (blocks taken), against the expected 1,000,000 / step for a fixed step. A Redis block
  *    costs one INCRBY plus a read and a durable write of its mark (in SQLite here).
+ * 3. Gap-free numbers against segment numbers, per engine, in a transaction that numbers one
+ *    row (./gap-free.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -20,6 +22,7 @@ import {
   openSequence,
 } from '../../packages/stores/src/open.js';
 import { dropNamespaces } from '../../test/helpers/namespaces.js';
+import { gapFreePath } from './gap-free.js';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const GOAL = 25e6;
@@ -170,3 +173,4 @@ async function storePath(): Promise<void> {
 console.log(`# idforge sequences benchmark (${quick ? 'quick' : 'full'})\n\n${machine()}\n`);
 await syncPath();
 await storePath();
+await gapFreePath(quick);
