@@ -159,8 +159,11 @@ export class ClockStalledError extends IdforgeError {
 
 /**
  * The current time cannot be represented by the layout: it is before the layout's epoch or
- * past the last instant its time field can hold. Use a layout with a later epoch or more time
- * bits (a new named layout: released layouts never change).
+ * past the last instant its time field can hold. Check the clock; for a Snowflake layout,
+ * use one with a later epoch or more time bits (a new named layout: released layouts never
+ * change). `fix` ends the message: what to do, for the scheme that threw (a fixed format
+ * such as ULID or UUIDv7 has only the clock to check; the Snowflake generator names the
+ * layout fix).
  */
 export class HorizonExceededError extends IdforgeError {
   /** Layout name. */
@@ -172,16 +175,22 @@ export class HorizonExceededError extends IdforgeError {
   /** The layout's epoch in unix milliseconds. */
   declare readonly epochMs: number;
 
-  constructor(layout: string, unixMs: number, epochMs: number, horizonMs: number) {
-    const when = new Date(unixMs).toISOString();
-    const detail =
-      unixMs < epochMs
-        ? `is before the layout's epoch ${new Date(epochMs).toISOString()}`
-        : `is past the layout's horizon ${new Date(horizonMs).toISOString()}`;
+  constructor(
+    layout: string,
+    unixMs: number,
+    epochMs: number,
+    horizonMs: number,
+    fix = 'check the clock',
+  ) {
+    // One template, `new Date(…).toISOString()` written out each time: the fewest bytes in a
+    // browser bundle, where every generator can throw this (issue 20).
     super(
       'IDF_EPOCH_HORIZON',
-      `time ${when} ${detail} (layout "${layout}"); define a new layout with a later epoch or ` +
-        'more time bits, or check the clock',
+      `time ${new Date(unixMs).toISOString()} is ${
+        unixMs < epochMs
+          ? `before the layout's epoch ${new Date(epochMs).toISOString()}`
+          : `past the layout's horizon ${new Date(horizonMs).toISOString()}`
+      } (layout "${layout}"); ${fix}`,
     );
     // Declared, not class fields (fewer bytes in a browser bundle: every generator can throw
     // this); assigned in the order of the declarations, the order the fields had.

@@ -273,6 +273,13 @@ export class SnowflakeGenerator {
 
   #horizon(now: number): HorizonExceededError {
     const l = this.#layout;
-    return new HorizonExceededError(l.name, now, l.epochMs, l.horizonMs);
+    return new HorizonExceededError(
+      l.name,
+      now,
+      l.epochMs,
+      l.horizonMs,
+      'check the clock; if it is right, the layout is used up: define a new layout with a later ' +
+        'epoch or more time bits (released layouts never change)',
+    );
   }
 }
