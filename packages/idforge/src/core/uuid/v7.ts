@@ -73,16 +73,25 @@ function u32(random: RandomPool): number {
   return ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
 }
 
-/** `ms` if it is a valid unix_ts_ms; throws otherwise. */
+/**
+ * `now` if it is a clock reading a `Date` can hold; `RangeError` otherwise (NaN, ±Infinity,
+ * beyond ±8.64e15 ms: a broken clock, so misuse). Every exported step checks its reading with
+ * it first; {@link unsafeStepV7Counter} trusts its reading and does not, so that `uuidv7()`,
+ * whose clock is the process-wide one, carries neither the check nor its message (issue 20).
+ * Such a reading is never within rule 2 of a state (whose ms is in 0 .. 2^48 - 1), so a step
+ * that checked it afterwards, at re-seeding, threw the same error for the same readings.
+ */
+function checkReading(now: number): number {
+  if (Math.abs(now) <= MAX_DATE_MS) return now;
+  // The text that `rangeError()` gives for a number, without carrying `describe()` along.
+  throw new RangeError(
+    `uuidv7 clock reading: expected a finite number of unix ms, got number ${now}`,
+  );
+}
+
+/** `ms` if it is a valid unix_ts_ms; {@link HorizonExceededError} otherwise. */
 function checkMs(ms: number): number {
   if (ms >= 0 && ms <= MAX_UNIX_TS_MS) return ms;
-  if (!(Math.abs(ms) <= MAX_DATE_MS)) {
-    // `ms` is always a number here (the floor of a reading), so this is the text that
-    // `rangeError()` gives, without carrying `describe()` into uuidv7()'s bundle.
-    throw new RangeError(
-      `uuidv7 clock reading: expected a finite number of unix ms, got number ${ms}`,
-    );
-  }
   throw new HorizonExceededError('uuidv7', ms, 0, MAX_UNIX_TS_MS + 1);
 }
 
@@ -100,8 +109,11 @@ function seed(state: UuidV7State, ms: number, random: RandomPool): UuidV7State {
   return state;
 }
 
-/** RFC 9562 §6.2 Method 1 with a 42-bit counter in rand_a and the top of rand_b. */
-export const stepV7Counter: UuidV7Step = (state, now, random) => {
+/**
+ * {@link stepV7Counter} for a reading already known to be finite (the process-wide clock's):
+ * the same step without {@link checkReading}.
+ */
+const unsafeStepV7Counter: UuidV7Step = (state, now, random) => {
   const ms = Math.floor(now);
   if (!withinLast(state, ms)) return seed(state, checkMs(ms), random);
   if (state.randBHi < MAX_30) state.randBHi++;
@@ -113,6 +125,10 @@ export const stepV7Counter: UuidV7Step = (state, now, random) => {
   return state;
 };
 
+/** RFC 9562 §6.2 Method 1 with a 42-bit counter in rand_a and the top of rand_b. */
+export const stepV7Counter: UuidV7Step = (state, now, random) =>
+  unsafeStepV7Counter(state, checkReading(now), random);
+
 function seedFraction(s: UuidV7State, ms: number, frac: number, r: RandomPool): UuidV7State {
   s.ms = ms;
   s.randA = frac;
@@ -123,7 +139,7 @@ function seedFraction(s: UuidV7State, ms: number, frac: number, r: RandomPool): 
 
 /** RFC 9562 §6.2 Method 3 (12 bits of sub-ms time), then a 30-bit counter (Method 1). */
 export const stepV7Fraction: UuidV7Step = (state, now, random) => {
-  const ms = Math.floor(now);
+  const ms = Math.floor(checkReading(now));
   const frac = Math.floor((now - ms) * 4096);
   const notLater = ms < state.ms || (ms === state.ms && frac <= state.randA);
   if (!(notLater && withinLast(state, ms))) return seedFraction(state, checkMs(ms), frac, random);
@@ -138,7 +154,7 @@ export const stepV7Fraction: UuidV7Step = (state, now, random) => {
 
 /** RFC 9562 §6.2 Method 2: the 74 bits after the version are a randomly stepped counter. */
 export const stepV7Random: UuidV7Step = (state, now, random) => {
-  const ms = Math.floor(now);
+  const ms = Math.floor(checkReading(now));
   if (!withinLast(state, ms)) return seed(state, checkMs(ms), random);
   const lo = state.randBLo + 1 + u32(random);
   if (lo < TWO_32) state.randBLo = lo;
@@ -257,13 +273,13 @@ export class UuidV7Generator {
  * The state of {@link uuidv7} and {@link uuidv7Bytes}: what `new UuidV7Generator()` holds
  * (method `counter`, the default clock and pool), kept without a generator so that a bundle
  * of `uuidv7()` carries neither the option checks nor the other two methods (issue 20).
- * Created at the first call.
+ * A plain object made at load (pure: a bundle that does not call `uuidv7()` drops it).
  */
 const shared: UuidV7State = /* @__PURE__ */ createUuidV7State();
 
-/** The next state of the process-wide sequence. */
+/** The next state of the process-wide sequence (its clock's readings are always finite). */
 function nextShared(): UuidV7State {
-  return stepV7Counter(shared, defaultNow(), defaultPool());
+  return unsafeStepV7Counter(shared, defaultNow(), defaultPool());
 }
 
 /**
