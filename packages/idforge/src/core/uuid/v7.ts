@@ -74,12 +74,11 @@ function u32(random: RandomPool): number {
 }
 
 /**
- * `now` if it is a clock reading a `Date` can hold; `RangeError` otherwise (NaN, ±Infinity,
- * beyond ±8.64e15 ms: a broken clock, so misuse). Every exported step checks its reading with
- * it first; {@link unsafeStepV7Counter} trusts its reading and does not, so that `uuidv7()`,
- * whose clock is the process-wide one, carries neither the check nor its message (issue 20).
- * Such a reading is never within rule 2 of a state (whose ms is in 0 .. 2^48 - 1), so a step
- * that checked it afterwards, at re-seeding, threw the same error for the same readings.
+ * `now` if a `Date` can hold it; else `RangeError` (NaN, ±Infinity: a broken clock, misuse).
+ * Each exported step checks its reading first; `uuidv7()`, whose clock is the process-wide
+ * one, steps through {@link unsafeStepV7Counter}, without the check or its text (issue 20).
+ * Such a reading is never within rule 2 of a state, so the same readings throw as when the
+ * check was made at re-seeding.
  */
 function checkReading(now: number): number {
   if (Math.abs(now) <= MAX_DATE_MS) return now;
@@ -109,10 +108,7 @@ function seed(state: UuidV7State, ms: number, random: RandomPool): UuidV7State {
   return state;
 }
 
-/**
- * {@link stepV7Counter} for a reading already known to be finite (the process-wide clock's):
- * the same step without {@link checkReading}.
- */
+/** {@link stepV7Counter} without {@link checkReading}, for a reading known to be finite. */
 const unsafeStepV7Counter: UuidV7Step = (state, now, random) => {
   const ms = Math.floor(now);
   if (!withinLast(state, ms)) return seed(state, checkMs(ms), random);
@@ -277,25 +273,20 @@ export class UuidV7Generator {
  */
 const shared: UuidV7State = /* @__PURE__ */ createUuidV7State();
 
-/** The next state of the process-wide sequence (its clock's readings are always finite). */
-function nextShared(): UuidV7State {
-  return unsafeStepV7Counter(shared, defaultNow(), defaultPool());
-}
-
 /**
  * A new UUIDv7 (method `counter`) from the one process-wide sequence, so strictly
  * increasing across all callers. Throws only {@link HorizonExceededError} (after the year
  * 10889).
  */
 export function uuidv7(): string {
-  return formatUuidV7(nextShared());
+  return formatUuidV7(unsafeStepV7Counter(shared, defaultNow(), defaultPool()));
 }
 
 /** Like {@link uuidv7}, as 16 bytes written into `out` at `offset` (new array by default). */
 export function uuidv7Bytes(out?: Uint8Array, offset = 0): Uint8Array {
   if (out === undefined) out = new Uint8Array(16);
   else assertOutput('UuidV7Generator.nextBytes out', out, offset, 16);
-  return unsafeV7Into(nextShared(), out, offset);
+  return unsafeV7Into(unsafeStepV7Counter(shared, defaultNow(), defaultPool()), out, offset);
 }
 
 /**
