@@ -42,7 +42,14 @@ import {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const sources = workspaceSources();
 const assertUrl = pathToFileURL(join(root, 'test/helpers/readme-assert.ts')).href;
-const DOCS = ['README.md', 'docs/api.md', 'docs/cli.md', 'docs/hlc.md', 'docs/sharding.md'];
+const DOCS = [
+  'README.md',
+  'docs/api.md',
+  'docs/cli.md',
+  'docs/hlc.md',
+  'docs/sharding.md',
+  'docs/business-numbers.md',
+];
 const temp = mkdtempSync(join(tmpdir(), 'idforge-readme-'));
 const cwd = join(temp, 'cwd');
 mkdirSync(cwd);
