@@ -211,10 +211,6 @@ export class ManualClock implements Clock {
   }
 }
 
-/** `MonotonicClock`'s defaults, which the process-wide clock keeps. */
-const CHECK_EVERY_MS = 250;
-const RESYNC_MS = 1000;
-
 /** The state of the process-wide clock ({@link defaultNow}): `anchored()`'s, one of each. */
 let sharedAnchor: number | undefined;
 let sharedNextCheck = 0;
@@ -227,7 +223,8 @@ let sharedWallBehindMs = 0;
  * directly, so that their bundle carries no clock object and no `sleep` (issue 20).
  *
  * The algorithm of {@link MonotonicClock} with its defaults (`Date.now`, `performance.now`,
- * 250, 1000), written out over module variables rather than through `anchored()`: minified,
+ * checkEveryMs 250, resyncMs 1000, as literals: esbuild keeps a named constant as a
+ * variable), written out over module variables rather than through `anchored()`: minified,
  * a variable is one letter where a closure factory, its parameters and the stats object's
  * property names are not (issue 20: 78 B of `uuidv7()`'s gzip bundle). It also leaves out
  * `anchored()`'s last guard (never return less than the last reading), which here cannot
@@ -238,13 +235,14 @@ export function defaultNow(): number {
   const m = performance.now();
   if (sharedAnchor === undefined) {
     sharedAnchor = Date.now() - m;
-    sharedNextCheck = m + CHECK_EVERY_MS;
+    sharedNextCheck = m + 250; // checkEveryMs
   }
   let t = sharedAnchor + m;
   if (m >= sharedNextCheck) {
-    sharedNextCheck = m + CHECK_EVERY_MS;
+    sharedNextCheck = m + 250; // checkEveryMs
     const w = Date.now();
-    if (w - t > RESYNC_MS) {
+    // resyncMs 1000
+    if (w - t > 1000) {
       sharedAnchor = w - m;
       t = w;
       sharedReanchors++;
