@@ -48,6 +48,7 @@ const CLI_OWN = [
   'cli/host.ts',
   'cli/main.ts',
   'cli/progress.ts',
+  'cli/seq-format.ts',
   'cli/version.ts',
 ];
 const PACKAGES = /^(idforge(\/(coord|sequences|bench|public|hlc|shard|cli))?|@idforge\/stores)$/;
