@@ -37,6 +37,7 @@ const ENTRY_POINTS = [
   'public/index.ts',
   'hlc/index.ts',
   'shard/index.ts',
+  'sql/index.ts',
   'service/index.ts',
 ];
 const CLI_OWN = [
@@ -51,7 +52,8 @@ const CLI_OWN = [
   'cli/seq-format.ts',
   'cli/version.ts',
 ];
-const PACKAGES = /^(idforge(\/(coord|sequences|bench|public|hlc|shard|cli))?|@idforge\/stores)$/;
+const PACKAGES =
+  /^(idforge(\/(coord|sequences|bench|public|hlc|shard|sql|cli))?|@idforge\/stores)$/;
 const GATHERERS = ['cli/main.ts', 'cli/index.ts'];
 
 test('the CLIs import only the public entry points, their own io/args/formats and node: modules', () => {

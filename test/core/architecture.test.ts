@@ -52,7 +52,7 @@ test('the CLI uses the core through its public barrel only', () => {
     for (const spec of imports(f)) {
       if (!spec.startsWith('.')) {
         assert.ok(
-          /^(node:|idforge(\/(cli|coord|sequences|bench|public|shard))?$|@idforge\/stores$)/.test(
+          /^(node:|idforge(\/(cli|coord|sequences|bench|public|shard|sql))?$|@idforge\/stores$)/.test(
             spec,
           ),
           `${relative(root, f)} imports package "${spec}"`,
@@ -83,8 +83,8 @@ test('the core barrel is the only re-exporter of its layer', () => {
   }
 });
 
-test('coord, sequences and bench import the core barrels, their own files and node: only: no driver', () => {
-  for (const layer of ['coord', 'sequences', 'bench']) {
+test('coord, sequences, bench and sql import the core barrels, their own files and node: only: no driver', () => {
+  for (const layer of ['coord', 'sequences', 'bench', 'sql']) {
     const dir = join(lib, layer);
     for (const f of files(dir)) {
       for (const spec of imports(f)) {
@@ -191,7 +191,7 @@ test('no relative import crosses a package folder; every package a source import
 
 test('stores reach the library through its entry points; never the server', () => {
   const allowed =
-    /^(idforge(\/(internal|coord|sequences|bench|public))?|node:.*|pg|mysql2\/promise|ioredis|etcd3|better-sqlite3|classic-level)$/;
+    /^(idforge(\/(internal|coord|sequences|bench|public|sql))?|node:.*|pg|mysql2\/promise|ioredis|etcd3|better-sqlite3|classic-level)$/;
   for (const f of files(storesDir)) {
     for (const spec of imports(f)) {
       if (spec.startsWith('.')) continue;

@@ -75,6 +75,7 @@ const PORT_FILES: Record<BackendPort, string> = {
   tickets: 'ticket-server.ts',
   bench: 'bench-engine.ts',
   backfill: 'backfill-target.ts',
+  sql: 'sql-functions.ts',
 };
 
 test('the registry lists every backend folder, and each folder holds what its descriptor opens', () => {
@@ -129,6 +130,7 @@ test("docs/architecture.md's ports table names the backends the registry says im
     PlannableTicketServer: 'tickets',
     BenchEngine: 'bench',
     BackfillTarget: 'backfill',
+    SqlFunctionsTarget: 'sql',
   };
   for (const [name, port] of Object.entries(ports)) {
     const row = new RegExp(`^\\| \`${name}\`[^|]*\\|[^|]*\\| ([^|]+) \\|`, 'm').exec(doc);

@@ -19,6 +19,7 @@ import type {
   PlannableTicketServer,
   SegmentStore,
 } from 'idforge/sequences';
+import type { SqlFunctionsTarget } from 'idforge/sql';
 import type { StoreFileOptions } from './store-path.js';
 
 /**
@@ -65,6 +66,8 @@ export interface BackendOpeners {
   readonly tickets?: (url: string, options: TicketServerOptions) => Promise<PlannableTicketServer>;
   readonly bench?: (url: string) => Promise<BenchEngine>;
   readonly backfill?: (url: string) => Promise<BackfillTarget>;
+  /** `idforge sql --apply/--remove`: a database that holds idforge's SQL functions. */
+  readonly sql?: (url: string) => Promise<SqlFunctionsTarget>;
 }
 
 /** A port a backend may implement (a key of {@link BackendOpeners}). */
@@ -126,6 +129,8 @@ export interface Backend {
   readonly drivers: readonly string[];
   readonly url?: UrlRules;
   readonly open: BackendOpeners;
+  /** Why it does not open a port, where that helps (added to the refusal's message). */
+  readonly refusals?: Partial<Record<BackendPort, string>>;
   /**
    * What one error of its driver means (the cause chain is walked by store-error.ts). Absent:
    * every failure is `StoreUnavailableError`.

@@ -50,6 +50,7 @@ export {
   type MysqlTransactionConnection,
 } from './mysql/gap-free.js';
 export { MysqlSegmentStore, openMysqlSegmentStore } from './mysql/segment-store.js';
+export { MysqlSqlFunctions, openMysqlSqlFunctions } from './mysql/sql-functions.js';
 export { MysqlTicketServer, openMysqlTicketServer } from './mysql/ticket-server.js';
 export {
   checkPortUrl,
@@ -68,6 +69,7 @@ export {
   openSegmentStore,
   openSequence,
   openSequenceSource,
+  openSqlFunctions,
   openTicketServer,
   openTicketServers,
   type TicketServerOptions,
@@ -81,6 +83,7 @@ export {
 export { openPostgresLeaseStore, PostgresLeaseStore } from './postgres/lease-store.js';
 export { openPostgresMarkStore, PostgresMarkStore } from './postgres/mark-store.js';
 export { openPostgresSegmentStore, PostgresSegmentStore } from './postgres/segment-store.js';
+export { openPostgresSqlFunctions, PostgresSqlFunctions } from './postgres/sql-functions.js';
 export { openPostgresTicketServer, PostgresTicketServer } from './postgres/ticket-server.js';
 export type { RedisClientOptions, RedisStoreOptions } from './redis/connect.js';
 export { openRedisCounterStore, RedisCounterStore } from './redis/counter-store.js';
@@ -96,6 +99,11 @@ export {
   wrongSchemeMessage,
 } from './roles.js';
 export type { SqliteClientOptions } from './sqlite/connect.js';
+export {
+  registerIdforgeFunctions,
+  type SqliteFunctionHost,
+  type SqliteFunctionsOptions,
+} from './sqlite/functions.js';
 export { type SqliteGapFreeOptions, SqliteGapFreeStore } from './sqlite/gap-free.js';
 export {
   openSqliteLeaseStore,

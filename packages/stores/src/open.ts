@@ -25,6 +25,7 @@ import type {
   TicketServer,
 } from 'idforge/sequences';
 import { counterSource, segmentSource } from 'idforge/sequences';
+import type { SqlFunctionsTarget } from 'idforge/sql';
 import {
   type Backend,
   type BackendOpeners,
@@ -129,6 +130,19 @@ export function openBenchEngine(url: string): Promise<BenchEngine> {
  */
 export function openBackfillTarget(url: string): Promise<BackfillTarget> {
   return opener('backfill', url, (scheme) => refusedFor('backfill', scheme, url))(url);
+}
+
+/**
+ * Opens a database to install, upgrade or remove idforge's SQL functions (`idforge sql
+ * --apply/--remove`). Throws `RangeError` for a malformed URL or a backend that cannot hold
+ * them (with its reason: SQLite points to registerIdforgeFunctions); rejects as the backend's
+ * opener does (`StoreUnavailableError`, MariaDB's version check).
+ */
+export function openSqlFunctions(url: string): Promise<SqlFunctionsTarget> {
+  return opener('sql', url, (scheme) => {
+    const why = backendNamed(scheme)?.refusals?.sql;
+    return refusedFor('sql', scheme, url) + (why === undefined ? '' : `: ${why}`);
+  })(url);
 }
 
 /** "--store: expected sqlite:PATH, postgres://... or mysql://..., got "redis" in URL". */

@@ -7,6 +7,7 @@
  * the install command, exit 2, never Node's ERR_MODULE_NOT_FOUND.
  */
 import type { LeaseStore } from '../coord/index.js';
+import type { SqlFunctionsTarget } from '../sql/index.js';
 import type { Options, OptionValues } from './args.js';
 import { type CliIo, UsageError } from './io.js';
 
@@ -34,6 +35,8 @@ export interface StoresModule {
     url: string,
     options?: { readonly onCreate?: (path: string) => void },
   ): Promise<LeaseStore>;
+  /** `idforge sql --apply/--remove`: the database that holds the SQL functions. */
+  openSqlFunctions?(url: string): Promise<SqlFunctionsTarget>;
 }
 
 /** Where the packages the library does not depend on come from. */

@@ -13,6 +13,7 @@ import { layoutsCli } from './commands/layouts.js';
 import { planCli } from './commands/plan.js';
 import { publicCli } from './commands/public.js';
 import { shardCli } from './commands/shard.js';
+import { sqlCli } from './commands/sql.js';
 import {
   type CliHost,
   type Command,
@@ -45,11 +46,13 @@ Commands:
   backfill            add and fill a public ID column of a live table, online (--store, --table)
   public <sub>        opaque public IDs: keygen, retire, encode <id...>, decode <pid...>
   shard <id...>       salt bucket and composite key for range-partitioned stores (--buckets N)
+  sql                 SQL functions minting and decoding IDs inside PostgreSQL or MariaDB
+                      (prints the SQL; --store URL --apply installs, --remove removes)
   serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
 
 serve, migrate, leases, seq, ticket, bench and backfill are in the server package
-(npm install @idforge/server, or npx @idforge/server to serve at once); gen --store needs
-@idforge/stores. Every other command works with idforge alone.
+(npm install @idforge/server, or npx @idforge/server to serve at once); gen --store and
+sql --store need @idforge/stores. Every other command works with idforge alone.
 
 Options:
   -h, --help          help for idforge or a command (idforge help <command>)
@@ -81,6 +84,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   public: publicCli,
   shard: shardCli,
   layouts: layoutsCli,
+  sql: sqlCli,
 };
 
 /**

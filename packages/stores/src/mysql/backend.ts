@@ -1,4 +1,4 @@
-/** MariaDB or MySQL (mysql2): segments and ticket servers; bench and backfill. */
+/** MariaDB or MySQL (mysql2): segments and ticket servers; bench, backfill and SQL functions (MariaDB 10.10+). */
 import { type Backend, serverOptions } from '../backend.js';
 
 export const mysqlBackend: Backend = {
@@ -14,6 +14,7 @@ export const mysqlBackend: Backend = {
       (await import('./ticket-server.js')).openMysqlTicketServer(url, options),
     bench: async (url) => (await import('./bench-engine.js')).openMysqlBenchEngine(url),
     backfill: async (url) => (await import('./backfill-target.js')).openMysqlBackfillTarget(url),
+    sql: async (url) => (await import('./sql-functions.js')).openMysqlSqlFunctions(url),
   },
   classify: ({ code, errno }) => {
     // ER_NO_SUCH_TABLE 1146; ER_DBACCESS_DENIED_ERROR 1044, ER_ACCESS_DENIED_ERROR 1045.

@@ -1,4 +1,4 @@
-/** PostgreSQL (pg): leases, segments, counter marks and ticket servers; bench and backfill. */
+/** PostgreSQL (pg): leases, segments, counter marks and ticket servers; bench, backfill and SQL functions. */
 import { type Backend, serverOptions } from '../backend.js';
 
 const NOT_MIGRATED = new Set(['42P01', '3F000']); // undefined_table, invalid_schema_name
@@ -22,6 +22,7 @@ export const postgresBackend: Backend = {
       (await import('./ticket-server.js')).openPostgresTicketServer(url, options),
     bench: async (url) => (await import('./bench-engine.js')).openPostgresBenchEngine(url),
     backfill: async (url) => (await import('./backfill-target.js')).openPostgresBackfillTarget(url),
+    sql: async (url) => (await import('./sql-functions.js')).openPostgresSqlFunctions(url),
   },
   classify: ({ code }) =>
     NOT_MIGRATED.has(String(code)) ? 'not-migrated' : AUTH.has(String(code)) ? 'auth' : null,

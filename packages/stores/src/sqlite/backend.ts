@@ -51,6 +51,12 @@ export const sqliteBackend: Backend = {
     bench: async (url) => (await import('./bench-engine.js')).openSqliteBenchEngine(url),
     backfill: async (url) => (await import('./backfill-target.js')).openSqliteBackfillTarget(url),
   },
+  refusals: {
+    sql:
+      'SQLite has no stored functions, so nothing can be installed in the file: register them ' +
+      'on each connection your application opens with registerIdforgeFunctions(db, { layout, ' +
+      'node }) from @idforge/stores (docs/in-database.md)',
+  },
   classify: ({ code, message }) =>
     code === 'SQLITE_ERROR' && typeof message === 'string' && /^no such table\b/.test(message)
       ? 'not-migrated'

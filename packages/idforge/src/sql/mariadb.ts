@@ -1,0 +1,250 @@
+/**
+ * The MariaDB (10.10+: RANDOM_BYTES since 10.10) text of idforge's
+ * functions, generated from a layout's figures (layout-sql.ts); what each does is in
+ * script.ts. Not MySQL (no Aria, no RANDOM_BYTES in functions the same way): not served.
+ *
+ * The Snowflake counter is one row of an Aria table (SETVAL takes literals only, so a
+ * sequence cannot be moved to the clock from a function): `UPDATE … SET v =
+ * LAST_INSERT_ID(GREATEST(v + 1, clockTick × 2^seqBits))`, atomic under the table's lock,
+ * which MariaDB holds for the calling statement only (Aria is not transactional): every value
+ * is taken once, and concurrent statements calling the function take turns. MariaDB has no time-zone-aware type: the
+ * functions take and return UTC DATETIME(6)/(3) values; the clock is UNIX_TIMESTAMP(SYSDATE(6))
+ * (SYSDATE, not NOW(): NOW() is fixed for a statement). Stored functions may not be column
+ * DEFAULTs in MariaDB: call them in the INSERT (or a BEFORE INSERT trigger).
+ */
+import { type LayoutSql, nodeBitsSql, type SqlFunction } from './layout-sql.js';
+
+const MAX_MS = 281474976710655; // 2^48 - 1
+
+/** The table of the Snowflake counter (one row). */
+export const MARIADB_COUNTER = 'idforge_snowflake_counter';
+
+/** The tables and the counter, each created only when missing. */
+export function mariadbSetup(): string[] {
+  return [
+    'CREATE TABLE IF NOT EXISTS idforge_sql_version (name VARCHAR(32) PRIMARY KEY, version INT NOT NULL, ' +
+      'layout VARCHAR(128) NOT NULL, layout_key VARCHAR(512) NOT NULL, ' +
+      'installed_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)) ENGINE=InnoDB',
+    'CREATE TABLE IF NOT EXISTS idforge_settings (name VARCHAR(32) PRIMARY KEY, value VARCHAR(64) NOT NULL) ENGINE=InnoDB',
+    // Aria, non-transactional but crash-safe: the UPDATE's lock ends with its statement, not
+    // with the caller's transaction, and a ROLLBACK never moves the counter back.
+    `CREATE TABLE IF NOT EXISTS ${MARIADB_COUNTER} (id TINYINT PRIMARY KEY, v BIGINT NOT NULL) ` +
+      'ENGINE=Aria TRANSACTIONAL=1',
+    `INSERT IGNORE INTO ${MARIADB_COUNTER} (id, v) VALUES (1, 0)`,
+  ];
+}
+
+function fn(name: string, sql: string): SqlFunction {
+  return { name, args: '', sql };
+}
+
+const raise = (message: string) => `SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '${message}'`;
+
+function helperFunctions(): SqlFunction[] {
+  return [
+    fn(
+      'idforge_now_ms',
+      `CREATE OR REPLACE FUNCTION idforge_now_ms() RETURNS BIGINT NOT DETERMINISTIC NO SQL
+RETURN COALESCE(@idforge_now_ms, FLOOR(UNIX_TIMESTAMP(SYSDATE(6)) * 1000))`,
+    ),
+    fn(
+      'idforge_ms',
+      `CREATE OR REPLACE FUNCTION idforge_ms(ts DATETIME(6)) RETURNS BIGINT DETERMINISTIC NO SQL
+RETURN FLOOR(TIMESTAMPDIFF(MICROSECOND, TIMESTAMP '1970-01-01 00:00:00', ts) / 1000)`,
+    ),
+    fn(
+      'idforge_ms_time',
+      `CREATE OR REPLACE FUNCTION idforge_ms_time(ms BIGINT) RETURNS DATETIME(3) DETERMINISTIC NO SQL
+RETURN TIMESTAMPADD(MICROSECOND, ms * 1000, TIMESTAMP '1970-01-01 00:00:00')`,
+    ),
+    fn(
+      'idforge_uuid_text',
+      `CREATE OR REPLACE FUNCTION idforge_uuid_text(h CHAR(32)) RETURNS CHAR(36) CHARACTER SET ascii DETERMINISTIC NO SQL
+RETURN LOWER(CONCAT_WS('-', SUBSTR(h, 1, 8), SUBSTR(h, 9, 4), SUBSTR(h, 13, 4), SUBSTR(h, 17, 4), SUBSTR(h, 21, 12)))`,
+    ),
+  ];
+}
+
+/** 62 random bits under the variant bits 10, as 16 hex digits. */
+const RAND_B =
+  "LPAD(HEX((CONV(HEX(RANDOM_BYTES(8)), 16, 10) & 0x3FFFFFFFFFFFFFFF) | 0x8000000000000000), 16, '0')";
+
+function uuidv7Functions(): SqlFunction[] {
+  return [
+    fn(
+      'idforge_uuidv7',
+      `CREATE OR REPLACE FUNCTION idforge_uuidv7() RETURNS CHAR(36) CHARACTER SET ascii NOT DETERMINISTIC NO SQL
+BEGIN
+  DECLARE ms BIGINT DEFAULT idforge_now_ms();
+  DECLARE ctr INT;
+  IF @idforge_v7_ms IS NULL OR ms > @idforge_v7_ms THEN
+    SET ctr = CONV(HEX(RANDOM_BYTES(2)), 16, 10) & 2047;
+  ELSE
+    SET ms = @idforge_v7_ms, ctr = @idforge_v7_ctr + 1;
+    IF ctr > 4095 THEN
+      SET ms = ms + 1, ctr = 0;
+    END IF;
+  END IF;
+  IF ms < 0 OR ms > ${MAX_MS} THEN
+    ${raise("idforge_uuidv7: the time is outside UUIDv7''s range")};
+  END IF;
+  SET @idforge_v7_ms = ms, @idforge_v7_ctr = ctr;
+  RETURN idforge_uuid_text(CONCAT(LPAD(HEX(ms), 12, '0'), '7', LPAD(HEX(ctr), 3, '0'), ${RAND_B}));
+END`,
+    ),
+    fn(
+      'idforge_uuidv7_at',
+      `CREATE OR REPLACE FUNCTION idforge_uuidv7_at(ts DATETIME(6)) RETURNS CHAR(36) CHARACTER SET ascii NOT DETERMINISTIC NO SQL
+BEGIN
+  DECLARE ms BIGINT DEFAULT idforge_ms(ts);
+  IF ms IS NULL OR ms < 0 OR ms > ${MAX_MS} THEN
+    ${raise("idforge_uuidv7_at: the time is outside UUIDv7''s range")};
+  END IF;
+  RETURN idforge_uuid_text(CONCAT(LPAD(HEX(ms), 12, '0'), '7', SUBSTR(HEX(RANDOM_BYTES(2)), 2, 3), ${RAND_B}));
+END`,
+    ),
+  ];
+}
+
+function snowflakeFunction(l: LayoutSql): SqlFunction {
+  const gene = l.geneBits === 0 ? '' : ` | FLOOR(RAND() * ${2 ** l.geneBits})`;
+  return fn(
+    'idforge_snowflake',
+    `CREATE OR REPLACE FUNCTION idforge_snowflake() RETURNS BIGINT NOT DETERMINISTIC MODIFIES SQL DATA
+BEGIN
+  DECLARE x_node BIGINT DEFAULT (SELECT CAST(value AS SIGNED) FROM idforge_settings WHERE name = 'node');
+  DECLARE x_ms BIGINT DEFAULT idforge_now_ms();
+  DECLARE x_c BIGINT;
+  DECLARE x_v BIGINT;
+  DECLARE x_t BIGINT;
+  DECLARE x_id BIGINT UNSIGNED;
+  IF x_node IS NULL THEN
+    ${raise('idforge_snowflake: no node is set: run idforge sql --store URL --apply --node N')};
+  END IF;
+  IF x_ms < ${l.epochMs} THEN
+    ${raise('idforge_snowflake: the clock is before the epoch of the layout')};
+  END IF;
+  SET x_c = ((x_ms - ${l.epochMs}) DIV ${l.unitMs}) << ${l.seqBits};
+  UPDATE ${MARIADB_COUNTER} SET v = LAST_INSERT_ID(GREATEST(v + 1, x_c)) WHERE id = 1;
+  IF ROW_COUNT() <> 1 THEN
+    ${raise('idforge_snowflake: the counter row is missing: run idforge sql --store URL --apply')};
+  END IF;
+  SET x_v = LAST_INSERT_ID();
+  SET x_t = x_v >> ${l.seqBits};
+  IF x_t > ${l.timeMask} THEN
+    ${raise('idforge_snowflake: the time is past the horizon of the layout')};
+  END IF;
+  SET x_id = (x_t << ${l.timeShift}) | ${nodeBitsSql(l, 'x_node')} | ((x_v & ${l.seqMask}) << ${l.seqShift})${gene};
+  IF x_id > 9223372036854775807 THEN
+    ${raise('idforge_snowflake: the ID passes the signed 64-bit range of BIGINT')};
+  END IF;
+  RETURN x_id;
+END`,
+  );
+}
+
+function timeFunction(l: LayoutSql): SqlFunction {
+  return fn(
+    'idforge_time',
+    `CREATE OR REPLACE FUNCTION idforge_time(id VARCHAR(64)) RETURNS DATETIME(3) DETERMINISTIC NO SQL
+BEGIN
+  DECLARE h VARCHAR(64) DEFAULT REPLACE(id, '-', '');
+  DECLARE ms BIGINT DEFAULT 0;
+  DECLARE d INT;
+  DECLARE i INT DEFAULT 1;
+  IF id REGEXP '^[0-9]{1,19}$' THEN
+    RETURN idforge_ms_time(${l.epochMs} + ((CAST(id AS UNSIGNED) >> ${l.timeShift}) & ${l.timeMask}) * ${l.unitMs});
+  ELSEIF CHAR_LENGTH(id) = 26 THEN
+    WHILE i <= 26 DO
+      SET d = LOCATE(UPPER(SUBSTR(id, i, 1)), '0123456789ABCDEFGHJKMNPQRSTVWXYZ') - 1;
+      IF d < 0 OR (i = 1 AND d > 7) THEN
+        ${raise('idforge_time: not a ULID')};
+      END IF;
+      IF i <= 10 THEN
+        SET ms = ms * 32 + d;
+      END IF;
+      SET i = i + 1;
+    END WHILE;
+    RETURN idforge_ms_time(ms);
+  ELSEIF h REGEXP '^[0-9A-Fa-f]{32}$' AND SUBSTR(h, 13, 1) = '7' THEN
+    RETURN idforge_ms_time(CONV(SUBSTR(h, 1, 12), 16, 10));
+  END IF;
+  ${raise('idforge_time: expected a Snowflake, a UUIDv7 or a ULID')};
+END`,
+  );
+}
+
+function uuidBoundFunctions(): SqlFunction[] {
+  const bound = (name: string, tail: string) =>
+    fn(
+      name,
+      `CREATE OR REPLACE FUNCTION ${name}(ts DATETIME(6)) RETURNS CHAR(36) CHARACTER SET ascii DETERMINISTIC NO SQL
+BEGIN
+  DECLARE ms BIGINT DEFAULT idforge_ms(ts);
+  IF ms IS NULL OR ms < 0 OR ms > ${MAX_MS} THEN
+    ${raise(`${name}: the time is outside UUIDv7''s range`)};
+  END IF;
+  RETURN idforge_uuid_text(CONCAT(LPAD(HEX(ms), 12, '0'), '${tail}'));
+END`,
+    );
+  return [
+    bound('idforge_uuidv7_lowest', '70008000000000000000'),
+    bound('idforge_uuidv7_highest', '7fffbfffffffffffffff'),
+    boundsFunction('idforge_uuidv7', (x) => x),
+  ];
+}
+
+/** `…_bounds(from, to)`: MariaDB functions return one value, so a JSON object of the two. */
+function boundsFunction(prefix: string, quote: (x: string) => string): SqlFunction {
+  return fn(
+    `${prefix}_bounds`,
+    `CREATE OR REPLACE FUNCTION ${prefix}_bounds(from_ts DATETIME(6), to_ts DATETIME(6)) RETURNS LONGTEXT DETERMINISTIC NO SQL
+BEGIN
+  IF to_ts < from_ts THEN
+    ${raise(`${prefix}_bounds: to is before from`)};
+  END IF;
+  RETURN JSON_OBJECT('lowest', ${quote(`${prefix}_lowest(from_ts)`)}, 'highest', ${quote(`${prefix}_highest(COALESCE(to_ts, from_ts))`)});
+END`,
+  );
+}
+
+function snowflakeBoundFunctions(l: LayoutSql): SqlFunction[] {
+  const low = (1n << BigInt(l.timeShift)) - 1n;
+  const bound = (name: string, rest: string) =>
+    fn(
+      name,
+      `CREATE OR REPLACE FUNCTION ${name}(ts DATETIME(6)) RETURNS BIGINT DETERMINISTIC NO SQL
+BEGIN
+  DECLARE ms BIGINT DEFAULT idforge_ms(ts);
+  DECLARE id BIGINT UNSIGNED;
+  IF ${l.sortable ? 'FALSE' : 'TRUE'} THEN
+    ${raise(`${name}: the time is not the top field of the layout: its IDs do not sort by time`)};
+  END IF;
+  IF ms IS NULL OR ms < ${l.epochMs} OR ms > ${l.lastMs} THEN
+    ${raise(`${name}: the time is outside the time range of the layout`)};
+  END IF;
+  SET id = (((ms - ${l.epochMs}) DIV ${l.unitMs}) << ${l.timeShift})${rest};
+  IF id > 9223372036854775807 THEN
+    ${raise(`${name}: the bound passes the signed 64-bit range of BIGINT`)};
+  END IF;
+  RETURN id;
+END`,
+    );
+  return [
+    bound('idforge_snowflake_lowest', ''),
+    bound('idforge_snowflake_highest', ` | ${low}`),
+    boundsFunction('idforge_snowflake', (x) => `CAST(${x} AS CHAR)`),
+  ];
+}
+
+/** Every function of the layout, in creation order (each after what it calls). */
+export function mariadbFunctions(l: LayoutSql): SqlFunction[] {
+  return [
+    ...helperFunctions(),
+    ...uuidv7Functions(),
+    snowflakeFunction(l),
+    timeFunction(l),
+    ...uuidBoundFunctions(),
+    ...snowflakeBoundFunctions(l),
+  ];
+}

@@ -1,0 +1,291 @@
+/**
+ * The PostgreSQL (12+) text of idforge's functions, generated from a layout's figures
+ * (layout-sql.ts); what each does is in script.ts. PL/pgSQL and SQL functions only, no
+ * extension: randomness from gen_random_uuid() (core since PostgreSQL 13; pgcrypto on 12).
+ *
+ * `idforge_snowflake()` moves one sequence: nextval, and setval when the clock's tick is
+ * ahead. PostgreSQL's setval can move a sequence back, so the two run under a session-level
+ * advisory lock (key {@link PG_LOCK_KEY}) held for those two calls only (never to the end of
+ * the transaction), released on error too: every value of the sequence is then taken once.
+ */
+import { type LayoutSql, nodeBitsSql, type SqlFunction } from './layout-sql.js';
+
+/** The advisory lock key of the Snowflake counter: "idforge1" in ASCII. */
+export const PG_LOCK_KEY = 7594309496036357425n;
+
+const MAX_MS = 281474976710655; // 2^48 - 1: the last UUIDv7 and ULID millisecond
+
+/** The tables and the counter, each created only when missing. */
+export function postgresSetup(): string[] {
+  return [
+    'CREATE TABLE IF NOT EXISTS idforge_sql_version (name text PRIMARY KEY, version integer NOT NULL, ' +
+      'layout text NOT NULL, layout_key text NOT NULL, installed_at timestamptz NOT NULL DEFAULT now())',
+    'CREATE TABLE IF NOT EXISTS idforge_settings (name text PRIMARY KEY, value text NOT NULL)',
+    'CREATE SEQUENCE IF NOT EXISTS idforge_snowflake_seq MINVALUE 0 START 0',
+  ];
+}
+
+function fn(name: string, args: string, sql: string): SqlFunction {
+  return { name, args, sql };
+}
+
+/** The unix ms of timestamptz `ts` (floored). */
+const msOf = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)::bigint`;
+
+function clockFunctions(): SqlFunction[] {
+  return [
+    fn(
+      'idforge_now_ms',
+      '',
+      `CREATE OR REPLACE FUNCTION idforge_now_ms() RETURNS bigint LANGUAGE sql VOLATILE AS $f$
+  SELECT coalesce(nullif(current_setting('idforge.now_ms', true), '')::bigint, ${msOf('clock_timestamp()')})
+$f$`,
+    ),
+    fn(
+      'idforge_ms_time',
+      'bigint',
+      `CREATE OR REPLACE FUNCTION idforge_ms_time(ms bigint) RETURNS timestamptz LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+  SELECT timestamptz 'epoch' + ms * interval '1 millisecond'
+$f$`,
+    ),
+  ];
+}
+
+function uuidv7Function(): SqlFunction {
+  return fn(
+    'idforge_uuidv7',
+    '',
+    `CREATE OR REPLACE FUNCTION idforge_uuidv7() RETURNS uuid LANGUAGE plpgsql VOLATILE AS $f$
+DECLARE
+  ms bigint := idforge_now_ms();
+  st text := current_setting('idforge.uuidv7_state', true);
+  r text := replace(gen_random_uuid()::text, '-', '');
+  last bigint;
+  ctr integer;
+BEGIN
+  IF st IS NOT NULL AND st <> '' THEN
+    last := split_part(st, ':', 1)::bigint;
+    ctr := split_part(st, ':', 2)::integer;
+  END IF;
+  IF last IS NULL OR ms > last THEN
+    ctr := ('x' || substr(r, 1, 3))::bit(12)::integer & 2047;
+  ELSE
+    ms := last;
+    ctr := ctr + 1;
+    IF ctr > 4095 THEN
+      ms := ms + 1;
+      ctr := 0;
+    END IF;
+  END IF;
+  IF ms < 0 OR ms > ${MAX_MS} THEN
+    RAISE EXCEPTION 'idforge_uuidv7: time % ms is outside UUIDv7''s range', ms USING ERRCODE = '22008';
+  END IF;
+  PERFORM set_config('idforge.uuidv7_state', ms || ':' || ctr, false);
+  RETURN (lpad(to_hex(ms), 12, '0') || '7' || lpad(to_hex(ctr), 3, '0') || substr(r, 17, 16))::uuid;
+END
+$f$`,
+  );
+}
+
+function uuidv7AtFunction(): SqlFunction {
+  return fn(
+    'idforge_uuidv7_at',
+    'timestamptz',
+    `CREATE OR REPLACE FUNCTION idforge_uuidv7_at(ts timestamptz) RETURNS uuid LANGUAGE plpgsql VOLATILE PARALLEL SAFE AS $f$
+DECLARE
+  ms bigint := ${msOf('ts')};
+  r text := replace(gen_random_uuid()::text, '-', '');
+BEGIN
+  IF ms < 0 OR ms > ${MAX_MS} THEN
+    RAISE EXCEPTION 'idforge_uuidv7_at: % is outside UUIDv7''s range (1970 to 10889)', ts USING ERRCODE = '22008';
+  END IF;
+  RETURN (lpad(to_hex(ms), 12, '0') || '7' || substr(r, 1, 3) || substr(r, 17, 16))::uuid;
+END
+$f$`,
+  );
+}
+
+function snowflakeFunction(l: LayoutSql): SqlFunction {
+  const gene = l.geneBits === 0 ? '' : ` | floor(random() * ${2 ** l.geneBits})::bigint`;
+  const name = l.layout.name.replaceAll("'", "''");
+  return fn(
+    'idforge_snowflake',
+    '',
+    `CREATE OR REPLACE FUNCTION idforge_snowflake() RETURNS bigint LANGUAGE plpgsql VOLATILE AS $f$
+DECLARE
+  n bigint := (SELECT value::bigint FROM idforge_settings WHERE name = 'node');
+  ms bigint := idforge_now_ms();
+  c bigint;
+  v bigint;
+  t bigint;
+  id bigint;
+BEGIN
+  IF n IS NULL THEN
+    RAISE EXCEPTION 'idforge_snowflake: no node is set' USING ERRCODE = '55000',
+      HINT = 'run idforge sql --store URL --apply --node N';
+  END IF;
+  IF ms < ${l.epochMs} THEN
+    RAISE EXCEPTION 'idforge_snowflake: the clock (% ms) is before the epoch of layout ${name}', ms USING ERRCODE = '22008';
+  END IF;
+  c := ((ms - ${l.epochMs}) / ${l.unitMs}) << ${l.seqBits};
+  PERFORM pg_advisory_lock(${PG_LOCK_KEY});
+  BEGIN
+    v := nextval('idforge_snowflake_seq');
+    IF v < c THEN
+      PERFORM setval('idforge_snowflake_seq', c, true);
+      v := c;
+    END IF;
+  EXCEPTION WHEN query_canceled OR others THEN
+    PERFORM pg_advisory_unlock(${PG_LOCK_KEY});
+    RAISE;
+  END;
+  PERFORM pg_advisory_unlock(${PG_LOCK_KEY});
+  t := v >> ${l.seqBits};
+  IF t > ${l.timeMask} THEN
+    RAISE EXCEPTION 'idforge_snowflake: tick % is past the horizon of layout ${name}', t USING ERRCODE = '22008';
+  END IF;
+  id := (t << ${l.timeShift}) | ${nodeBitsSql(l, 'n')} | ((v & ${l.seqMask}) << ${l.seqShift})${gene};
+  IF id < 0 THEN
+    RAISE EXCEPTION 'idforge_snowflake: the ID passes the signed 64-bit range of BIGINT' USING ERRCODE = '22003';
+  END IF;
+  RETURN id;
+END
+$f$`,
+  );
+}
+
+function timeFunctions(l: LayoutSql): SqlFunction[] {
+  const ulid = "'0123456789ABCDEFGHJKMNPQRSTVWXYZ'";
+  return [
+    fn(
+      'idforge_time',
+      'bigint',
+      `CREATE OR REPLACE FUNCTION idforge_time(id bigint) RETURNS timestamptz LANGUAGE sql STABLE PARALLEL SAFE AS $f$
+  SELECT idforge_ms_time(${l.epochMs} + ((id >> ${l.timeShift}) & ${l.timeMask}) * ${l.unitMs})
+$f$`,
+    ),
+    fn(
+      'idforge_time',
+      'uuid',
+      `CREATE OR REPLACE FUNCTION idforge_time(id uuid) RETURNS timestamptz LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+BEGIN
+  IF substr(id::text, 15, 1) <> '7' THEN
+    RAISE EXCEPTION 'idforge_time: % is not a UUIDv7', id USING ERRCODE = '22023';
+  END IF;
+  RETURN idforge_ms_time(('x' || lpad(substr(replace(id::text, '-', ''), 1, 12), 16, '0'))::bit(64)::bigint);
+END
+$f$`,
+    ),
+    fn(
+      'idforge_time',
+      'text',
+      `CREATE OR REPLACE FUNCTION idforge_time(id text) RETURNS timestamptz LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
+DECLARE
+  ms bigint := 0;
+  d integer;
+BEGIN
+  IF id ~ '^[0-9]{1,19}$' THEN
+    RETURN idforge_time(id::bigint);
+  ELSIF length(id) = 26 THEN
+    FOR i IN 1..26 LOOP
+      d := strpos(${ulid}, upper(substr(id, i, 1))) - 1;
+      IF d < 0 OR (i = 1 AND d > 7) THEN
+        RAISE EXCEPTION 'idforge_time: % is not a ULID', id USING ERRCODE = '22023';
+      END IF;
+      IF i <= 10 THEN
+        ms := ms * 32 + d;
+      END IF;
+    END LOOP;
+    RETURN idforge_ms_time(ms);
+  END IF;
+  RETURN idforge_time(id::uuid);
+END
+$f$`,
+    ),
+  ];
+}
+
+function uuidBoundFunctions(): SqlFunction[] {
+  const bound = (name: string, tail: string) =>
+    fn(
+      name,
+      'timestamptz',
+      `CREATE OR REPLACE FUNCTION ${name}(ts timestamptz) RETURNS uuid LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+DECLARE
+  ms bigint := ${msOf('ts')};
+BEGIN
+  IF ms < 0 OR ms > ${MAX_MS} THEN
+    RAISE EXCEPTION '${name}: % is outside UUIDv7''s range', ts USING ERRCODE = '22008';
+  END IF;
+  RETURN (lpad(to_hex(ms), 12, '0') || '${tail}')::uuid;
+END
+$f$`,
+    );
+  return [
+    bound('idforge_uuidv7_lowest', '70008000000000000000'),
+    bound('idforge_uuidv7_highest', '7fffbfffffffffffffff'),
+    boundsFunction('idforge_uuidv7', 'uuid'),
+  ];
+}
+
+function boundsFunction(prefix: string, type: string): SqlFunction {
+  return fn(
+    `${prefix}_bounds`,
+    'timestamptz, timestamptz',
+    `CREATE OR REPLACE FUNCTION ${prefix}_bounds(from_ts timestamptz, to_ts timestamptz DEFAULT NULL)
+  RETURNS TABLE (lowest ${type}, highest ${type}) LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
+BEGIN
+  IF to_ts < from_ts THEN
+    RAISE EXCEPTION '${prefix}_bounds: to (%) is before from (%)', to_ts, from_ts USING ERRCODE = '22023';
+  END IF;
+  RETURN QUERY SELECT ${prefix}_lowest(from_ts), ${prefix}_highest(coalesce(to_ts, from_ts));
+END
+$f$`,
+  );
+}
+
+function snowflakeBoundFunctions(l: LayoutSql): SqlFunction[] {
+  const name = l.layout.name.replaceAll("'", "''");
+  const low = (1n << BigInt(l.timeShift)) - 1n;
+  const bound = (fname: string, rest: string) =>
+    fn(
+      fname,
+      'timestamptz',
+      `CREATE OR REPLACE FUNCTION ${fname}(ts timestamptz) RETURNS bigint LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
+DECLARE
+  ms bigint := ${msOf('ts')};
+  id bigint;
+BEGIN
+  IF ${!l.sortable} THEN
+    RAISE EXCEPTION '${fname}: the time is not the top field of layout ${name}: its IDs do not sort by time' USING ERRCODE = '0A000';
+  END IF;
+  IF ms < ${l.epochMs} OR ms > ${l.lastMs} THEN
+    RAISE EXCEPTION '${fname}: % is outside the time of layout ${name}', ts USING ERRCODE = '22008';
+  END IF;
+  id := (((ms - ${l.epochMs}) / ${l.unitMs}) << ${l.timeShift})${rest};
+  IF id < 0 THEN
+    RAISE EXCEPTION '${fname}: % passes the signed 64-bit range of BIGINT', ts USING ERRCODE = '22003';
+  END IF;
+  RETURN id;
+END
+$f$`,
+    );
+  return [
+    bound('idforge_snowflake_lowest', ''),
+    bound('idforge_snowflake_highest', ` | ${low}`),
+    boundsFunction('idforge_snowflake', 'bigint'),
+  ];
+}
+
+/** Every function of the layout, in creation order (each after what it calls). */
+export function postgresFunctions(l: LayoutSql): SqlFunction[] {
+  return [
+    ...clockFunctions(),
+    uuidv7Function(),
+    uuidv7AtFunction(),
+    snowflakeFunction(l),
+    ...timeFunctions(l),
+    ...uuidBoundFunctions(),
+    ...snowflakeBoundFunctions(l),
+  ];
+}

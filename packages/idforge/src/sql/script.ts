@@ -1,0 +1,174 @@
+/**
+ * `sqlFunctions(engine, { layout, node })`: the SQL that installs idforge's functions in a
+ * database, as data (statements by step) so that `idforge sql` prints it and a store applies
+ * it (ports.ts). Pure: it reads nothing and runs nothing.
+ *
+ * What every engine gets (docs/in-database.md):
+ * - `idforge_uuidv7()`: RFC 9562 UUIDv7, 48-bit ms, a 12-bit counter in rand_a (seeded at
+ *   random below 2048 on each new ms, +1 within a ms, carrying into the ms at 4096), 62 random
+ *   bits; strictly increasing within a session. `idforge_uuidv7_at(ts)`: random below the ms.
+ * - `idforge_snowflake()`: one counter (a PostgreSQL sequence, a MariaDB Aria row) holds `tick × 2^seqBits + sequence`. Each
+ *   call takes the next value and, when the clock's tick is ahead, moves the sequence forward
+ *   to `clockTick × 2^seqBits` (never back); the ID's time and sequence fields are that value, the node
+ *   fields come from `idforge_settings` (name 'node'). The counter never goes back, so no two
+ *   calls in any sessions get the same value. Overflow (more than 2^seqBits IDs in a tick)
+ *   carries into the time field, and a clock that goes back does not move the counter back:
+ *   the time field then runs ahead of the clock until it catches up. Nothing waits, nothing
+ *   repeats.
+ * - `idforge_time(id)`: the creation time of a Snowflake (installed layout), UUIDv7 or ULID.
+ * - `idforge_uuidv7_lowest/highest(ts)`, `idforge_snowflake_lowest/highest(ts)` and the
+ *   `…_bounds(from, to)` forms: the same bounds as the library's `uuidv7Bounds` and
+ *   `snowflakeBounds`, for `WHERE id BETWEEN`.
+ *
+ * The clock is `idforge_now_ms()`: the session's `idforge.now_ms` setting (PostgreSQL) or
+ * `@idforge_now_ms` variable (MariaDB) when set (a test hook), else the real clock.
+ */
+import type { Layout } from '../core/index.js';
+import {
+  type LayoutSql,
+  layoutKey,
+  layoutSql,
+  nodeFieldsOf,
+  type SqlFunction,
+} from './layout-sql.js';
+import { MARIADB_COUNTER, mariadbFunctions, mariadbSetup } from './mariadb.js';
+import { postgresFunctions, postgresSetup } from './postgres.js';
+
+/** The engines that hold idforge's functions. */
+export const SQL_ENGINES = ['postgres', 'mariadb'] as const;
+export type SqlEngine = (typeof SQL_ENGINES)[number];
+
+/**
+ * The version of the functions' SQL. A change to any function's text is a new version;
+ * applying a newer version over an older one replaces every function (an upgrade).
+ */
+export const SQL_FUNCTIONS_VERSION = 1;
+
+/** Everything to install, upgrade or remove the functions of one layout on one engine. */
+export interface SqlScript {
+  readonly engine: SqlEngine;
+  readonly version: number;
+  /** The layout's name and bits (layoutKey): a change resets the Snowflake counter. */
+  readonly layoutKey: string;
+  readonly layout: string;
+  /** The composite node number written to idforge_settings, if given. */
+  readonly node: number | undefined;
+  /** The node number's fields by name (what `inspect` shows of the IDs). */
+  readonly nodeFields: Readonly<Record<string, number>> | undefined;
+  /** Tables and the sequence, each created only if missing. */
+  readonly setup: readonly string[];
+  /** Drops the Snowflake counter, run before `setup` when the layout changes. */
+  readonly resetCounter: readonly string[];
+  /** The functions, each created or replaced. */
+  readonly functions: readonly SqlFunction[];
+  /** Writes the node setting (when given) and the version row: the last step. */
+  readonly record: readonly string[];
+  /** Drops every object the install creates, and nothing else. */
+  readonly remove: readonly string[];
+}
+
+/** Options of {@link sqlFunctions}. */
+export interface SqlFunctionsOptions {
+  /** The Snowflake layout of `idforge_snowflake()` (a preset or a defineLayout value). */
+  readonly layout: Layout;
+  /** The composite node number (every node field, most significant first); default none. */
+  readonly node?: number;
+}
+
+/** The objects the install owns, besides the functions. */
+export const SQL_TABLES = ['idforge_sql_version', 'idforge_settings'] as const;
+export const SQL_SEQUENCE = 'idforge_snowflake_seq';
+
+/** The statement that drops the Snowflake counter: a sequence, or MariaDB's counter table. */
+function counterDrop(engine: SqlEngine): string {
+  return engine === 'postgres'
+    ? `DROP SEQUENCE IF EXISTS ${SQL_SEQUENCE}`
+    : `DROP TABLE IF EXISTS ${MARIADB_COUNTER}`;
+}
+
+/** Single-quoted SQL string literal. */
+export function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+/**
+ * The script for `engine` and `options.layout`. Throws `RangeError` for an unknown engine, a
+ * layout whose time and sequence take more than 62 bits, or a node out of the layout's range.
+ * Pure.
+ */
+export function sqlFunctions(engine: SqlEngine, options: SqlFunctionsOptions): SqlScript {
+  if (!SQL_ENGINES.includes(engine)) {
+    throw new RangeError(`engine: expected one of ${SQL_ENGINES.join(', ')}, got "${engine}"`);
+  }
+  const l = layoutSql(options.layout);
+  const nodeFields = options.node === undefined ? undefined : nodeFieldsOf(l, options.node);
+  const key = layoutKey(options.layout);
+  const functions = engine === 'postgres' ? postgresFunctions(l) : mariadbFunctions(l);
+  const setup = engine === 'postgres' ? postgresSetup() : mariadbSetup();
+  return {
+    engine,
+    version: SQL_FUNCTIONS_VERSION,
+    layoutKey: key,
+    layout: options.layout.name,
+    node: options.node,
+    nodeFields,
+    setup,
+    resetCounter: [counterDrop(engine)],
+    functions,
+    record: recordStatements(engine, l, key, options.node),
+    remove: removeStatements(engine, functions),
+  };
+}
+
+function recordStatements(
+  engine: SqlEngine,
+  l: LayoutSql,
+  key: string,
+  node: number | undefined,
+): string[] {
+  const pg = engine === 'postgres';
+  const set = (cols: readonly string[]) =>
+    (pg ? ' ON CONFLICT (name) DO UPDATE SET ' : ' ON DUPLICATE KEY UPDATE ') +
+    cols.map((c) => (pg ? `${c} = EXCLUDED.${c}` : `${c} = VALUES(${c})`)).join(', ');
+  const out: string[] = [];
+  if (node !== undefined) {
+    out.push(
+      `INSERT INTO idforge_settings (name, value) VALUES ('node', '${node}')${set(['value'])}`,
+    );
+  }
+  const values = `'functions', ${SQL_FUNCTIONS_VERSION}, ${sqlString(l.layout.name)}, ${sqlString(key)}`;
+  out.push(
+    `INSERT INTO idforge_sql_version (name, version, layout, layout_key) VALUES (${values})` +
+      set(['version', 'layout', 'layout_key']),
+  );
+  return out;
+}
+
+function removeStatements(engine: SqlEngine, functions: readonly SqlFunction[]): string[] {
+  const drops = functions.map((f) =>
+    engine === 'postgres'
+      ? `DROP FUNCTION IF EXISTS ${f.name}(${f.args})`
+      : `DROP FUNCTION IF EXISTS ${f.name}`,
+  );
+  return [...drops, counterDrop(engine), ...SQL_TABLES.map((t) => `DROP TABLE IF EXISTS ${t}`)];
+}
+
+/**
+ * The script as one text a database client runs (psql, mariadb): PostgreSQL in one
+ * transaction; MariaDB with `DELIMITER //` around the function bodies (DDL autocommits there,
+ * so it runs step by step, the version row last).
+ */
+export function sqlText(script: SqlScript): string {
+  const head = `-- idforge SQL functions v${script.version}, layout ${script.layoutKey}\n`;
+  if (script.engine === 'postgres') {
+    const body = [...script.setup, ...script.functions.map((f) => f.sql), ...script.record];
+    return `${head}BEGIN;\n${body.map((s) => `${s};\n`).join('')}COMMIT;\n`;
+  }
+  const plain = (s: string) => `${s};\n`;
+  return (
+    head +
+    script.setup.map(plain).join('') +
+    `DELIMITER //\n${script.functions.map((f) => `${f.sql} //\n`).join('')}DELIMITER ;\n` +
+    script.record.map(plain).join('')
+  );
+}
