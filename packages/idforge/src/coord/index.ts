@@ -17,6 +17,7 @@ export {
   type LeaseKeeperSettings,
 } from './lease-keeper.js';
 export type {
+  LargeRollbackPolicy,
   NodeGenerator,
   NodeGeneratorFactory,
   NodeGeneratorInit,
@@ -37,5 +38,6 @@ export {
   type NodeReadiness,
   SnowflakeNode,
   type SnowflakeNodeOptions,
+  type WorkerSwitch,
 } from './snowflake-node.js';
 export { ceilToTick, markAfterTick, waitForMark } from './watermark.js';

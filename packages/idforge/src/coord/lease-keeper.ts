@@ -103,6 +103,28 @@ export class LeaseKeeper {
     return this.#reservedMs;
   }
 
+  /** The node clock when the last grant or renewal that set the deadline was sent. */
+  get lastSentMs(): number {
+    return this.#lastRenewSentMs;
+  }
+
+  /**
+   * Takes over `lease`, granted by the store to this keeper's owner for a request sent at
+   * `sentMs` (node clock), as if {@link acquire} had returned it: the deadline counts from
+   * `sentMs`. For a node that picked its worker ID itself (a switch after a clock step).
+   */
+  adopt(lease: Lease, sentMs: number): void {
+    const s = this.#s;
+    this.counters.acquired++;
+    this.#lease = lease;
+    this.#deadlineMs = sentMs + s.ttlMs - s.guardMs;
+    this.#reservedMs = lease.markMs;
+    this.#lastRenewSentMs = sentMs;
+    this.#failingSince = null;
+    this.#duplicate = false;
+    this.#stopped = false;
+  }
+
   /** The reservation a write sent at `sentMs` asks for: now + window, capped at the deadline. */
   #reservation(sentMs: number): number {
     const s = this.#s;

@@ -96,7 +96,23 @@ export interface SnowflakeNodeOptions {
   readonly owner?: Partial<Pick<LeaseOwner, 'instanceId' | 'host' | 'pid'>>;
   /** Builds the generator for each leased worker ID. Default: the core SnowflakeGenerator. */
   readonly generator?: NodeGeneratorFactory;
+  /**
+   * What the node does when its clock steps back by more than it waits out (`toleranceMs`
+   * while running; `markToleranceMs` behind a worker ID's mark at a grant). `'refuse'`
+   * (default): refuse until the clock is past the last tick (ClockRollbackError) or fail with
+   * BehindMarkError, as before. `'switch-worker'`: lease another worker ID whose mark is at
+   * least `switchGuardMs` below the clock, release the old one with its exact mark, and go on
+   * issuing under the new one; when no such worker ID is free, refuse as `'refuse'` does.
+   * IDs after a switch may sort below those before it (uniqueness is kept, order across the
+   * step is not): docs/coordination.md, "Large clock steps".
+   */
+  readonly onLargeRollback?: LargeRollbackPolicy;
+  /** How far below the clock the mark of a worker ID switched to must be. Default 1000. */
+  readonly switchGuardMs?: number;
 }
+
+/** See {@link SnowflakeNodeOptions.onLargeRollback}. */
+export type LargeRollbackPolicy = 'refuse' | 'switch-worker';
 
 /** The validated settings. */
 export interface NodeSettings {
@@ -122,6 +138,8 @@ export interface NodeSettings {
   readonly signal: AbortSignal | undefined;
   readonly owner: Partial<Pick<LeaseOwner, 'instanceId' | 'host' | 'pid'>>;
   readonly generator: NodeGeneratorFactory | undefined;
+  readonly onLargeRollback: LargeRollbackPolicy;
+  readonly switchGuardMs: number;
 }
 
 const stderrLogger: NodeLogger = {
@@ -225,5 +243,14 @@ export function resolveNodeOptions(options: SnowflakeNodeOptions): NodeSettings 
     signal: options.signal,
     owner: options.owner ?? {},
     generator: factoryOf(options.generator),
+    onLargeRollback: policyOf(options.onLargeRollback),
+    switchGuardMs: num('switchGuardMs', options.switchGuardMs, 1000, 0),
   };
+}
+
+function policyOf(value: unknown): LargeRollbackPolicy {
+  if (value === undefined || value === 'refuse' || value === 'switch-worker') {
+    return value ?? 'refuse';
+  }
+  throw rangeError('createSnowflakeNode onLargeRollback', "'refuse' or 'switch-worker'", value);
 }

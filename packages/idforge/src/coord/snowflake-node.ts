@@ -10,7 +10,9 @@
  */
 import { hostname } from 'node:os';
 import {
+  BehindMarkError,
   type Clock,
+  ClockRollbackError,
   DuplicateWorkerError,
   type IdforgeError,
   type Layout,
@@ -29,9 +31,10 @@ import {
   resolveNodeOptions,
   type SnowflakeNodeOptions,
 } from './node-options.js';
-import type { Lease } from './ports.js';
+import type { Lease, LeaseOwner } from './ports.js';
 import { sleep } from './sleep.js';
 import { ceilToTick, markAfterTick, waitForMark } from './watermark.js';
+import { leaseBelowMark, type SwitchGrant } from './worker-switch.js';
 
 export type { NodeLogger, SnowflakeNodeOptions } from './node-options.js';
 
@@ -63,7 +66,22 @@ export interface NodeMetrics {
   readonly fencedRefusals: number;
   readonly exhaustionWaits: number;
   readonly rollbackWaits: number;
+  /** Worker IDs switched after a large clock step back (`onLargeRollback: 'switch-worker'`). */
+  readonly workerSwitches: number;
 }
+
+/** The last switch of worker ID after a large clock step back. */
+export interface WorkerSwitch {
+  readonly fromWorkerId: number;
+  readonly toWorkerId: number;
+  /** How far the clock was behind: the last tick issued, or the old worker ID's mark. */
+  readonly stepMs: number;
+  /** When it happened, on the node's clock (unix ms). */
+  readonly atMs: number;
+}
+
+/** Candidates a switch leases at most before it gives up (and the node refuses as before). */
+const SWITCH_TRIES = 16;
 
 const backgroundSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
@@ -87,7 +105,7 @@ export async function createSnowflakeNode(options: SnowflakeNodeOptions): Promis
  */
 export class SnowflakeNode {
   readonly #s: NodeSettings;
-  readonly #keeper: LeaseKeeper;
+  #keeper: LeaseKeeper;
   readonly #layout: Layout;
   readonly #clock: Clock;
   #gen: NodeGenerator | null = null;
@@ -100,39 +118,62 @@ export class SnowflakeNode {
   #fencedRefusals = 0;
   /** Exclusive marks this process issued up to, per worker ID: a floor the store cannot lower. */
   readonly #ownMarks = new Map<number, number>();
+  readonly #startedAtMs = Date.now();
+  /** A switch of worker ID in flight, its step, and when a failed one may be tried again. */
+  #switching: Promise<void> | null = null;
+  #switchStepMs = 0;
+  #switchRetryAtMs = Number.NEGATIVE_INFINITY;
+  #switches = 0;
+  #lastSwitch: WorkerSwitch | null = null;
 
   /** @internal Use {@link createSnowflakeNode}. */
   constructor(settings: NodeSettings) {
     this.#s = settings;
     this.#layout = settings.layout;
     this.#clock = settings.clock ?? defaultClock();
-    const o = settings.owner;
-    this.#keeper = new LeaseKeeper(
+    this.#keeper = this.#newKeeper(this.#ownerRecord(settings.owner.instanceId));
+    settings.signal?.addEventListener('abort', () => void this.close(), { once: true });
+  }
+
+  /** Who holds a lease of this node: a new instance ID unless given (each switch takes one). */
+  #ownerRecord(instanceId?: string): LeaseOwner {
+    const o = this.#s.owner;
+    return {
+      instanceId: instanceId ?? globalThis.crypto.randomUUID(),
+      host: o.host ?? hostname(),
+      pid: o.pid ?? process.pid,
+      startedAtMs: this.#startedAtMs,
+    };
+  }
+
+  /** A keeper for `owner`'s leases whose events reach the node only while it is the node's. */
+  #newKeeper(owner: LeaseOwner): LeaseKeeper {
+    const s = this.#s;
+    const keeper: LeaseKeeper = new LeaseKeeper(
       {
-        store: settings.store,
+        store: s.store,
         clock: this.#clock,
-        owner: {
-          instanceId: o.instanceId ?? globalThis.crypto.randomUUID(),
-          host: o.host ?? hostname(),
-          pid: o.pid ?? process.pid,
-          startedAtMs: Date.now(),
-        },
-        min: settings.min,
-        max: settings.max,
-        ttlMs: settings.ttlMs,
-        guardMs: settings.guardMs,
-        windowMs: settings.markWindowMs,
-        renewEveryMs: settings.renewEveryMs,
-        retryMs: settings.retryMs,
+        owner,
+        min: s.min,
+        max: s.max,
+        ttlMs: s.ttlMs,
+        guardMs: s.guardMs,
+        windowMs: s.markWindowMs,
+        renewEveryMs: s.renewEveryMs,
+        retryMs: s.retryMs,
       },
       {
-        onLost: (lease, duplicate, holders) => this.#onLost(lease, duplicate, holders),
-        onDuplicate: (claimants) => this.#onDuplicate(claimants),
-        lastIssuedMs: () => this.#lastIssuedMs(),
-        log: (level, message) => settings.logger[level](`idforge: ${message}`),
+        onLost: (lease, duplicate, holders) => {
+          if (keeper === this.#keeper) this.#onLost(lease, duplicate, holders);
+        },
+        onDuplicate: (claimants) => {
+          if (keeper === this.#keeper) this.#onDuplicate(claimants);
+        },
+        lastIssuedMs: () => (keeper === this.#keeper ? this.#lastIssuedMs() : null),
+        log: (level, message) => s.logger[level](`idforge: ${message}`),
       },
     );
-    settings.signal?.addEventListener('abort', () => void this.close(), { once: true });
+    return keeper;
   }
 
   /** @internal */
@@ -182,13 +223,17 @@ export class SnowflakeNode {
     const own = this.#ownMarks.get(lease.workerId);
     const mark =
       own === undefined ? lease.previousMarkMs : Math.max(own, lease.previousMarkMs ?? own);
-    const wait = waitForMark(
-      this.#layout,
-      lease.workerId,
-      mark,
-      this.#clock.now(),
-      s.markToleranceMs,
-    );
+    let wait: number;
+    try {
+      wait = waitForMark(this.#layout, lease.workerId, mark, this.#clock.now(), s.markToleranceMs);
+    } catch (error) {
+      // Too far behind the mark to wait: with the switch, another worker ID instead.
+      if (!(error instanceof BehindMarkError) || s.onLargeRollback !== 'switch-worker') throw error;
+      const grant = await this.#findSwitch();
+      if (grant === null) throw error;
+      await this.#switchTo(grant, error.gapMs);
+      return;
+    }
     this.#floorMs = mark === null ? Number.NEGATIVE_INFINITY : ceilToTick(this.#layout, mark);
     const where = `${s.store.backend} store ${s.store.address}`;
     if (wait > 0) {
@@ -232,6 +277,15 @@ export class SnowflakeNode {
     const k = this.#keeper;
     const lease = k.lease;
     if (lease === null) throw this.#refuse(new NotReadyError('no lease is held'));
+    if (this.#switching !== null) throw this.#refuse(this.#switchingError());
+    // The deadline counts from the last renewal's send time: a clock gone back past it since
+    // would stretch the lease by the step. Refused (or switched) like a rollback.
+    const behindMs = k.lastSentMs - (tickStartMs + this.#layout.unitMs);
+    if (behindMs > this.#s.toleranceMs) {
+      throw this.#refuse(
+        this.#largeRollback(new ClockRollbackError(behindMs, this.#s.toleranceMs)),
+      );
+    }
     if (this.#duplicate !== null) {
       throw this.#refuse(new DuplicateWorkerError(lease.workerId, this.#duplicate));
     }
@@ -346,6 +400,7 @@ export class SnowflakeNode {
     const pastMark = tickStart >= this.#floorMs && tickStart < k.reservedMs;
     let reason = '';
     if (this.#closed) reason = 'closed';
+    else if (this.#switching !== null) reason = this.#switchingError().message;
     else if (this.#duplicate !== null) reason = 'duplicate worker ID claim';
     else if (lease === null || this.#gen === null) {
       reason = this.#lastError?.message ?? 'acquiring a lease';
@@ -371,7 +426,12 @@ export class SnowflakeNode {
   next(gene?: SnowflakeGeneOptions): bigint {
     const g = this.#gen;
     if (g === null) throw this.#notReady();
-    return g.next(gene);
+    if (this.#s.onLargeRollback === 'refuse') return g.next(gene);
+    try {
+      return g.next(gene);
+    } catch (error) {
+      throw error instanceof ClockRollbackError ? this.#largeRollback(error) : error;
+    }
   }
 
   /** {@link next} as a decimal string. */
@@ -383,7 +443,106 @@ export class SnowflakeNode {
   batch(count: number, gene?: SnowflakeGeneOptions): bigint[] {
     const g = this.#gen;
     if (g === null) throw this.#notReady();
-    return g.batch(count, gene);
+    if (this.#s.onLargeRollback === 'refuse') return g.batch(count, gene);
+    try {
+      return g.batch(count, gene);
+    } catch (error) {
+      throw error instanceof ClockRollbackError ? this.#largeRollback(error) : error;
+    }
+  }
+
+  /**
+   * The error for a clock step back beyond the tolerance: with the switch, it starts one (once;
+   * again only after a failed one's back-off) and says so (NotReadyError: waiting helps);
+   * without, or while a failed switch backs off, the rollback itself.
+   */
+  #largeRollback(error: ClockRollbackError): IdforgeError {
+    if (this.#s.onLargeRollback !== 'switch-worker') return error;
+    if (this.#switching === null) {
+      if (this.#clock.now() < this.#switchRetryAtMs) return error;
+      this.#switchStepMs = error.driftMs;
+      this.#switching = this.#switchRunning().finally(() => {
+        this.#switching = null;
+      });
+    }
+    return this.#switchingError();
+  }
+
+  #switchingError(): NotReadyError {
+    return new NotReadyError(
+      `switching worker ID: the clock stepped back ${Math.round(this.#switchStepMs)} ms, more ` +
+        `than the ${this.#s.toleranceMs} ms waited out`,
+    );
+  }
+
+  /** A running switch: find a worker ID below the clock, or back off and refuse as before. */
+  async #switchRunning(): Promise<void> {
+    const s = this.#s;
+    try {
+      const grant = await this.#findSwitch();
+      if (grant !== null) {
+        await this.#switchTo(grant, this.#switchStepMs);
+        return;
+      }
+      s.logger.warn(
+        `idforge: no worker ID in ${s.min}..${s.max} has a mark ${s.switchGuardMs} ms below the ` +
+          'clock: refusing until the clock is past the last tick, as without the switch',
+      );
+    } catch (error) {
+      this.#lastError = error as IdforgeError;
+      s.logger.error(`idforge: switching worker ID failed: ${(error as Error).message}`);
+    }
+    this.#switchRetryAtMs = this.#clock.now() + s.retryMs * 8;
+  }
+
+  /** A free worker ID whose mark is at least switchGuardMs below the clock, leased; or null. */
+  #findSwitch(): Promise<SwitchGrant | null> {
+    const s = this.#s;
+    return leaseBelowMark({
+      store: s.store,
+      clock: this.#clock,
+      layout: this.#layout,
+      min: s.min,
+      max: s.max,
+      ttlMs: s.ttlMs,
+      owner: () => this.#ownerRecord(),
+      notAfterMs: this.#clock.now() - s.switchGuardMs,
+      maxTries: SWITCH_TRIES,
+    });
+  }
+
+  /**
+   * Moves to the worker ID of `grant`: retires the generator, releases the old worker ID with
+   * its exact final mark (kept, if the store is down, as this process's own floor), and
+   * activates the new one. `stepMs`: how far behind the clock was, for the log and status.
+   */
+  async #switchTo(grant: SwitchGrant, stepMs: number): Promise<void> {
+    const s = this.#s;
+    const old = this.#keeper;
+    const from = old.lease?.workerId ?? -1;
+    this.#retire();
+    const next = this.#newKeeper(grant.owner);
+    next.adopt(grant.lease, grant.sentMs);
+    this.#keeper = next;
+    await old
+      .close((l) => this.#finalMark(l))
+      .catch((error: unknown) => {
+        s.logger.warn(`idforge: releasing worker ID ${from} after the switch failed: ${error}`);
+      });
+    this.#switches++;
+    const to = grant.lease.workerId;
+    this.#lastSwitch = { fromWorkerId: from, toWorkerId: to, stepMs, atMs: this.#clock.now() };
+    s.logger.warn(
+      `idforge: the clock is ${Math.round(stepMs)} ms behind worker ID ${from}'s last tick or ` +
+        `mark: switched to worker ID ${to} (mark below the clock${grant.skipped.length > 0 ? `; skipped ${grant.skipped.join(', ')}` : ''}). ` +
+        'IDs stay unique; those issued from now may sort below the ones before the step',
+    );
+    await this.#activate(grant.lease);
+  }
+
+  /** The last switch of worker ID after a large clock step back, or null when none. */
+  get lastSwitch(): WorkerSwitch | null {
+    return this.#lastSwitch;
   }
 
   /** {@link batch}, waiting up to `waitMs` (default readyTimeoutMs) for readiness first. */
@@ -448,6 +607,7 @@ export class SnowflakeNode {
       fencedRefusals: this.#fencedRefusals,
       exhaustionWaits: g?.exhaustionWaits ?? 0,
       rollbackWaits: g?.rollbackWaits ?? 0,
+      workerSwitches: this.#switches,
     };
   }
 
