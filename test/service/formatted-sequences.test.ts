@@ -50,6 +50,27 @@ test('a plain tag keeps its answer; an unknown one is still 404', async () => {
   assert.equal((await s.app.inject({ url: '/v1/sequences/nope', headers: auth })).statusCode, 404);
 });
 
+test('the admin route creates a formatted tag as the CLI does; a bad format creates nothing', async () => {
+  const bad = await s.app.inject({
+    method: 'POST',
+    url: '/v1/sequences/receipts',
+    headers: auth,
+    payload: { step: 10, format: 'R-{n:6}', reset: 'daily' },
+  });
+  assert.equal(bad.statusCode, 400, bad.body);
+  assert.match(bad.body, /\{yyyy\}, \{mm\}, \{dd\} in a pattern that resets daily/);
+  assert.equal(await s.deps.sequences.source!.segments!.getTag('receipts'), null);
+  const created = await s.app.inject({
+    method: 'POST',
+    url: '/v1/sequences/receipts',
+    headers: auth,
+    payload: { step: 10, format: '{prefix}{n36:5}', prefix: 'R-' },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const r = await s.app.inject({ url: '/v1/sequences/receipts?count=2', headers: auth });
+  assert.deepEqual(r.json(), { ids: ['1', '2'], formatted: ['R-00001', 'R-00002'], period: '' });
+});
+
 test('the OpenAPI document names formatted and period', async () => {
   const doc = (await s.app.inject('/openapi.json')).json() as {
     paths: Record<

@@ -174,6 +174,19 @@ export const createTagSchema = {
       step: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1, default: 1000 },
       start: { ...decimal, description: 'first number (default 1)' },
       description: { type: 'string', maxLength: 1000 },
+      format: {
+        type: 'string',
+        maxLength: 100,
+        description:
+          'a formatted tag: business numbers such as INV-{yyyy}-{mm}-{n:6} ({n36:6}: base 36), stored with the tag (docs/business-numbers.md)',
+      },
+      reset: { type: 'string', enum: ['never', 'daily', 'monthly', 'yearly'] },
+      timeZone: {
+        type: 'string',
+        maxLength: 64,
+        description: 'IANA time zone of the periods (default UTC)',
+      },
+      prefix: { type: 'string', maxLength: 32 },
     },
     additionalProperties: false,
   },
@@ -220,6 +233,10 @@ export const listLeasesSchema = {
             properties: {
               workerId: { type: 'integer' },
               instanceId: { type: 'string' },
+              token: {
+                type: ['string', 'null'],
+                description: 'the token a lease was taken with through the service; null: direct',
+              },
               host: { type: 'string' },
               pid: { type: 'integer' },
               startedAtMs: { type: 'integer' },

@@ -1,10 +1,12 @@
 /** Admin routes (an admin token always): tags and their steps, leases. */
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import { defineNumberFormat, describeFormat, type ResetPeriod } from 'idforge/sequences';
 import type { RouteDeps } from '../deps.js';
 import { routePlugin } from '../plugins/plugin.js';
 import { createTagSchema, listLeasesSchema, listTagsSchema, setStepSchema } from '../schemas.js';
 import { buffersJson, type TagState } from '../sequences.js';
+import { holderOf } from './leases.js';
 
 const admin = { access: 'admin' as const };
 
@@ -21,27 +23,59 @@ export function tagJson(s: TagState): Record<string, unknown> {
   };
 }
 
+interface CreateTagBody {
+  readonly step: number;
+  readonly start?: string;
+  readonly description?: string;
+  readonly format?: string;
+  readonly reset?: ResetPeriod;
+  readonly timeZone?: string;
+  readonly prefix?: string;
+}
+
+/**
+ * The description a new tag is stored with: a formatted tag's format inside it (as `idforge
+ * seq create --format` stores it). A bad format is RangeError (400), before the tag is made.
+ */
+function storedDescription(body: CreateTagBody): string | undefined {
+  const { format, reset, timeZone, prefix, description } = body;
+  if (format === undefined) {
+    if ((reset ?? timeZone ?? prefix) !== undefined) {
+      throw new RangeError('reset, timeZone, prefix: expected them with a format, got no format');
+    }
+    return description;
+  }
+  const f = defineNumberFormat(format, {
+    ...(reset === undefined ? {} : { reset }),
+    ...(timeZone === undefined ? {} : { timeZone }),
+    ...(prefix === undefined ? {} : { prefix }),
+  });
+  return describeFormat(f, description);
+}
+
 /** POST and PATCH `/v1/sequences/{tag}`: create a tag, change its step (segment stores). */
 function tagRoutes(app: FastifyInstance, { sequences, events }: RouteDeps): void {
-  app.post<{
-    Params: { tag: string };
-    Body: { step: number; start?: string; description?: string };
-  }>('/v1/sequences/:tag', { schema: createTagSchema, config: admin }, async (req, reply) => {
-    const { step, start, description } = req.body ?? { step: 1000 };
-    const tag = await sequences.create(
-      req.params.tag,
-      step,
-      start === undefined ? undefined : BigInt(start),
-      description,
-    );
-    events.record(
-      'info',
-      'service',
-      `tag "${tag.tag}" created by "${req.principal?.name}" (step ${tag.step})`,
-    );
-    reply.code(201);
-    return tagJson({ tag, buffer: null });
-  });
+  app.post<{ Params: { tag: string }; Body: CreateTagBody }>(
+    '/v1/sequences/:tag',
+    { schema: createTagSchema, config: admin },
+    async (req, reply) => {
+      const body = req.body ?? { step: 1000 };
+      const { step, start } = body;
+      const tag = await sequences.create(
+        req.params.tag,
+        step,
+        start === undefined ? undefined : BigInt(start),
+        storedDescription(body),
+      );
+      events.record(
+        'info',
+        'service',
+        `tag "${tag.tag}" created by "${req.principal?.name}" (step ${tag.step})`,
+      );
+      reply.code(201);
+      return tagJson({ tag, buffer: null });
+    },
+  );
   app.patch<{ Params: { tag: string }; Body: { step: number } }>(
     '/v1/sequences/:tag',
     { schema: setStepSchema, config: admin },
@@ -66,6 +100,7 @@ function leaseRoute(app: FastifyInstance, { leaseStore }: RouteDeps): void {
       leases: leases.map((l) => ({
         workerId: l.workerId,
         instanceId: l.instanceId,
+        token: holderOf(l.instanceId).token,
         host: l.host,
         pid: l.pid,
         startedAtMs: l.startedAtMs,
