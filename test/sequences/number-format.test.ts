@@ -103,6 +103,19 @@ test('two nodes a second apart: each period its own tag, created once, numbers n
   // b (behind) still took December numbers after a had moved to January.
   const aJan = texts.findIndex((t) => t.startsWith('INV-2027'));
   assert.ok(texts.slice(aJan).some((t) => t.startsWith('INV-2026-12')));
+  // A call still drawing from December when the node's clock passes into January gets its
+  // numbers: the period before stays open until the one after it.
+  now = NEW_YEAR - 10;
+  const c = node(0);
+  const december = c.nextBatch(45); // several segments of 10: it waits on the store
+  now = NEW_YEAR + 10;
+  const [dec, jan] = await Promise.all([december, c.next()]);
+  assert.equal(dec.period, '2026-12');
+  assert.equal(dec.texts.length, 45);
+  assert.equal(jan.period, '2027-01');
+  texts.push(...dec.texts, jan.text);
+  assert.equal(new Set(texts).size, texts.length, 'still no formatted number twice');
+  c.close();
   const tags = (await store.listTags()).map((t) => t.tag);
   assert.deepEqual(tags, ['invoices', 'invoices:2026-12', 'invoices:2027-01']);
   await store.close();

@@ -7,8 +7,8 @@
  * segment's numbers are unique but, as with every segment sequence, not gap-free (a restart
  * wastes the rest of its segment). For consecutive numbers, see gap-free.ts.
  *
- * Holds the buffer of the current period only (the one before is closed when the period
- * changes: its unused numbers are wasted, never reissued). Not safe to share between processes
+ * Holds the buffers of the current period and the one before (closed when the period after
+ * begins: its unused numbers are wasted, never reissued). Not safe to share between processes
  * by itself; every process opens its own over the shared store.
  */
 import { type Clock, TagExistsError, UnknownTagError } from '../core/index.js';
@@ -43,6 +43,7 @@ export class FormattedSequence {
   readonly #options: FormattedSequenceOptions;
   readonly #clock: Pick<Clock, 'now'>;
   #current: { key: string; buffer: Promise<SegmentBuffer> } | null = null;
+  #previous: { key: string; buffer: Promise<SegmentBuffer> } | null = null;
   #closed = false;
 
   /**
@@ -92,14 +93,20 @@ export class FormattedSequence {
     };
   }
 
+  /**
+   * The buffer of `period`. The one before stays open until the period after it (a call still
+   * waiting on it when the period changes gets its numbers); older ones are closed.
+   */
   #bufferOf(period: NumberPeriod): Promise<SegmentBuffer> {
     const current = this.#current;
     if (current !== null && current.key === period.key) return current.buffer;
-    if (current !== null)
-      current.buffer.then(
-        (b) => b.close(),
-        () => undefined,
-      );
+    const previous = this.#previous;
+    if (previous !== null && previous.key === period.key) {
+      [this.#current, this.#previous] = [previous, current]; // the clock went back: reuse it
+      return previous.buffer;
+    }
+    if (previous !== null) closeLater(previous.buffer);
+    this.#previous = current;
     const buffer = this.#open(this.format.periodTag(this.tag, period));
     buffer.catch(() => {
       if (this.#current?.buffer === buffer) this.#current = null; // the next call tries again
@@ -146,13 +153,19 @@ export class FormattedSequence {
     return { period: period.key, values, texts: values.map((v) => this.format.format(v, period)) };
   }
 
-  /** Stops the current period's buffer (its unused numbers are wasted, never reissued). */
+  /** Stops the buffers (their unused numbers are wasted, never reissued). */
   close(): void {
     this.#closed = true;
-    this.#current?.buffer.then(
-      (b) => b.close(),
-      () => undefined,
-    );
+    for (const p of [this.#current, this.#previous]) if (p !== null) closeLater(p.buffer);
     this.#current = null;
+    this.#previous = null;
   }
+}
+
+/** Closes a buffer once it is open (one that failed to open holds nothing). */
+function closeLater(buffer: Promise<SegmentBuffer>): void {
+  buffer.then(
+    (b) => b.close(),
+    () => undefined,
+  );
 }
