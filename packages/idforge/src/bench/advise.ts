@@ -209,7 +209,7 @@ export function advise(a: Answers): Advice {
   }
   if (a.gapFree === 'yes') {
     advice.caveats.unshift(
-      'no distributed ID scheme is gap-free, and neither is a database sequence (rollbacks and restarts skip numbers): if gap-free numbers are truly required (invoice numbers), keep a separate counter row updated in the same database transaction as the insert, and accept that it serialises those inserts',
+      'no distributed ID scheme is gap-free, and neither is a database sequence (rollbacks and restarts skip numbers): if gap-free numbers are truly required (invoice numbers), keep a separate counter row updated in the same database transaction as the insert (GapFreeSequence of idforge/sequences does it on PostgreSQL, MariaDB/MySQL and SQLite: docs/business-numbers.md), and accept that it serialises those inserts',
     );
   }
   return advice;
