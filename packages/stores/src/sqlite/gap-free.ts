@@ -31,12 +31,19 @@ export interface SqliteGapFreeOptions {
 
 const BUSY = /^SQLITE_(BUSY|LOCKED)/;
 
+interface Prepared {
+  readonly create: Database.Statement;
+  readonly bump: Database.Statement;
+}
+
 export class SqliteGapFreeStore implements GapFreeStore<SqliteDatabase> {
   readonly backend = 'sqlite';
   readonly address: string;
   readonly namespace: string;
   readonly #db: Database.Database;
   readonly #table: string;
+  /** The statements prepared on each database `increment` is given (the caller's, usually one). */
+  readonly #prepared = new WeakMap<Database.Database, Prepared>();
 
   /** Throws `RangeError` for a bad namespace; `close()` leaves the database open. */
   constructor(options: SqliteGapFreeOptions) {
@@ -44,6 +51,21 @@ export class SqliteGapFreeStore implements GapFreeStore<SqliteDatabase> {
     this.#table = `"${this.namespace}_gap_free"`;
     this.#db = options.database as Database.Database;
     this.address = options.address ?? `sqlite:${options.database.name}`;
+  }
+
+  #statements(db: Database.Database): Prepared {
+    let st = this.#prepared.get(db);
+    if (st === undefined) {
+      const t = this.#table;
+      st = {
+        create: db.prepare(`INSERT OR IGNORE INTO ${t} (tag, period, last) VALUES (?, ?, 0)`),
+        bump: db
+          .prepare(`UPDATE ${t} SET last = last + 1 WHERE tag = ? AND period = ? RETURNING last`)
+          .safeIntegers(true),
+      };
+      this.#prepared.set(db, st);
+    }
+    return st;
   }
 
   async migrate(): Promise<void> {
@@ -66,17 +88,9 @@ export class SqliteGapFreeStore implements GapFreeStore<SqliteDatabase> {
       );
     }
     try {
-      db.prepare(`INSERT OR IGNORE INTO ${this.#table} (tag, period, last) VALUES (?, ?, 0)`).run(
-        tag,
-        period,
-      );
-      const row = db
-        .prepare(
-          `UPDATE ${this.#table} SET last = last + 1 WHERE tag = ? AND period = ? RETURNING last`,
-        )
-        .safeIntegers(true)
-        .get(tag, period) as { last: bigint };
-      return row.last;
+      const st = this.#statements(db);
+      st.create.run(tag, period);
+      return (st.bump.get(tag, period) as { last: bigint }).last;
     } catch (error) {
       if (BUSY.test(String((error as { code?: unknown })?.code))) {
         throw new GapFreeTimeoutError(tag, period, this.backend, 0, error);
