@@ -6,6 +6,7 @@
  * `ServiceRejectedError`, `ServiceResponseError`, `ClientClosedError`.
  */
 export { type ClientStats, createClient, type IdforgeClient } from './client.js';
+export { type HttpLeaseStore, type HttpLeaseStoreOptions, httpLeaseStore } from './lease-store.js';
 export {
   type ClientOptions,
   ID_SCHEMES,

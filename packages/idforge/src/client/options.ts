@@ -146,16 +146,24 @@ export function idQuery(scheme: IdScheme, options: IdRequestOptions | undefined)
   return q;
 }
 
-/** Validates `options` and fills in the defaults. See {@link ClientOptions}. */
-export function resolveOptions(options: unknown): ResolvedOptions {
-  const name = (key: string) => `createClient options.${key}`;
+/**
+ * Validates `options` and fills in the defaults. See {@link ClientOptions}. `who` names the
+ * function in messages, `known` the keys it takes, `timeoutMs` its default timeout.
+ */
+export function resolveOptions(
+  options: unknown,
+  who = 'createClient',
+  known: readonly string[] = KNOWN,
+  defaultTimeoutMs = DEFAULT_TIMEOUT_MS,
+): ResolvedOptions {
+  const name = (key: string) => `${who} options.${key}`;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw typeError('createClient options', 'an object with urls', options);
+    throw typeError(`${who} options`, 'an object with urls', options);
   }
   const o = options as Record<string, unknown>;
   for (const key of Object.keys(o)) {
-    if (!(KNOWN as readonly string[]).includes(key)) {
-      throw rangeError('createClient options', `only ${KNOWN.join(', ')}`, `key ${key}`);
+    if (!known.includes(key)) {
+      throw rangeError(`${who} options`, `only ${known.join(', ')}`, `key ${key}`);
     }
   }
   const f = o.fetch ?? globalThis.fetch;
@@ -170,9 +178,9 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     throw rangeError(name('prefetchAt'), 'a number in [0, 1)', prefetchAt);
   }
   return {
-    urls: resolveUrls(o.urls),
-    token: resolveToken(o.token),
-    timeoutMs: integer(name('timeoutMs'), o.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, MAX_DELAY),
+    urls: resolveUrls(o.urls, name('urls')),
+    token: resolveToken(o.token, name('token')),
+    timeoutMs: integer(name('timeoutMs'), o.timeoutMs ?? defaultTimeoutMs, 1, MAX_DELAY),
     segmentSize: integer(name('segmentSize'), o.segmentSize ?? 1000, 1, 1_000_000_000),
     prefetchAt,
     probeMs: integer(name('probeMs'), o.probeMs ?? 500, 1, Math.floor(MAX_DELAY / 20)),
@@ -182,8 +190,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
 }
 
 /** Absolute http(s) URLs without credentials, query or fragment; no trailing slash; distinct. */
-function resolveUrls(value: unknown): string[] {
-  const name = 'createClient options.urls';
+function resolveUrls(value: unknown, name: string): string[] {
   const expected = 'a non-empty array of http(s) base URLs';
   if (!Array.isArray(value)) throw typeError(name, expected, value);
   if (value.length === 0) throw rangeError(name, expected, value);
@@ -218,8 +225,7 @@ function resolveUrls(value: unknown): string[] {
 }
 
 /** A bearer token: visible ASCII (RFC 6750 b64token and more), echoed by length only. */
-function resolveToken(value: unknown): string | undefined {
-  const name = 'createClient options.token';
+function resolveToken(value: unknown, name: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') {
     throw new TypeError(`${name}: expected a string, got ${typeof value}`);

@@ -39,6 +39,8 @@ export interface ServiceRequest<T> {
   readonly path: string;
   /** Named in errors: `GET /v1/ids/ulid`. */
   readonly operation: string;
+  /** A JSON body (POST only). Default none. */
+  readonly body?: unknown;
   /** Turns a 2xx JSON body into the result; calls `fail(reason)` when it breaks the contract. */
   readonly parse: (body: unknown, fail: (reason: string) => never) => T;
 }
@@ -225,7 +227,8 @@ export class ServerPool {
     try {
       res = await this.#fetch(s.url + req.path, {
         method: req.method,
-        headers: this.#hlc === null ? this.#headers : { ...this.#headers, [HLC_HEADER]: this.#hlc },
+        headers: this.#headersOf(req),
+        ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
         redirect: 'manual',
         signal: ctrl.signal,
       });
@@ -241,6 +244,11 @@ export class ServerPool {
       clearTimeout(timer);
       this.#inFlight.delete(ctrl);
     }
+  }
+
+  #headersOf(req: ServiceRequest<unknown>): Record<string, string> {
+    const h = this.#hlc === null ? this.#headers : { ...this.#headers, [HLC_HEADER]: this.#hlc };
+    return req.body === undefined ? h : { ...h, 'content-type': 'application/json' };
   }
 
   #markDown(s: ServerState, e: Unavailable, probe: boolean): void {

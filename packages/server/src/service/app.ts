@@ -38,6 +38,7 @@ import { healthRoutes } from './routes/health.js';
 import { idRoutes } from './routes/ids.js';
 import { inspectRoutes } from './routes/inspect.js';
 import { leafRoutes } from './routes/leaf.js';
+import { leaseRoutes } from './routes/leases.js';
 import { sequenceRoutes } from './routes/sequences.js';
 import { statusRoutes } from './routes/status.js';
 import { MAX_PARAM_LENGTH } from './schemas.js';
@@ -59,6 +60,7 @@ const ROUTES = [
   idRoutes,
   sequenceRoutes,
   adminRoutes,
+  leaseRoutes,
   inspectRoutes,
   leafRoutes,
   healthRoutes,

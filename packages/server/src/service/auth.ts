@@ -6,7 +6,7 @@
  * the admin routes are refused (they always need an admin token).
  */
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { TokenConfig } from './config-values.js';
+import type { TokenConfig, TokenScope } from './config-values.js';
 import { HttpError, ServiceCode } from './errors.js';
 
 /** Who made a request: a configured token, or nobody (open service). */
@@ -15,6 +15,8 @@ export interface Principal {
   readonly admin: boolean;
   readonly schemes: ReadonlySet<string> | null;
   readonly tags: ReadonlySet<string> | null;
+  /** `ids` (IDs, sequences), `lease` (worker-ID leases): what routes of each access it may call. */
+  readonly scopes: ReadonlySet<TokenScope>;
 }
 
 // One-shot hashing: a third of the cost of createHash().update().digest() per request.
@@ -28,7 +30,13 @@ export class TokenAuth {
   constructor(tokens: readonly TokenConfig[]) {
     this.#tokens = tokens.map((t) => ({
       digest: digest(t.token),
-      principal: { name: t.name, admin: t.admin, schemes: scope(t.schemes), tags: scope(t.tags) },
+      principal: {
+        name: t.name,
+        admin: t.admin,
+        schemes: scope(t.schemes),
+        tags: scope(t.tags),
+        scopes: new Set(t.scopes),
+      },
     }));
   }
 
@@ -59,6 +67,20 @@ export class TokenAuth {
 }
 
 const unauthorized = (message: string) => new HttpError(ServiceCode.UNAUTHORIZED, message);
+
+/**
+ * Throws 403 unless `p` has scope `s` (null principal: open service). A `lease` token mints
+ * no IDs and an `ids` token takes no lease: the two are handed to different processes.
+ */
+export function allowScope(p: Principal | null, s: TokenScope): void {
+  if (p !== null && !p.scopes.has(s)) {
+    const what = s === 'lease' ? 'take worker-ID leases' : 'issue IDs or draw sequences';
+    throw new HttpError(
+      ServiceCode.FORBIDDEN,
+      `token "${p.name}" may not ${what}: give it the scope "${s}" ("scopes": ["${s}"])`,
+    );
+  }
+}
 
 /** Throws 403 unless `p` may use scheme `scheme` (null principal: open service). */
 export function allowScheme(p: Principal | null, scheme: string): void {

@@ -18,7 +18,16 @@ export interface TokenConfig {
   readonly tags: readonly string[];
   /** May call the admin routes (create tags, change steps, list leases). Default false. */
   readonly admin: boolean;
+  /**
+   * What the token may do beside admin: `ids` (IDs and sequences), `lease` (worker-ID leases
+   * over /v1/worker-leases, for in-process nodes). Default ['ids'].
+   */
+  readonly scopes: readonly TokenScope[];
 }
+
+/** The scopes of a token (docs/service.md, "Tokens"). */
+export const TOKEN_SCOPES = ['ids', 'lease'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** How much the service logs. */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -153,7 +162,16 @@ export const logLevel: Parse<LogLevel> = (value, where) =>
     ? (value as LogLevel)
     : fail(where, `one of ${LOG_LEVELS.join(', ')}`, value);
 
-const TOKEN_KEYS = ['name', 'token', 'schemes', 'tags', 'admin'];
+const TOKEN_KEYS = ['name', 'token', 'schemes', 'tags', 'admin', 'scopes'];
+
+function scopes(value: unknown, where: string): readonly TokenScope[] {
+  if (value === undefined) return ['ids'];
+  const ok =
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((s) => (TOKEN_SCOPES as readonly unknown[]).includes(s));
+  return ok ? (value as TokenScope[]) : fail(where, `a list of ${TOKEN_SCOPES.join(', ')}`, value);
+}
 
 function list(value: unknown, where: string): readonly string[] {
   if (value === undefined) return ['*'];
@@ -165,7 +183,7 @@ function list(value: unknown, where: string): readonly string[] {
 
 export const tokens: Parse<readonly TokenConfig[]> = (value, where) => {
   if (!Array.isArray(value))
-    return fail(where, 'a list of {name, token, schemes, tags, admin}', value);
+    return fail(where, 'a list of {name, token, schemes, tags, admin, scopes}', value);
   const names = new Set<string>();
   return value.map((t, i) => {
     const at = `${where}[${i}]`;
@@ -199,6 +217,7 @@ export const tokens: Parse<readonly TokenConfig[]> = (value, where) => {
       schemes: list(o.schemes, `${at}.schemes`),
       tags: list(o.tags, `${at}.tags`),
       admin: o.admin === undefined ? false : bool(o.admin, `${at}.admin`),
+      scopes: scopes(o.scopes, `${at}.scopes`),
     };
   });
 };

@@ -49,8 +49,11 @@ export interface ServiceDeps {
   readonly clockWatch?: ClockWatch;
 }
 
-/** Who may call a route: `ids` (a scoped token when tokens exist), `ops` (open unless protectOps), `admin`. */
-export type Access = 'ids' | 'ops' | 'admin';
+/**
+ * Who may call a route: `ids` and `lease` (a token of that scope when tokens exist), `ops`
+ * (open unless protectOps), `admin`.
+ */
+export type Access = 'ids' | 'lease' | 'ops' | 'admin';
 
 declare module 'fastify' {
   interface FastifyRequest {

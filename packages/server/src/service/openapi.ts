@@ -126,6 +126,9 @@ function errorResponses(
     );
   }
   if (access === 'admin') out[403] = error('not an admin token (IDF_FORBIDDEN)');
+  if (access === 'lease' && config.tokens.length > 0) {
+    out[403] = error('the token has no "lease" scope (IDF_FORBIDDEN)');
+  }
   if (config.rateLimit > 0 && access !== 'ops') {
     out[429] = error("the token's requests per window are used up (IDF_RATE_LIMITED)", retryAfter);
   }
@@ -140,7 +143,7 @@ export function documentRoute(config: ServiceConfig) {
     const access = routeAccess(route);
     const bearer =
       access === 'admin' ||
-      (access === 'ids' && config.tokens.length > 0) ||
+      ((access === 'ids' || access === 'lease') && config.tokens.length > 0) ||
       (access === 'ops' && config.protectOps);
     const method = Array.isArray(route.method) ? route.method[0] : route.method;
     // The route's own statuses first; the shared ones (the same error schema) bring their

@@ -5,7 +5,7 @@
  * null for a route open to all.
  */
 import type { FastifyRequest } from 'fastify';
-import { allowAdmin, TokenAuth } from '../auth.js';
+import { allowAdmin, allowScope, TokenAuth } from '../auth.js';
 import type { Access, ServiceDeps } from '../deps.js';
 import { servicePlugin } from './plugin.js';
 
@@ -29,6 +29,7 @@ export const authPlugin = servicePlugin('idforge-auth', async (app, { config }: 
     return (req) => {
       req.principal = auth.identify(req.headers.authorization);
       if (access === 'admin') allowAdmin(req.principal);
+      else if (access !== 'ops') allowScope(req.principal, access);
     };
   });
 });

@@ -1,0 +1,180 @@
+/**
+ * `/v1/worker-leases`: the LeaseStore port (idforge/coord) over HTTP, for Snowflake nodes that
+ * run in other processes without the store's credentials (`httpLeaseStore` of idforge/client).
+ * Tokens of scope `lease` only. The service decides nothing the store decides: each call goes to
+ * the service's own lease store (the one opened from `--store`), whose answer is passed on.
+ *
+ * Holder identity: the store records the caller's instance ID suffixed with `@` and the token's
+ * name, so a lease shows who took it (`idforge leases`, `/v1/leases`), and, since the store
+ * compares that whole ID atomically, a token can renew or release only the leases it took. The
+ * caller sees its own instance IDs without the suffix.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Lease, LeaseRecord } from 'idforge/coord';
+import type { RouteDeps } from '../deps.js';
+import { badRequest } from '../errors.js';
+import {
+  acquireLeaseSchema,
+  listWorkerLeasesSchema,
+  readMarkSchema,
+  releaseLeaseSchema,
+  renewLeaseSchema,
+  storeClockSchema,
+} from '../lease-schemas.js';
+import { routePlugin } from '../plugins/plugin.js';
+
+const lease = { access: 'lease' as const };
+
+/** The widest range one request may ask for. */
+const MAX_RANGE = 65_536;
+/** How far past the service's clock plus the TTL a mark may be set (a node's clock may lead). */
+const MARK_LEAD_MS = 600_000;
+
+/** The instance ID the store holds for `id` taken with this request's token. */
+export function storedInstanceId(req: FastifyRequest, id: string): string {
+  return `${id}@${req.principal?.name ?? ''}`;
+}
+
+/** A stored instance ID split: the caller's, and the token (null: not taken through a service). */
+export function holderOf(stored: string): { instanceId: string; token: string | null } {
+  const at = stored.indexOf('@');
+  return at < 0
+    ? { instanceId: stored, token: null }
+    : { instanceId: stored.slice(0, at), token: stored.slice(at + 1) };
+}
+
+/** The caller's view of a stored ID: its own without the suffix, another's as stored. */
+const shown = (req: FastifyRequest, stored: string) => {
+  const own = `@${req.principal?.name ?? ''}`;
+  return stored.endsWith(own) && stored.indexOf('@') === stored.length - own.length
+    ? stored.slice(0, -own.length)
+    : stored;
+};
+
+/** Refuses a mark so far ahead that it would keep the worker ID from every node for long. */
+function checkMark(now: number, ttlMs: number, markMs: number | null | undefined, what: string) {
+  if (markMs != null && markMs > now + ttlMs + MARK_LEAD_MS) {
+    throw badRequest(
+      `${what} ${markMs} is more than ttlMs + ${MARK_LEAD_MS} ms past the service clock (${now}): check the node's clock`,
+    );
+  }
+}
+
+interface AcquireBody {
+  min: number;
+  max: number;
+  ttlMs: number;
+  instanceId: string;
+  host: string;
+  pid: number;
+  startedAtMs: number;
+  clockMs: number;
+  reserveMarkMs?: number;
+}
+
+function acquireRoute(app: FastifyInstance, { leaseStore, now = Date.now }: RouteDeps): void {
+  app.post<{ Body: AcquireBody }>(
+    '/v1/worker-leases',
+    { schema: acquireLeaseSchema, config: lease },
+    async (req) => {
+      const b = req.body;
+      if (b.min > b.max) throw badRequest(`expected min <= max, got ${b.min} > ${b.max}`);
+      if (b.max - b.min >= MAX_RANGE) {
+        throw badRequest(
+          `expected a range of at most ${MAX_RANGE} worker IDs, got ${b.min}..${b.max}`,
+        );
+      }
+      checkMark(now(), b.ttlMs, b.reserveMarkMs, 'reserveMarkMs');
+      const owner = {
+        instanceId: storedInstanceId(req, b.instanceId),
+        host: b.host,
+        pid: b.pid,
+        startedAtMs: b.startedAtMs,
+      };
+      const granted = await leaseStore.acquire({
+        min: b.min,
+        max: b.max,
+        ttlMs: b.ttlMs,
+        owner,
+        clockMs: b.clockMs,
+        reserveMarkMs: b.reserveMarkMs ?? 0,
+      });
+      return { lease: granted === null ? null : { ...granted, instanceId: b.instanceId } };
+    },
+  );
+}
+
+interface RenewBody {
+  instanceId: string;
+  ttlMs: number;
+  reserveMarkMs: number;
+  clockMs: number;
+  lastIssuedMs?: number | null;
+}
+
+/** The port's Lease for a worker ID and a caller's instance (the stores compare only those). */
+const leaseOf = (req: FastifyRequest, workerId: number, instanceId: string): Lease => ({
+  workerId,
+  instanceId: storedInstanceId(req, instanceId),
+  previousMarkMs: null,
+  markMs: 0,
+});
+
+function renewRoutes(app: FastifyInstance, { leaseStore, now = Date.now }: RouteDeps): void {
+  app.post<{ Params: { workerId: number }; Body: RenewBody }>(
+    '/v1/worker-leases/:workerId/renew',
+    { schema: renewLeaseSchema, config: lease },
+    async (req) => {
+      const b = req.body;
+      checkMark(now(), b.ttlMs, b.reserveMarkMs, 'reserveMarkMs');
+      const result = await leaseStore.renew(leaseOf(req, req.params.workerId, b.instanceId), {
+        ttlMs: b.ttlMs,
+        reserveMarkMs: b.reserveMarkMs,
+        clockMs: b.clockMs,
+        lastIssuedMs: b.lastIssuedMs ?? null,
+      });
+      return { held: result.held, claimants: result.claimants.map((c) => shown(req, c)) };
+    },
+  );
+  app.post<{
+    Params: { workerId: number };
+    Body: { instanceId: string; finalMarkMs?: number | null };
+  }>(
+    '/v1/worker-leases/:workerId/release',
+    { schema: releaseLeaseSchema, config: lease },
+    async (req) => {
+      const { instanceId, finalMarkMs = null } = req.body;
+      checkMark(now(), 0, finalMarkMs, 'finalMarkMs');
+      await leaseStore.release(leaseOf(req, req.params.workerId, instanceId), finalMarkMs);
+      return { released: true };
+    },
+  );
+}
+
+/** A lease record as the lease routes and `/v1/leases` show it: the holder's token apart. */
+export function recordJson(r: LeaseRecord, instanceId: (stored: string) => string) {
+  return { ...r, instanceId: instanceId(r.instanceId), token: holderOf(r.instanceId).token };
+}
+
+function readRoutes(app: FastifyInstance, { leaseStore }: RouteDeps): void {
+  app.get('/v1/worker-leases', { schema: listWorkerLeasesSchema, config: lease }, async (req) => ({
+    leases: (await leaseStore.list()).map((r) => recordJson(r, (s) => shown(req, s))),
+  }));
+  app.get<{ Params: { workerId: number } }>(
+    '/v1/worker-leases/:workerId/mark',
+    { schema: readMarkSchema, config: lease },
+    async (req) => ({
+      workerId: req.params.workerId,
+      markMs: await leaseStore.readMark(req.params.workerId),
+    }),
+  );
+  app.get('/v1/worker-leases/clock', { schema: storeClockSchema, config: lease }, async () => ({
+    serverTimeMs: await leaseStore.serverTimeMs(),
+  }));
+}
+
+export const leaseRoutes = routePlugin('leases', async (app: FastifyInstance, deps: RouteDeps) => {
+  acquireRoute(app, deps);
+  renewRoutes(app, deps);
+  readRoutes(app, deps);
+});
