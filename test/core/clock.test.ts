@@ -46,6 +46,34 @@ test('an NTP step back of the wall clock is not seen, and is reported', () => {
   assert.equal(clock.reanchors, 0);
 });
 
+test('with followBackMs it follows a step back larger than that, and only such a step', () => {
+  const t = { wall: 1_700_000_000_000, mono: 1000 };
+  const clock = new MonotonicClock({
+    wall: () => t.wall,
+    monotonic: () => t.mono,
+    checkEveryMs: 100,
+    followBackMs: 1000,
+  });
+  const step = (ms: number) => {
+    t.wall += ms;
+    t.mono += ms;
+  };
+  step(200);
+  const before = clock.now();
+  t.wall -= 800; // under followBackMs: counted forwards, as without the option
+  step(150);
+  assert.equal(clock.now(), before + 150);
+  assert.equal(clock.stepsBack, 0);
+  t.wall -= 60_000; // a minute back: followed at the next check
+  step(150);
+  assert.equal(clock.now(), t.wall);
+  assert.equal(clock.stepsBack, 1);
+  assert.equal(clock.wallBehindMs, 0);
+  step(10);
+  assert.equal(clock.now(), t.wall, 'then counts forwards from there');
+  assert.throws(() => new MonotonicClock({ followBackMs: -1 }), RangeError);
+});
+
 test('after a suspend (wall moves, monotonic stands still) it re-anchors forwards', () => {
   const { t, clock, step } = rig();
   step(200);

@@ -68,12 +68,20 @@ export interface MonotonicClockOptions {
   readonly checkEveryMs?: number;
   /** Forward divergence from the wall clock that causes a re-anchor. Default 1000 ms. */
   readonly resyncMs?: number;
+  /**
+   * Backward divergence that makes the clock follow the wall clock back (re-anchor, and read
+   * less than before), for Snowflake nodes that switch worker ID on a large step back
+   * (`onLargeRollback: 'switch-worker'`). Default Infinity: never; the clock keeps counting
+   * forwards and reports the gap in `wallBehindMs`.
+   */
+  readonly followBackMs?: number;
 }
 
 /** What the algorithm of {@link MonotonicClock} reports, updated by its readings. */
 interface AnchorStats {
   reanchors: number;
   wallBehindMs: number;
+  stepsBack: number;
 }
 
 /**
@@ -87,6 +95,7 @@ function anchored(
   checkEveryMs: number,
   resyncMs: number,
   stats: AnchorStats,
+  followBackMs = Number.POSITIVE_INFINITY,
 ): () => number {
   const m0 = mono();
   let anchor = wall() - m0;
@@ -102,6 +111,11 @@ function anchored(
         anchor = w - m;
         t = w;
         stats.reanchors++;
+      } else if (t - w > followBackMs) {
+        anchor = w - m;
+        t = w;
+        last = w;
+        stats.stepsBack++;
       }
       stats.wallBehindMs = Math.max(t - w, 0);
     }
@@ -121,10 +135,12 @@ const performanceNow = (): number => performance.now();
  * by more than `resyncMs` (the monotonic clock stops during a suspend, the wall clock does
  * not) it re-anchors forwards. When the wall clock is behind (an NTP step back) it keeps
  * counting forwards and reports the gap in {@link MonotonicClock.wallBehindMs}: it never goes
- * backwards. Holds state; one instance may be shared by any number of generators.
+ * backwards, unless `followBackMs` is set and the wall clock is that far behind: then it
+ * follows it back (counted in {@link MonotonicClock.stepsBack}). Holds state; one instance
+ * may be shared by any number of generators.
  */
 export class MonotonicClock implements Clock {
-  readonly #stats: AnchorStats = { reanchors: 0, wallBehindMs: 0 };
+  readonly #stats: AnchorStats = { reanchors: 0, wallBehindMs: 0, stepsBack: 0 };
   readonly #read: () => number;
 
   /**
@@ -146,6 +162,9 @@ export class MonotonicClock implements Clock {
         ? 1000
         : assertNumber('MonotonicClock options.resyncMs', options.resyncMs, Number.MIN_VALUE),
       this.#stats,
+      options.followBackMs === undefined
+        ? Number.POSITIVE_INFINITY
+        : assertNumber('MonotonicClock options.followBackMs', options.followBackMs, 0),
     );
   }
 
@@ -157,6 +176,11 @@ export class MonotonicClock implements Clock {
   /** At the last check, how far the wall clock was behind this clock (0 if not behind). */
   get wallBehindMs(): number {
     return this.#stats.wallBehindMs;
+  }
+
+  /** Times it followed the wall clock back (only with `followBackMs`). */
+  get stepsBack(): number {
+    return this.#stats.stepsBack;
   }
 
   nowPrecise(): number {

@@ -7,9 +7,11 @@
  */
 import { backendOpens, DEFAULT_STORE_URL, servesRole, storeScheme } from '@idforge/stores';
 import { MAX_REQUEST_COUNT } from 'idforge';
+import type { LargeRollbackPolicy } from 'idforge/coord';
 import {
   bool,
   ConfigError,
+  fail,
   fieldValues,
   int,
   type KeySpec,
@@ -62,6 +64,13 @@ export interface ServiceConfig {
   readonly markToleranceMs: number;
   /** How long start waits for a free worker ID or a store that is down. */
   readonly acquireTimeoutMs: number;
+  /**
+   * A clock stepped back by more than the nodes wait out: `refuse` until it catches up (the
+   * default), or `switch-worker`: lease another worker ID whose mark is below the clock and go
+   * on (docs/coordination.md, "Large clock steps"). With `switch-worker` the nodes' clock
+   * follows the wall clock back when it is more than 500 ms behind.
+   */
+  readonly onLargeRollback: LargeRollbackPolicy;
   readonly maxCount: number;
   readonly maxSegmentSize: number;
   readonly tokens: readonly TokenConfig[];
@@ -142,6 +151,14 @@ export const CONFIG_KEYS = {
     default: 10_000,
     parse: int(0, 3_600_000),
     help: 'wait at start for a worker ID, ms',
+  },
+  onLargeRollback: {
+    default: 'refuse',
+    parse: (value, where) =>
+      value === 'refuse' || value === 'switch-worker'
+        ? (value as LargeRollbackPolicy)
+        : fail(where, 'refuse or switch-worker', value),
+    help: 'a clock stepped back past the mark: refuse, or switch-worker (another worker ID)',
   },
   maxCount: {
     default: 10_000,

@@ -37,6 +37,7 @@ type NodeOptions = Omit<
   | 'ttlMs'
   | 'markToleranceMs'
   | 'acquireTimeoutMs'
+  | 'onLargeRollback'
   | 'logger'
   | 'signal'
   | 'clock'
@@ -75,7 +76,13 @@ export class ServiceParts {
     this.config = config;
     this.events = events;
     this.identity = identity;
-    this.clock = options.clock ?? new MonotonicClock();
+    // Nodes that switch worker ID on a large step back must see the step: their clock follows
+    // the wall clock (an injected one too) back when it is more than half a second behind.
+    const follow =
+      config.onLargeRollback === 'switch-worker'
+        ? { followBackMs: 500, ...(options.wall === undefined ? {} : { wall: options.wall }) }
+        : {};
+    this.clock = options.clock ?? new MonotonicClock(follow);
     this.clockWatch = new ClockWatch({
       clock: this.clock,
       warnMs: config.wallDivergenceWarnMs,
@@ -132,6 +139,7 @@ export class ServiceParts {
       ttlMs: config.ttlMs,
       markToleranceMs: config.markToleranceMs,
       acquireTimeoutMs: config.acquireTimeoutMs,
+      onLargeRollback: config.onLargeRollback,
       logger: this.events.nodeLogger(),
       signal: this.starting.signal,
       clock: this.clock,

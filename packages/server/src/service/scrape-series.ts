@@ -49,6 +49,11 @@ const MIRRORED: readonly (readonly [string, string, (m: NodeMetrics) => number])
     'New ticks refused while fenced or not ready',
     (m) => m.fencedRefusals,
   ],
+  [
+    'idforge_worker_switches',
+    'Worker IDs switched after a large clock step back (onLargeRollback switch-worker)',
+    (m) => m.workerSwitches,
+  ],
 ];
 
 /**

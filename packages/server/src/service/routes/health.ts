@@ -4,7 +4,7 @@
  * its reason, and is listed in `warnings` as `name: reason`, as a failing one is in `failing`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SnowflakeNode } from 'idforge/coord';
+import type { SnowflakeNode, WorkerSwitch } from 'idforge/coord';
 import type { ClockWatch } from '../clock-watch.js';
 import type { RouteDeps } from '../deps.js';
 import { routePlugin } from '../plugins/plugin.js';
@@ -93,8 +93,26 @@ function nodeChecks(nodes: ReadonlyMap<string, SnowflakeNode>): Check[] {
       warn: false,
       reason: r.ready ? '' : r.reason,
     });
+    const sw = node.lastSwitch;
+    if (sw !== null && Date.now() - sw.atMs < SWITCH_SHOWN_MS) out.push(switchCheck(layout, sw));
   }
   return out;
+}
+
+/** How long /readyz lists a switch of worker ID as a warning. */
+const SWITCH_SHOWN_MS = 10 * 60_000;
+
+/** A recent switch of worker ID: a warning (readiness unchanged), with what happened. */
+function switchCheck(layout: string, sw: WorkerSwitch): Check {
+  return {
+    name: `switch:${layout}`,
+    ok: true,
+    warn: true,
+    reason:
+      `switched from worker ID ${sw.fromWorkerId} to ${sw.toWorkerId} at ` +
+      `${new Date(sw.atMs).toISOString()}: the clock was ${Math.round(sw.stepMs)} ms behind; ` +
+      'IDs issued since may sort below those before the step (they stay unique)',
+  };
 }
 
 /** The wall clock against the nodes' clock: never a failure, at most a warning. */
