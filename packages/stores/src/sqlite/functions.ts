@@ -46,7 +46,7 @@ export interface SqliteFunctionHost {
       readonly columns: string[];
       readonly parameters: string[];
       readonly safeIntegers?: boolean;
-      rows(...args: never[]): Generator<unknown[]>;
+      rows(...args: unknown[]): Generator<unknown>;
     },
   ): unknown;
 }

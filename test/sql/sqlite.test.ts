@@ -1,0 +1,109 @@
+// The SQL functions on SQLite: registerIdforgeFunctions on better-sqlite3 connections (SQLite
+// has no stored functions), with the same vectors and bounds as PostgreSQL and MariaDB; and
+// `idforge sql --store sqlite:` explaining that and creating no file.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { registerIdforgeFunctions } from '@idforge/stores';
+import Database from 'better-sqlite3';
+import { inspect, LAYOUTS, snowflakeBounds, snowflakeTimestamp, ulid, uuidv7Bounds } from 'idforge';
+import { cli } from '../helpers/cli.js';
+import { snowflakeVectors } from '../vectors/snowflake.js';
+import {
+  BOUNDS_FROM_MS,
+  BOUNDS_TO_MS,
+  snowflakeBoundVectors,
+  uuidv7BoundVectors,
+} from '../vectors/sql-bounds.js';
+import { ulidVectors } from '../vectors/ulid.js';
+import { RFC9562_VECTORS } from '../vectors/uuid.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idforge-sql-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const CALLS = 10_000;
+
+function open(file: string, layout = LAYOUTS.default!, node = 5) {
+  const db = new Database(file);
+  registerIdforgeFunctions(db, { layout, node });
+  return db;
+}
+
+function column(db: Database.Database, sql: string): unknown[] {
+  return db.prepare(sql).safeIntegers(true).pluck().all();
+}
+
+test('sqlite: two connections to one file × 10,000 idforge_snowflake(): no duplicate, node 5, the clock time; uuidv7 increasing per connection', () => {
+  const file = join(dir, 'a.db');
+  const [a, b] = [open(file), open(file)];
+  const series = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${CALLS})`;
+  const start = Date.now();
+  const ids = [a, b, a, b].flatMap((db) =>
+    column(db, `${series} SELECT idforge_snowflake() FROM n`),
+  );
+  assert.equal(new Set(ids).size, 4 * CALLS);
+  for (const id of ids) {
+    const r = inspect(id as bigint, { layout: LAYOUTS.default! });
+    assert.equal(r.fields!.node, 5);
+    assert.ok(r.unixMs! >= start - 1 && r.unixMs! <= Date.now() + 1);
+  }
+  for (const db of [a, b]) {
+    const us = column(db, `${series} SELECT idforge_uuidv7() FROM n`) as string[];
+    for (let i = 1; i < us.length; i++)
+      assert.ok(us[i]! > us[i - 1]!, `${us[i]} after ${us[i - 1]}`);
+    assert.equal(inspect(us[0]!).version, 7);
+  }
+  a.close();
+  b.close();
+});
+
+test('sqlite: the vectors and the library IDs decode with idforge_time, bounds equal the library and the vectors', () => {
+  for (const v of snowflakeVectors) {
+    const layout = LAYOUTS[v.layout]!;
+    const db = open(':memory:', layout, 0);
+    const ms = Date.parse(column(db, `SELECT idforge_time(${v.id})`)[0] as string);
+    assert.equal(ms, snowflakeTimestamp(layout, BigInt(v.id)), v.id);
+    const bv = snowflakeBoundVectors.find((x) => x.layout === v.layout);
+    if (bv !== undefined) {
+      const row = db
+        .prepare('SELECT lowest, highest FROM idforge_snowflake_bounds(?, ?)')
+        .safeIntegers(true)
+        .get(BOUNDS_FROM_MS, BOUNDS_TO_MS) as { lowest: bigint; highest: bigint };
+      const lib = snowflakeBounds(layout, BOUNDS_FROM_MS, BOUNDS_TO_MS);
+      assert.deepEqual([row.lowest, row.highest], [lib.lowest, lib.highest]);
+      assert.deepEqual([String(row.lowest), String(row.highest)], [bv.lowest, bv.highest]);
+    }
+    db.close();
+  }
+  const db = open(':memory:');
+  const time = (x: string) => Date.parse(column(db, `SELECT idforge_time('${x}')`)[0] as string);
+  for (const v of ulidVectors.filter((x) => x.time <= 8.64e15)) assert.equal(time(v.ulid), v.time);
+  for (const v of RFC9562_VECTORS.filter((x) => x.version === 7))
+    assert.equal(time(v.text), v.unixMs);
+  const u = ulid();
+  assert.equal(time(u), inspect(u).unixMs);
+  const row = db
+    .prepare('SELECT lowest, highest FROM idforge_uuidv7_bounds(?, ?)')
+    .get(new Date(BOUNDS_FROM_MS).toISOString(), BOUNDS_TO_MS);
+  assert.deepEqual(row, uuidv7Bounds(BOUNDS_FROM_MS, BOUNDS_TO_MS));
+  assert.equal((row as { lowest: string }).lowest, uuidv7BoundVectors[0].lowest);
+  const at = column(db, `SELECT idforge_uuidv7_at(${BOUNDS_FROM_MS})`)[0] as string;
+  assert.equal(inspect(at).unixMs, BOUNDS_FROM_MS);
+  assert.throws(
+    () => registerIdforgeFunctions(db, { layout: LAYOUTS.default!, node: 1024 }),
+    RangeError,
+  );
+  db.close();
+});
+
+test('sqlite: idforge sql --store sqlite: explains there is nothing to install and creates no file', async () => {
+  const file = join(dir, 'never.db');
+  const r = await cli(['sql', '--store', `sqlite:${file}`, '--apply', '--node', '1']);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /SQLite has no stored functions.*registerIdforgeFunctions\(db, \{ layout, node \}\)/,
+  );
+  assert.equal(existsSync(file), false);
+});
