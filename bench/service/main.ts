@@ -8,7 +8,11 @@
  *   2. `idforge serve` as deployed: a scoped bearer token on every request, the rate limit and
  *      the event-loop guard on, metrics counted: /v1/ids/snowflake?count=1, ?count=1000,
  *      /v1/ids/uuidv7?count=1000 and Leaf's /api/snowflake/get/{key};
- * then the client's `sequence(tag).next()` with prefetched segments against the same service.
+ * then the client's `sequence(tag).next()` with prefetched segments against the same service,
+ * and the lease rows (leases.ts): a node in this process leased through the service
+ * (`httpLeaseStore`, a `lease` token) against one leased on the store itself (both expected at
+ * the layout's cap: the lease is off the issue path), and one lease renewal's round trip, over
+ * HTTP and on the store.
  * Each server is its own process (one core for it, one for autocannon). Goals (issue 10):
  * count=1 at 80 % of the bare server's requests/s; Snowflake count=1000 at 90 % of one
  * worker's cap (4,096 IDs/ms = 4.1 M/s); UUIDv7 count=1000 over 5 M IDs/s; the client over
@@ -20,7 +24,9 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createClient } from '../../packages/idforge/src/client/index.js';
+import { createClient, httpLeaseStore } from '../../packages/idforge/src/client/index.js';
+import { openLeaseStore } from '../../packages/stores/src/index.js';
+import { nodeRate, renewRoundTrip } from './leases.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -28,6 +34,7 @@ const durationArg = argv.indexOf('--duration');
 const DURATION = durationArg >= 0 ? Number(argv[durationArg + 1]) : quick ? 2 : 10;
 const CONNECTIONS = 64;
 const TOKEN = 'bench-token-0123456789abcdef0123';
+const LEASE_TOKEN = 'bench-lease-token-0123456789abcdef';
 const CAP = 4_096_000;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const loader = join(root, 'scripts/dev-loader.mjs');
@@ -157,6 +164,8 @@ function print(rows: readonly Row[]): void {
       return `${((r.idsPerSec / CAP) * 100).toFixed(0)} % of cap (goal 90 %)`;
     if (r.name.startsWith('uuidv7')) return `${(r.idsPerSec / 5e6).toFixed(2)}x of 5 M/s`;
     if (r.name.startsWith('client')) return `${(r.idsPerSec / 1e7).toFixed(2)}x of 10 M/s`;
+    if (r.name.startsWith('node in process'))
+      return `${((r.idsPerSec / CAP) * 100).toFixed(0)} % of cap (expected ~100 %)`;
     if (r.name.startsWith('leaf'))
       return `${of(r, bare)} of bare, ${of(r, fastify)} of bare Fastify`;
     return '';
@@ -180,6 +189,23 @@ function print(rows: readonly Row[]): void {
         .join('  ')
         .trimEnd(),
     );
+}
+
+/** A node leased through the service against one on the store, and the lease round trips. */
+async function leaseRows(url: string, storeUrl: string): Promise<Row[]> {
+  const http = httpLeaseStore({ urls: [url], token: LEASE_TOKEN });
+  const direct = await openLeaseStore(storeUrl);
+  try {
+    return [
+      await nodeRate('node in process, leased over HTTP', http, [500, 599], DURATION),
+      await nodeRate('node in process, leased on the store', direct, [600, 699], DURATION),
+      await renewRoundTrip('lease renewal over HTTP', http, 700, DURATION),
+      await renewRoundTrip('lease renewal on the store (sqlite)', direct, 701, DURATION),
+    ];
+  } finally {
+    await http.close();
+    await direct.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -228,7 +254,10 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
       logLevel: 'warn',
       rateLimit: 1_000_000_000,
       rateWindowMs: 60_000,
-      tokens: [{ name: 'bench', token: TOKEN, admin: true }],
+      tokens: [
+        { name: 'bench', token: TOKEN, admin: true },
+        { name: 'bench-lease', token: LEASE_TOKEN, scopes: ['lease'] },
+      ],
     }),
   );
   // The built CLI when there is one (as deployed); else the sources through tsx.
@@ -269,6 +298,7 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
       await load('leaf /api/snowflake/get/{key}', `${url}/api/snowflake/get/bench`, 1, auth),
     );
     rows.push(await clientRate(url, 'bench'));
+    rows.push(...(await leaseRows(url, `sqlite:${join(dir, 'idforge.db')}`)));
   } finally {
     await stop(service.child);
     rmSync(dir, { recursive: true, force: true });
