@@ -8,7 +8,12 @@ import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { httpLeaseStore } from '../../packages/idforge/src/client/index.js';
 import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
-import { ServiceAuthError, StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import {
+  ClockSkewError,
+  ServiceAuthError,
+  StoreUnavailableError,
+} from '../../packages/idforge/src/core/index.js';
+import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
 import { cli } from '../helpers/cli.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 import { closedPort } from '../helpers/tcp.js';
@@ -137,6 +142,35 @@ describe('a node leasing through the service', () => {
       await node.close();
       const mark = await svc.deps.leaseStore.readMark(workerId);
       assert.ok(mark !== null && mark <= Date.now() + 1, `the exact mark at close, ${mark}`);
+      await store.close();
+    }
+  });
+
+  test("the fleet clock check reads the store's clock through the service", async () => {
+    const store = httpLeaseStore({ urls: [base], token: LEASE });
+    const ahead = {
+      now: () => Date.now() + 5000,
+      nowPrecise: () => Date.now() + 5000,
+      sleep: blockingSleep,
+    };
+    try {
+      await assert.rejects(
+        createSnowflakeNode({
+          store,
+          workerIds: [0, 3],
+          clock: ahead,
+          maxSkewMs: 1000,
+          logger: quiet,
+        }),
+        ClockSkewError,
+      );
+      const left = await call('GET', '/v1/worker-leases', LEASE).then((r) => r.json());
+      assert.deepEqual(
+        left.leases.map((l: { workerId: number }) => l.workerId),
+        [100],
+        'the refused node released what it leased',
+      );
+    } finally {
       await store.close();
     }
   });
