@@ -91,11 +91,16 @@ function spawnWorker(cfg: WorkerConfig, onLine: (line: string, kill: () => void)
 }
 
 /** One worker's 1,000 transactions, in one process or, when killed at `killAt`, two. */
-async function runWorker(cfg: WorkerConfig): Promise<{ commits: number; killed: boolean }> {
+async function runWorker(
+  cfg: WorkerConfig,
+): Promise<{ commits: number; killed: boolean; held: string | null }> {
   let held = -1;
+  let number: string | null = null;
   const first = spawnWorker(cfg, (line, kill) => {
     if (line.startsWith('H ')) {
-      held = Number(line.slice(2));
+      const [, i, period, value] = line.split(' ');
+      held = Number(i);
+      number = `${period} ${value}`;
       kill();
     }
   });
@@ -103,12 +108,12 @@ async function runWorker(cfg: WorkerConfig): Promise<{ commits: number; killed: 
   const done = (r: Run) => r.lines.find((l) => l.startsWith('D '));
   if (held < 0) {
     assert.equal(code, 0, `worker ${cfg.worker}: ${first.lines.join(' | ')}`);
-    return { commits: Number(done(first)!.split(' ')[1]), killed: false };
+    return { commits: Number(done(first)!.split(' ')[1]), killed: false, held: null };
   }
   assert.equal(code, 'SIGKILL', `worker ${cfg.worker} was killed holding ${held}`);
   const rest = spawnWorker({ ...cfg, from: held + 1, killAt: -1, seed: cfg.seed + 1 }, () => {});
   assert.equal(await rest.exit, 0, `worker ${cfg.worker} (rest): ${rest.lines.join(' | ')}`);
-  return { commits: Number(done(rest)!.split(' ')[1]), killed: true };
+  return { commits: Number(done(rest)!.split(' ')[1]), killed: true, held: number };
 }
 
 /** `workers` processes × `transactions` on `engine`, two of them killed holding a number. */
@@ -150,6 +155,10 @@ export function gapFreeSuite(name: string, options: GapFreeSuiteOptions): void {
         const periods = byPeriod(rows);
         assert.deepEqual([...periods.keys()].sort(), ['2026-12', '2027-01'], 'a boundary crossed');
         assert.deepEqual(findings(rows), [], 'each period exactly 1..N, each text once');
+        const committed = new Set(rows.map((r) => `${r.period} ${r.value}`));
+        for (const r of results.filter((x) => x.killed)) {
+          assert.ok(committed.has(r.held!), `the killed writer's ${r.held} went to another writer`);
+        }
         for (const [period, values] of periods) {
           assert.equal(await engine.store().last('invoices', period), BigInt(values.length));
         }
