@@ -75,5 +75,17 @@ test('a format that would repeat, or flags without --format, are refused and cre
   assert.match(lone.stderr, /apply with --format only/);
   const onNext = await cli(['seq', 'next', 'x', '--store', store, '--format', '{n}']);
   assert.match(onNext.stderr, /--format applies to seq create only/);
+  const long = await cli([
+    'seq',
+    'create',
+    'x'.repeat(118),
+    '--store',
+    store,
+    '--format',
+    '{yyyy}-{n}',
+    '--reset',
+    'yearly',
+  ]);
+  assert.match(long.stderr, /a tag that resets has at most 117 characters/);
   assert.equal(existsSync(path), false, 'no store file made');
 });

@@ -3,6 +3,7 @@ import { UsageError } from 'idforge/cli';
 import {
   defineNumberFormat,
   formatOfDescription,
+  MAX_TAG_LENGTH,
   type NumberFormat,
   type ResetPeriod,
   type SegmentTag,
@@ -17,7 +18,11 @@ export interface FormatFlags {
 }
 
 /** `--format` and its options, validated (a RangeError names what is wrong). */
-export function formatArg(sub: string, values: FormatFlags): NumberFormat | undefined {
+export function formatArg(
+  sub: string,
+  tag: string | undefined,
+  values: FormatFlags,
+): NumberFormat | undefined {
   const { format, reset, prefix } = values;
   const timeZone = values['time-zone'];
   if (format === undefined) {
@@ -27,11 +32,18 @@ export function formatArg(sub: string, values: FormatFlags): NumberFormat | unde
     return undefined;
   }
   if (sub !== 'create') throw new UsageError('--format applies to seq create only');
-  return defineNumberFormat(format, {
+  const f = defineNumberFormat(format, {
     ...(reset === undefined ? {} : { reset: reset as ResetPeriod }),
     ...(timeZone === undefined ? {} : { timeZone }),
     ...(prefix === undefined ? {} : { prefix }),
   });
+  // Its periods are TAG:YYYY-MM-DD at most: 11 characters more than the tag.
+  if (f.reset !== 'never' && tag !== undefined && tag.length > MAX_TAG_LENGTH - 11) {
+    throw new UsageError(
+      `seq create: a tag that resets has at most ${MAX_TAG_LENGTH - 11} characters (its periods are TAG:PERIOD), got ${tag.length}`,
+    );
+  }
+  return f;
 }
 
 export function formatNote(format: NumberFormat | undefined): string {

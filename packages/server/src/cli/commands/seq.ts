@@ -191,7 +191,7 @@ function seqArgs(positionals: string[], values: SeqValues): SeqArgs {
   const step = integer('--step', values.step ?? '1000', 1, 2 ** 31 - 1);
   const start = bigintArg('--start', values.start ?? '1', 1n, MAX_SEQUENCE_VALUE, '2^63 - 1');
   const count = integer('--count', values.count ?? '1', 1, 10_000_000);
-  return { sub, tag, newStep, step, start, count, format: formatArg(sub, values) };
+  return { sub, tag, newStep, step, start, count, format: formatArg(sub, tag, values) };
 }
 
 /** How `seq next`, `show` and `step` open a segment table: never a new, empty store. */

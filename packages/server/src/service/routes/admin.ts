@@ -1,7 +1,12 @@
 /** Admin routes (an admin token always): tags and their steps, leases. */
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { defineNumberFormat, describeFormat, type ResetPeriod } from 'idforge/sequences';
+import {
+  defineNumberFormat,
+  describeFormat,
+  MAX_TAG_LENGTH,
+  type ResetPeriod,
+} from 'idforge/sequences';
 import type { RouteDeps } from '../deps.js';
 import { routePlugin } from '../plugins/plugin.js';
 import { createTagSchema, listLeasesSchema, listTagsSchema, setStepSchema } from '../schemas.js';
@@ -37,7 +42,7 @@ interface CreateTagBody {
  * The description a new tag is stored with: a formatted tag's format inside it (as `idforge
  * seq create --format` stores it). A bad format is RangeError (400), before the tag is made.
  */
-function storedDescription(body: CreateTagBody): string | undefined {
+function storedDescription(tag: string, body: CreateTagBody): string | undefined {
   const { format, reset, timeZone, prefix, description } = body;
   if (format === undefined) {
     if ((reset ?? timeZone ?? prefix) !== undefined) {
@@ -50,6 +55,11 @@ function storedDescription(body: CreateTagBody): string | undefined {
     ...(timeZone === undefined ? {} : { timeZone }),
     ...(prefix === undefined ? {} : { prefix }),
   });
+  if (f.reset !== 'never' && tag.length > MAX_TAG_LENGTH - 11) {
+    throw new RangeError(
+      `tag: expected at most ${MAX_TAG_LENGTH - 11} characters for a format that resets (its periods are TAG:PERIOD), got ${tag.length}`,
+    );
+  }
   return describeFormat(f, description);
 }
 
@@ -65,7 +75,7 @@ function tagRoutes(app: FastifyInstance, { sequences, events }: RouteDeps): void
         req.params.tag,
         step,
         start === undefined ? undefined : BigInt(start),
-        storedDescription(body),
+        storedDescription(req.params.tag, body),
       );
       events.record(
         'info',
