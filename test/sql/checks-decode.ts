@@ -171,3 +171,20 @@ export function registerRemove(engine: Engine, s: () => Session, skip: string | 
     assert.match(again.stdout, /^nothing to remove/);
   });
 }
+
+export function registerPrinted(engine: Engine, s: () => Session, skip: string | false): void {
+  test(`${engine.name}: the printed script, run by the engine's own client, is the install --apply makes`, {
+    skip,
+  }, async () => {
+    const printed = await cli(['sql', '--engine', engine.name, '--node', '3']);
+    assert.equal(printed.code, 0, printed.stderr);
+    await engine.runScript(printed.stdout);
+    const [id] = await column(s(), `SELECT ${engine.text('idforge_snowflake()')} AS v`);
+    assert.equal(inspect(BigInt(id!), { layout: LAYOUTS.default! }).fields!.node, 3);
+    const applied = await cli(['sql', '--store', engine.url, '--apply', '--node', '3']);
+    assert.match(applied.stdout, /^unchanged: /);
+    const removed = await cli(['sql', '--store', engine.url, '--remove']);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.deepEqual(await engine.objects(s()), ['idforge_mine']);
+  });
+}

@@ -32,6 +32,8 @@ export interface Engine {
   objects(s: Session): Promise<string[]>;
   /** The last unix ms its timestamps hold (MariaDB's DATETIME ends with 9999). */
   readonly maxTimeMs: number;
+  /** Runs a script as printed by `idforge sql` with the engine's own client (psql, mariadb). */
+  runScript(text: string): Promise<void>;
   /** Creates a function of the user's called idforge_mine (remove must leave it). */
   readonly userFunction: string;
 }

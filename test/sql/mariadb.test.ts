@@ -1,5 +1,6 @@
 // `idforge sql` on MariaDB (IDFORGE_MYSQL_URL, default mysql://root@127.0.0.1:3306/test): the
 // in-database suite (suite.ts) in a database of its own, dropped at the end.
+import { execFileSync } from 'node:child_process';
 import mysql from 'mysql2/promise';
 import { serviceSkip } from '../helpers/services.js';
 import type { Engine, Session } from './engine.js';
@@ -54,6 +55,14 @@ const engine: Engine = {
     return rows.map((r) => r.v!);
   },
   maxTimeMs: Date.parse('9999-12-31T23:59:59.999Z'),
+  async runScript(text) {
+    const u = new URL(url);
+    execFileSync(
+      'mysql',
+      ['-h', u.hostname, '-P', u.port || '3306', '-u', decodeURIComponent(u.username), DB],
+      { input: text },
+    );
+  },
   userFunction: 'CREATE FUNCTION idforge_mine() RETURNS INT DETERMINISTIC RETURN 1',
 };
 

@@ -1,5 +1,6 @@
 // `idforge sql` on PostgreSQL (IDFORGE_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test):
 // the in-database suite (suite.ts) in a database of its own, dropped at the end.
+import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { serviceSkip } from '../helpers/services.js';
 import type { Engine, Session } from './engine.js';
@@ -51,6 +52,9 @@ const engine: Engine = {
     return [...new Set(rows.map((r) => r.v!))];
   },
   maxTimeMs: 2 ** 48 - 1,
+  async runScript(text) {
+    execFileSync('psql', ['-v', 'ON_ERROR_STOP=1', '-q', '-d', url.toString()], { input: text });
+  },
   userFunction: 'CREATE FUNCTION idforge_mine() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$',
 };
 

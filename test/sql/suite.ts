@@ -6,7 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { cli } from '../helpers/cli.js';
-import { registerDecoding, registerLayouts, registerRemove } from './checks-decode.js';
+import {
+  registerDecoding,
+  registerLayouts,
+  registerPrinted,
+  registerRemove,
+} from './checks-decode.js';
 import { registerClockRule, registerConcurrency } from './checks-run.js';
 import { type Engine, NODE, type Session } from './engine.js';
 
@@ -53,4 +58,5 @@ export function engineSuite(engine: Engine, skip: string | false): void {
   registerDecoding(engine, () => s, skip);
   registerLayouts(engine, () => s, skip);
   registerRemove(engine, () => s, skip);
+  registerPrinted(engine, () => s, skip);
 }
