@@ -5,6 +5,7 @@
  * start: an unknown key or a bad value throws {@link ConfigError} naming the key, where it came
  * from and how to fix it (the CLI exits with code 2).
  */
+import { availableParallelism } from 'node:os';
 import { backendOpens, DEFAULT_STORE_URL, servesRole, storeScheme } from '@idforge/stores';
 import { MAX_REQUEST_COUNT } from 'idforge';
 import type { LargeRollbackPolicy } from 'idforge/coord';
@@ -71,6 +72,12 @@ export interface ServiceConfig {
    * follows the wall clock back when it is more than 500 ms behind.
    */
   readonly onLargeRollback: LargeRollbackPolicy;
+  /**
+   * Processes serving on the one port (node:cluster), each with its own leases, marks and
+   * segment buffers; `auto` in a file, flag or variable resolves to the host's available
+   * parallelism. Default 1 (this process serves).
+   */
+  readonly processes: number;
   readonly maxCount: number;
   readonly maxSegmentSize: number;
   readonly tokens: readonly TokenConfig[];
@@ -151,6 +158,17 @@ export const CONFIG_KEYS = {
     default: 10_000,
     parse: int(0, 3_600_000),
     help: 'wait at start for a worker ID, ms',
+  },
+  processes: {
+    default: 1,
+    parse: (value, where) => {
+      if (value === 'auto') return availableParallelism();
+      const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+      return Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 256
+        ? (n as number)
+        : fail(where, 'an integer in [1, 256] or auto', value);
+    },
+    help: 'processes serving on the port, N or auto (one per core)',
   },
   onLargeRollback: {
     default: 'refuse',

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LeaseStore, SnowflakeNode } from 'idforge/coord';
 import type { Principal } from './auth.js';
 import type { ClockWatch } from './clock-watch.js';
+import type { ClusterView } from './cluster-view.js';
 import type { ServiceConfig } from './config.js';
 import type { EventLog } from './events.js';
 import type { ServiceHlc } from './hlc.js';
@@ -47,6 +48,11 @@ export interface ServiceDeps {
   readonly now?: () => number;
   /** The wall clock against the nodes' clock (/readyz, /metrics, /v1/status). Default none. */
   readonly clockWatch?: ClockWatch;
+  /**
+   * One process of `--processes N`: /metrics, /readyz and /v1/status speak for every process
+   * of the node through it (cluster-view.ts). Default none: this process is the node.
+   */
+  readonly cluster?: ClusterView;
 }
 
 /**

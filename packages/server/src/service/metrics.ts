@@ -10,7 +10,16 @@
  */
 
 import { ErrorCode, IdforgeError } from 'idforge';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  AggregatorRegistry,
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  Histogram,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+} from 'prom-client';
 import { isCallerError } from './errors.js';
 import { bufferSeries, divergenceGauge, type MetricsSources, nodeSeries } from './scrape-series.js';
 
@@ -223,4 +232,32 @@ export class ServiceMetrics {
   async render(): Promise<{ body: string; contentType: string }> {
     return { body: await this.registry.metrics(), contentType: this.registry.contentType };
   }
+
+  /**
+   * Every metric as prom-client's JSON, for one process of `--processes N`: its gauges (a
+   * figure of that process: a worker ID, a deadline, a heap size) get the label
+   * `process="INDEX"`, so the node's /metrics keeps them apart, while counters and histograms
+   * are summed across processes ({@link aggregateMetrics}).
+   */
+  async json(processIndex: number): Promise<MetricObjectWithValues<MetricValue<string>>[]> {
+    const process = String(processIndex);
+    // Copies: the JSON shares its label objects with the live metrics.
+    return (await this.registry.getMetricsAsJSON()).map((m) =>
+      String(m.type) !== 'gauge'
+        ? m
+        : { ...m, values: m.values.map((v) => ({ ...v, labels: { ...v.labels, process } })) },
+    );
+  }
+}
+
+/**
+ * The exposition text of a whole `--processes N` node from each process's {@link
+ * ServiceMetrics.json}: series with the same name and labels summed (prom-client's
+ * aggregation), the per-process gauges kept apart by their `process` label.
+ */
+export async function aggregateMetrics(
+  parts: readonly MetricObjectWithValues<MetricValue<string>>[][],
+): Promise<{ body: string; contentType: string }> {
+  const r = AggregatorRegistry.aggregate(parts as never);
+  return { body: await r.metrics(), contentType: r.contentType };
 }

@@ -13,6 +13,7 @@ import type { Clock } from 'idforge';
 import type { SequenceSource } from 'idforge/sequences';
 import { type Logger, pino } from 'pino';
 import { buildApp } from './app.js';
+import type { ClusterView } from './cluster-view.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceDeps, ServiceIdentity } from './deps.js';
 import { EventLog } from './events.js';
@@ -35,6 +36,8 @@ export interface StartOptions {
   readonly clock?: Clock;
   /** The wall clock the nodes' clock is watched against (tests step it). Default Date.now. */
   readonly wall?: () => number;
+  /** This process is one of `--processes N` (cluster-view.ts). Default none. */
+  readonly cluster?: ClusterView;
 }
 
 /** Opened dependencies and what closes them. */
@@ -140,7 +143,8 @@ export async function openService(
   } finally {
     parts.endStart();
   }
-  const deps = parts.opened(logger, sequences);
+  const opened = parts.opened(logger, sequences);
+  const deps = options.cluster === undefined ? opened : { ...opened, cluster: options.cluster };
   parts.clockWatch.start();
   return { deps, close: () => parts.close() };
 }
@@ -223,12 +227,14 @@ export async function startService(
 ): Promise<RunningService> {
   const { signal } = options;
   // The port first: a port in use must not leave a new store (file, tables) or a lease behind.
-  await probeListen(config.host, config.port);
+  // One of several processes shares the port its primary checked (node:cluster).
+  if (options.cluster === undefined) await probeListen(config.host, config.port);
   const opened = await openService(config, options);
   const { deps } = opened;
   const app = await listen(config, opened, signal);
   const url = listeningUrl(app, config);
   deps.events.record('info', 'service', `listening on ${url}`);
+  options.cluster?.listening(url);
   const { close, closed } = gracefulStop(app, () => opened.close(), config, deps.events);
   signal?.addEventListener('abort', () => void close(), { once: true });
   return { app, url, deps, close, closed };

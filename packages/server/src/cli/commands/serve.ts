@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { CliIo, Command } from 'idforge/cli';
 import {
+  type ClusterRole,
   CONFIG_KEYS,
   ConfigError,
   type ConfigKey,
+  clusterRole,
   envName,
   flagName,
   resolveConfig,
+  runPrimary,
+  type ServiceConfig,
   startService,
 } from '../../service/index.js';
 
@@ -99,6 +103,48 @@ function readConfigFile(path: string): { path: string; values: unknown } {
   }
 }
 
+/** The configuration of `serve`'s flags, variables and --config file. */
+function configOf(values: Record<string, unknown>, env: Record<string, string | undefined>) {
+  const flags: Partial<Record<ConfigKey, unknown>> = {};
+  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
+    const v = values[flagName(key).slice(2)];
+    if (v !== undefined) flags[key] = v;
+  }
+  const path = (values.config as string | undefined) ?? env.IDFORGE_CONFIG;
+  return resolveConfig({ ...(path ? { file: readConfigFile(path) } : {}), env, flags });
+}
+
+/** The exit code for a listen error (a line on stderr), or undefined for any other error. */
+function listenFailure(error: unknown, config: ServiceConfig, io: CliIo): number | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') return undefined;
+  const why =
+    code === 'EADDRINUSE'
+      ? 'is in use: stop the process listening there or pick another --port'
+      : code === 'EACCES'
+        ? 'needs privileges this user lacks: pick a port above 1023'
+        : 'is not an address of this host: check --host';
+  io.stderr.write(`idforge serve: ${config.host}:${config.port} ${why} [${code}]\n`);
+  return 1;
+}
+
+/**
+ * Serves until `signal` aborts: this process alone, the primary of `--processes N`, or one
+ * of its processes (clusterRole). Resolves the exit code.
+ */
+async function serveAs(role: ClusterRole, config: ServiceConfig, io: CliIo, signal: AbortSignal) {
+  const write = (line: string) => io.stdout.write(line);
+  if (role.kind === 'primary') {
+    const stopTimeoutMs = config.shutdownTimeoutMs + 5000;
+    const { processes, host, port } = config;
+    return runPrimary({ processes, host, port, write, signal, stopTimeoutMs });
+  }
+  const cluster = role.kind === 'process' ? { cluster: role.view } : {};
+  const service = await startService(config, { write, signal, ...cluster });
+  const report = await service.closed;
+  return report.clean ? 0 : 1;
+}
+
 export async function serveCommand(
   positionals: string[],
   values: Record<string, unknown>,
@@ -107,13 +153,7 @@ export async function serveCommand(
   if (positionals.length > 0)
     throw new ConfigError('serve', `unexpected argument "${positionals[0]}"`);
   const env = io.env ?? {};
-  const flags: Partial<Record<ConfigKey, unknown>> = {};
-  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
-    const v = values[flagName(key).slice(2)];
-    if (v !== undefined) flags[key] = v;
-  }
-  const path = (values.config as string | undefined) ?? env.IDFORGE_CONFIG;
-  const config = resolveConfig({ ...(path ? { file: readConfigFile(path) } : {}), env, flags });
+  const config = configOf(values, env);
   const stop = new AbortController();
   const log = (level: number, msg: string, extra: Record<string, unknown> = {}) =>
     io.stdout.write(`${JSON.stringify({ level, time: Date.now(), ...extra, msg })}\n`);
@@ -129,13 +169,12 @@ export async function serveCommand(
     log(30, `received ${signal}: shutting down`, { signal });
     stop.abort();
   });
+  const role = clusterRole(config.processes, env, () => {
+    log(40, 'the primary process is gone: shutting down');
+    stop.abort();
+  });
   try {
-    const service = await startService(config, {
-      write: (line) => io.stdout.write(line),
-      signal: stop.signal,
-    });
-    const report = await service.closed;
-    return report.clean ? 0 : 1;
+    return await serveAs(role, config, io, stop.signal);
   } catch (error) {
     if (stop.signal.aborted) {
       // A signal during start: startService released what it had leased (and logged any lease
@@ -143,16 +182,9 @@ export async function serveCommand(
       log(30, `start-up interrupted by ${received ?? 'the abort'}: stopped before serving`);
       return 0;
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error;
-    const why =
-      code === 'EADDRINUSE'
-        ? 'is in use: stop the process listening there or pick another --port'
-        : code === 'EACCES'
-          ? 'needs privileges this user lacks: pick a port above 1023'
-          : 'is not an address of this host: check --host';
-    io.stderr.write(`idforge serve: ${config.host}:${config.port} ${why} [${code}]\n`);
-    return 1;
+    const exit = listenFailure(error, config, io);
+    if (exit === undefined) throw error;
+    return exit;
   } finally {
     unsubscribe?.();
   }

@@ -262,10 +262,48 @@ function setBadge(text, ok) {
 /** Greys out what the last status showed while the service does not answer. */
 const setStale = (stale) => document.querySelector('main').classList.toggle('stale', stale);
 
+/** With --processes N: one row per process (its pid, worker IDs, state and IDs issued). */
+function renderProcesses(s) {
+  const section = $('processes-section');
+  section.hidden = s.processes === undefined;
+  if (s.processes === undefined) return;
+  const tbody = $('processes').querySelector('tbody');
+  for (const p of s.processes) {
+    const tr = keyed(tbody, String(p.index), () =>
+      el('tr', {}, el('td'), el('td'), el('td'), el('td'), el('td')),
+    );
+    const bad = p.nodes.filter((n) => !n.ready);
+    const state = !p.answered
+      ? 'no answer'
+      : bad.length === 0
+        ? 'ready'
+        : `not ready: ${bad.map((n) => n.reason).join('; ')}`;
+    const issued = Object.values(p.issued ?? {}).reduce((a, b) => a + b, 0);
+    const cells = [
+      String(p.index),
+      String(p.pid),
+      p.nodes.map((n) => `${n.layout} ${n.workerId}`).join(', '),
+      state,
+      count(issued),
+    ];
+    cells.forEach((text, i) => {
+      tr.children[i].textContent = text;
+    });
+    tr.className = state === 'ready' ? 'ok' : 'bad';
+  }
+}
+
 function renderHeader(s) {
-  $('node-name').textContent = `${s.service.host} · pid ${s.service.pid} · v${s.service.version}`;
-  const bad = s.nodes.filter((n) => !n.ready);
-  const reasons = bad.map((n) => `${n.layout}: ${n.reason}`).join('; ');
+  const procs = s.processes === undefined ? '' : ` · ${s.processes.length} processes`;
+  $('node-name').textContent =
+    `${s.service.host} · pid ${s.service.pid}${procs} · v${s.service.version}`;
+  const bad = [
+    ...s.nodes.filter((n) => !n.ready).map((n) => ({ what: n.layout, reason: n.reason })),
+    ...(s.processes ?? [])
+      .filter((p) => !p.answered || p.nodes.some((n) => !n.ready))
+      .map((p) => ({ what: `process ${p.index}`, reason: p.answered ? 'not ready' : 'no answer' })),
+  ];
+  const reasons = bad.map((n) => `${n.what}: ${n.reason}`).join('; ');
   setBadge(bad.length === 0 ? 'ready' : `not ready: ${reasons}`, bad.length === 0);
   const seq = s.service.sequences === null ? '' : ` · sequences ${s.service.sequences}`;
   $('poll-state').textContent =
@@ -300,6 +338,7 @@ async function poll() {
     last = s;
     receivedAt = performance.now();
     renderHeader(s);
+    renderProcesses(s);
     renderNodes(s);
     renderRates();
     renderSequences(s);

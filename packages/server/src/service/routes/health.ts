@@ -6,7 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { SnowflakeNode, WorkerSwitch } from 'idforge/coord';
 import type { ClockWatch } from '../clock-watch.js';
+import type { ClusterView } from '../cluster-view.js';
 import type { RouteDeps } from '../deps.js';
+import { aggregateMetrics } from '../metrics.js';
 import { routePlugin } from '../plugins/plugin.js';
 import type { SequenceRegistry } from '../sequences.js';
 
@@ -135,6 +137,45 @@ async function sequenceCheck(sequences: SequenceRegistry, probe: StoreProbe): Pr
   return { name: 'sequences', ok: p.ok || full, warn: !p.ok && full, reason };
 }
 
+/** What /readyz answers for one process. */
+interface Readiness {
+  readonly ready: boolean;
+  readonly failing: string[];
+  readonly warnings: string[];
+  readonly checks: Check[];
+  /** With --processes: each process's readiness (this one's `checks` are listed above). */
+  readonly processes?: { index: number; pid: number; ready: boolean; failing: string[] }[];
+}
+
+function readiness(list: Check[]): Readiness {
+  const failing = list.filter((c) => !c.ok);
+  return {
+    ready: failing.length === 0,
+    failing: failing.map((c) => `${c.name}: ${c.reason}`),
+    warnings: list.filter((c) => c.ok && c.warn).map((c) => `${c.name}: ${c.reason}`),
+    checks: list,
+  };
+}
+
+/**
+ * The node's readiness over every process: ready while each is (a process that does not
+ * answer, or is being restarted, is not); failures and warnings prefixed with the process.
+ */
+async function nodeReadiness(cluster: ClusterView, own: Readiness): Promise<Readiness> {
+  const answers = await cluster.gather('readiness');
+  const failing: string[] = [];
+  const warnings: string[] = [];
+  const processes = answers.map((a) => {
+    const r = a.value as Readiness | null;
+    const where = `process ${a.index} (pid ${a.pid})`;
+    const f = r === null ? ['no answer: not running, or not responding'] : r.failing;
+    failing.push(...f.map((x) => `${where}: ${x}`));
+    warnings.push(...(r?.warnings ?? []).map((x) => `${where}: ${x}`));
+    return { index: a.index, pid: a.pid, ready: r?.ready === true, failing: f };
+  });
+  return { ready: failing.length === 0, failing, warnings, checks: own.checks, processes };
+}
+
 /** Every readiness check of this node, in the order /readyz lists them. */
 async function checks(deps: RouteDeps, probe: StoreProbe): Promise<Check[]> {
   const out = nodeChecks(deps.nodes);
@@ -162,22 +203,26 @@ export const healthRoutes = routePlugin('health', async (app: FastifyInstance, d
       },
     },
     async (_req, reply) => {
-      const list = await checks(deps, probe);
-      const failing = list.filter((c) => !c.ok);
-      reply.code(failing.length === 0 ? 200 : 503);
-      return {
-        ready: failing.length === 0,
-        failing: failing.map((c) => `${c.name}: ${c.reason}`),
-        warnings: list.filter((c) => c.ok && c.warn).map((c) => `${c.name}: ${c.reason}`),
-        checks: list,
-      };
+      const own = readiness(await checks(deps, probe));
+      const body = deps.cluster === undefined ? own : await nodeReadiness(deps.cluster, own);
+      reply.code(body.ready ? 200 : 503);
+      return body;
     },
   );
+  deps.cluster?.answer('readiness', async () => readiness(await checks(deps, probe)));
+  deps.cluster?.answer('metrics', () => deps.metrics.json(deps.cluster!.index));
   app.get(
     '/metrics',
     { config: ops, schema: { summary: 'Prometheus metrics', tags: ['health'] } },
     async (_req, reply) => {
-      const { body, contentType } = await deps.metrics.render();
+      const { body, contentType } =
+        deps.cluster === undefined
+          ? await deps.metrics.render()
+          : await aggregateMetrics(
+              (await deps.cluster.gather('metrics'))
+                .filter((a) => !a.missing && a.value !== null)
+                .map((a) => a.value as Awaited<ReturnType<typeof deps.metrics.json>>),
+            );
       reply.type(contentType);
       return body;
     },

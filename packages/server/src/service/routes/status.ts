@@ -62,7 +62,15 @@ export function status(deps: RouteDeps): Record<string, unknown> {
   };
 }
 
+/** One process's part of a --processes node's /v1/status: its nodes and issued counts. */
+function processStatus(index: number, pid: number, value: unknown) {
+  const s = value as { service: unknown; nodes: unknown[]; issued: unknown } | null;
+  if (s === null) return { index, pid, answered: false, service: null, nodes: [], issued: null };
+  return { index, pid, answered: true, service: s.service, nodes: s.nodes, issued: s.issued };
+}
+
 export const statusRoutes = routePlugin('status', async (app: FastifyInstance, deps: RouteDeps) => {
+  deps.cluster?.answer('status', () => status(deps));
   const files = new Map<string, string>();
   for (const name of Object.keys(TYPES)) {
     const body = load(name);
@@ -77,7 +85,21 @@ export const statusRoutes = routePlugin('status', async (app: FastifyInstance, d
   app.get(
     '/v1/status',
     { config: ops, schema: { summary: "This node's state, for the dashboard", tags: ['health'] } },
-    async () => status(deps),
+    async () => {
+      const own = status(deps);
+      if (deps.cluster === undefined) return own;
+      const processes = (await deps.cluster.gather('status')).map((a) =>
+        processStatus(a.index, a.pid, a.value),
+      );
+      // `issued`: the whole node's counts (the dashboard's rates), each process's in its own.
+      const issued: Record<string, number> = {};
+      for (const p of processes) {
+        for (const [k, v] of Object.entries((p.issued ?? {}) as Record<string, number>)) {
+          issued[k] = (issued[k] ?? 0) + v;
+        }
+      }
+      return { ...own, issued, processes };
+    },
   );
   app.get('/', { config: ops, schema: { hide: true } }, async (_req, reply) => {
     reply.type(TYPES['index.html'] as string);
