@@ -4,6 +4,7 @@
  *
  * 1  speed per scheme (mitata), then a summary with the speed goals; the HLC and shard-key
  *    groups (hlc-group.ts, shard-group.ts) check their peers' results before timing;
+ * 1c each decoder against its floor, the bare work in a plain loop (decoder-group.ts);
  * 2a Snowflake duplicates from one generator in a tight loop;
  * 2b Snowflake IDs reissued after the wall clock steps back;
  * 2c idforge's Snowflake throughput against its layout's cap;
@@ -14,6 +15,7 @@
  */
 import { BUNDLE_GOAL, bundleSection } from './bundle.js';
 import { duplicateContenders, rollbackCases } from './contenders.js';
+import { checkDecoderFloors, DECODER_GOAL, decoderGroups, decoderTable } from './decoder-group.js';
 import { loadAverage, machineLines, progress, readOptions } from './env.js';
 import { hlcComparisons, hlcGroups } from './hlc-group.js';
 import { heading, roundsTable, summaryTable, table, verdict } from './report.js';
@@ -24,11 +26,12 @@ import { measureSpeed, medians } from './speed.js';
 
 const THROUGHPUT_GOAL = 0.95;
 
-/** The schemes' plan and the groups of idforge/hlc and idforge/shard after them. */
+/** The schemes' plan, the groups of idforge/hlc and idforge/shard, then the decoders. */
 function fullPlan(): SpeedPlan {
   const schemes = speedPlan();
+  checkDecoderFloors();
   return {
-    groups: [...schemes.groups, ...hlcGroups(), ...shardGroups()],
+    groups: [...schemes.groups, ...hlcGroups(), ...shardGroups(), ...decoderGroups()],
     comparisons: [...schemes.comparisons, ...hlcComparisons, ...shardComparisons],
   };
 }
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
   const plan = fullPlan();
   const speed = await measureSpeed(plan.groups, options);
   const summary = summaryTable(plan.comparisons, medians(speed));
+  const decoders = decoderTable(medians(speed));
   const rounds = options.speedRounds === 1 ? '1 round' : `median of ${options.speedRounds} rounds`;
   console.log(
     heading(`1. Speed: ns per ID, ${rounds} (ratio = peer ns / idforge ns; > 1: idforge faster)`),
@@ -50,6 +54,8 @@ async function main(): Promise<void> {
     console.log(heading('1b. Every round (ns/op; the summary uses the median)'));
     console.log(roundsTable(speed));
   }
+  console.log(heading(`1c. Decoders against their floor, ns per call (${rounds})`));
+  console.log(decoders.text);
 
   const contenders = duplicateContenders();
   console.log(heading('2. Snowflake: what speed must not cost (each run in a fresh isolate)'));
@@ -98,6 +104,11 @@ async function main(): Promise<void> {
   ] as const;
   const rows = [
     ...summary.verdicts.map((v) => [`1 ${v.scheme} speed`, v.detail, verdict(v.pass)]),
+    ...decoders.verdicts.map((v) => [
+      `1c ${v.scheme} ≤ ${DECODER_GOAL}× its floor`,
+      v.detail,
+      verdict(v.pass),
+    ]),
     ...uniqueness.map(([goal, value, pass]) => [goal, value, verdict(pass)]),
     [
       `2c idforge ≥ ${THROUGHPUT_GOAL * 100} % of the cap`,
