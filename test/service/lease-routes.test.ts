@@ -14,6 +14,7 @@ import {
   StoreUnavailableError,
 } from '../../packages/idforge/src/core/index.js';
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
+import { ConfigError, resolveConfig } from '../../packages/server/src/service/index.js';
 import { cli } from '../helpers/cli.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 import { closedPort } from '../helpers/tcp.js';
@@ -61,6 +62,24 @@ before(async () => {
 after(() => svc.close());
 
 describe('the lease scope', () => {
+  test('a token has scopes ["ids"] by default; others are refused by name', () => {
+    const values = (scopes?: unknown) => ({
+      file: { path: 'idforge.json', values: { tokens: [{ name: 'a', token: LEASE, scopes }] } },
+    });
+    assert.deepEqual(resolveConfig(values()).tokens[0]?.scopes, ['ids']);
+    assert.deepEqual(resolveConfig(values(['lease', 'ids'])).tokens[0]?.scopes, ['lease', 'ids']);
+    for (const bad of [[], ['admin'], 'lease', [1]]) {
+      assert.throws(
+        () => resolveConfig(values(bad)),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          e.key.endsWith('tokens[0].scopes') &&
+          /a list of ids, lease/.test(e.message),
+        JSON.stringify(bad),
+      );
+    }
+  });
+
   test('a lease token mints no ID, draws no number and calls no admin route', async () => {
     for (const [method, path] of [
       ['GET', '/v1/ids/snowflake'],
