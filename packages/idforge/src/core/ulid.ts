@@ -25,6 +25,7 @@ import {
   crockfordHigh20,
   crockfordLow20,
   crockfordTable,
+  crockfordUlidTime,
   decodeCrockford128Into,
   scanCrockford128,
   unsafeEncodeCrockford128,
@@ -296,9 +297,15 @@ const scratch = /* @__PURE__ */ new Uint8Array(16);
  * or as its 16 bytes. Throws as {@link parseUlid}.
  */
 export function ulidTimestamp(input: string | Uint8Array, options?: UlidDecodeOptions): number {
+  if (typeof input === 'string') {
+    const table = crockfordTable('parseUlid', options);
+    if (input.length !== 26) parseUlid(input, options, scratch, 0); // throws: the length
+    const ms = crockfordUlidTime(input, table);
+    if (ms < 0) throw crockfordError('ulid', input, scanCrockford128(input, 0, table), table);
+    return ms;
+  }
   let b: Uint8Array;
-  if (typeof input === 'string') b = parseUlid(input, options, scratch, 0);
-  else if (input instanceof Uint8Array) b = assertBytes('ulidTimestamp input', input, 16);
+  if (input instanceof Uint8Array) b = assertBytes('ulidTimestamp input', input, 16);
   else throw typeError('ulidTimestamp input', 'a ULID string or a Uint8Array(16)', input);
   return (
     ((b[0]! << 8) | b[1]!) * 4294967296 +

@@ -103,10 +103,20 @@ function digit(text: string, i: number, table: Uint8Array): number {
   return c < 128 ? table[c]! : CROCKFORD_INVALID;
 }
 
-/** The 20 bits of the 4 (valid) digits at `from`. */
+/**
+ * The 20 bits of the 4 (valid) digits at `from`.
+ *
+ * REF: bench/peers/decoders.ts (ulidTimestamp: a closure over the digits here cost 2 µs per
+ * ULID under tsx, whose esbuild `keepNames` names each new closure with
+ * `Object.defineProperty`; as plain calls, 2.2 µs → 0.2 µs).
+ */
 function digits4(text: string, from: number, table: Uint8Array): number {
-  const d = (i: number) => digit(text, from + i, table);
-  return (d(0) << 15) | (d(1) << 10) | (d(2) << 5) | d(3);
+  return (
+    (digit(text, from, table) << 15) |
+    (digit(text, from + 1, table) << 10) |
+    (digit(text, from + 2, table) << 5) |
+    digit(text, from + 3, table)
+  );
 }
 
 /** Writes the 5 bytes of 8 digits at `from` (all valid) into `out[o..o+4]`. */
@@ -133,6 +143,33 @@ export function scanCrockford128(text: string, from: number, table: Uint8Array):
     for (let i = from; i < from + 26; i++) if (digit(text, i, table) > 31) return i;
   }
   return digit(text, from, table) > 7 ? CROCKFORD_OVERFLOW : -1;
+}
+
+/**
+ * The 48-bit time (the first 10 digits) of the 26 digits of `text` from 0, all 26 checked
+ * against `table` in the same pass; -1 when {@link scanCrockford128} would not return -1 (the
+ * caller asks it why). The caller guarantees 26 characters.
+ *
+ * REF: bench/peers/decoders.ts (ulidTimestamp: one pass that reads each digit once and keeps
+ * only the time, against a scan and then a 16-byte decode into scratch that read each twice).
+ */
+export function crockfordUlidTime(text: string, table: Uint8Array): number {
+  let bad = 0;
+  let hi = 0; // digits 0-4: the top 23 bits (the first digit holds 3)
+  let lo = 0; // digits 5-9: the next 25
+  for (let i = 0; i < 5; i++) {
+    const v = digit(text, i, table);
+    bad |= v;
+    hi = (hi << 5) | v;
+  }
+  for (let i = 5; i < 10; i++) {
+    const v = digit(text, i, table);
+    bad |= v;
+    lo = (lo << 5) | v;
+  }
+  for (let i = 10; i < 26; i++) bad |= digit(text, i, table);
+  if (bad > 31 || digit(text, 0, table) > 7) return -1;
+  return hi * 33554432 + lo;
 }
 
 /**
