@@ -8,7 +8,7 @@
  * - `idforge_uuidv7()`: the library's UuidV7Generator, one per connection: strictly
  *   increasing on the connection. `idforge_uuidv7_at(t)`: `uuidv7At`.
  * - `idforge_snowflake()`: one SnowflakeGenerator per (database file, layout, node) in this
- *   process, shared by every connection registered with the same three, so connections of
+ *   process, made on the first call (registering to decode only builds none), shared by every connection registered with the same three, so connections of
  *   one process never repeat. SQLite has no sequence a function can take from while a
  *   statement runs, so two PROCESSES on one file need two nodes. The library's rules apply:
  *   a clock step back of up to `toleranceMs` (10) is waited out, a larger one throws
@@ -113,13 +113,17 @@ export function registerIdforgeFunctions(
   options: SqliteFunctionsOptions,
 ): void {
   const { layout, clock } = options;
-  const snowflakes = generatorOf(db, options);
+  nodeFieldsOf(layoutSql(layout), options.node); // checked now, the generator made on first use
+  let snowflakes: SnowflakeGenerator | undefined;
   const v7 = new UuidV7Generator(clock === undefined ? {} : { clock });
   const fresh = { deterministic: false, safeIntegers: true };
   const pure = { deterministic: true, safeIntegers: true };
   db.function('idforge_uuidv7', fresh, () => v7.next());
   db.function('idforge_uuidv7_at', fresh, (t: unknown) => uuidv7At(msOf('idforge_uuidv7_at', t)));
-  db.function('idforge_snowflake', fresh, () => snowflakes.next());
+  db.function('idforge_snowflake', fresh, () => {
+    snowflakes ??= generatorOf(db, options);
+    return snowflakes.next();
+  });
   db.function('idforge_time', pure, (id: unknown) => timeOf(layout, id));
   const v7Bound = (name: string, end: 'lowest' | 'highest') =>
     db.function(name, pure, (t: unknown) => uuidv7Bounds(msOf(name, t))[end]);
