@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseUlid, ulid, ulidTimestamp } from '../../packages/idforge/src/core/ulid.js';
+import { parseUuid } from '../../packages/idforge/src/core/uuid/parse.js';
+import { uuidv7, uuidv7Timestamp } from '../../packages/idforge/src/core/uuid/v7.js';
 
 /** What a call did: its value, or its error's class, code, reason, position and message. */
 function outcome(f: () => unknown): unknown {
@@ -55,4 +57,51 @@ test('ulidTimestamp refuses what parseUlid refuses, with the same error, and rea
     bad,
     outcome(() => parseUlid(ulids[0]!, { lenient: 1 } as never)),
   );
+});
+
+/** The 48-bit big-endian time at the front of `b`. */
+function time48(b: Uint8Array): number {
+  return ((b[0]! << 8) | b[1]!) * 2 ** 32 + new DataView(b.buffer, b.byteOffset).getUint32(2);
+}
+
+test('uuidv7Timestamp of text refuses what parseUuid({ version: 7 }) refuses, alike', () => {
+  const uuids = [
+    '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', // RFC 9562 Appendix A.6
+    'FFFFFFFF-FFFF-7FFF-BFFF-FFFFFFFFFFFF',
+    uuidv7(),
+  ];
+  const versions = ['0', '1', '4', '6', '8', 'f'];
+  for (const text of uuids.flatMap((u) => variants(u, [...versions, 'c', '9', 'a', 'B']))) {
+    const fast = outcome(() => uuidv7Timestamp(text));
+    const full = outcome(() => time48(parseUuid(text, { version: 7 })));
+    assert.deepEqual(fast, full, JSON.stringify(text));
+  }
+  for (const input of [1, null, undefined, new Uint8Array(15), [1, 2]]) {
+    const err = outcome(() => uuidv7Timestamp(input as never)) as { error: string };
+    assert.ok(err.error === 'TypeError' || err.error === 'InvalidIdError', String(input));
+  }
+});
+
+test('parseUuid refuses every malformed variant with the first position that is wrong', () => {
+  const valid = '017f22e2-79b0-7cc3-98c4-dc0c0c07398f';
+  for (const text of variants(valid)) {
+    const r = outcome(() => parseUuid(text)) as {
+      value?: Uint8Array;
+      reason?: string;
+      position?: number;
+    };
+    if (r.value !== undefined) {
+      assert.match(text, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+      continue;
+    }
+    if (text.length !== 36) assert.equal(r.reason, 'length', text);
+    else {
+      const first = [...text].findIndex((c, i) =>
+        [8, 13, 18, 23].includes(i) ? c !== '-' : !/[0-9a-f]/i.test(c),
+      );
+      const hyphens = [8, 13, 18, 23].every((i) => text[i] === '-');
+      assert.equal(r.reason, hyphens ? 'alphabet' : 'format', text);
+      assert.equal(r.position, hyphens ? first : [8, 13, 18, 23].find((i) => text[i] !== '-'));
+    }
+  }
 });

@@ -38,7 +38,7 @@ import { assertOneOf, assertOutput, typeError } from '../assert.js';
 import { type Clock, defaultClock, defaultNow } from '../clock.js';
 import { HorizonExceededError } from '../errors.js';
 import { defaultPool, RandomPool, type RandomSource } from '../random.js';
-import { MAX_UNIX_TS_MS, requireVersion, uuidInputBytes } from './constants.js';
+import { MAX_UNIX_TS_MS, requireVersion, uuidInputBytes, uuidTextTime48 } from './constants.js';
 import type { UuidV7State } from './v7-state.js';
 import { formatUuidV7 } from './v7-text.js';
 
@@ -295,6 +295,10 @@ export function uuidv7Bytes(out?: Uint8Array, offset = 0): Uint8Array {
  * variant (reason `variant`); `TypeError` when `input` is neither a string nor a Uint8Array.
  */
 export function uuidv7Timestamp(input: string | Uint8Array): number {
+  if (typeof input === 'string') {
+    const ms = uuidTextTime48(input, 7);
+    if (ms >= 0) return ms;
+  }
   const b = uuidInputBytes('uuidv7Timestamp input', input);
   requireVersion(b, input, 7);
   const lo = ((b[2]! << 24) | (b[3]! << 16) | (b[4]! << 8) | b[5]!) >>> 0;
