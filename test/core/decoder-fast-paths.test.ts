@@ -6,6 +6,7 @@
 // agree.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ksuid, parseKsuid } from '../../packages/idforge/src/core/ksuid.js';
 import { parseUlid, ulid, ulidTimestamp } from '../../packages/idforge/src/core/ulid.js';
 import { parseUuid } from '../../packages/idforge/src/core/uuid/parse.js';
 import { uuidv7, uuidv7Timestamp } from '../../packages/idforge/src/core/uuid/v7.js';
@@ -103,5 +104,30 @@ test('parseUuid refuses every malformed variant with the first position that is 
       assert.equal(r.reason, hyphens ? 'alphabet' : 'format', text);
       assert.equal(r.position, hyphens ? first : [8, 13, 18, 23].find((i) => text[i] !== '-'));
     }
+  }
+});
+
+const B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+test('parseKsuid (one pass) refuses every malformed variant with the first bad position', () => {
+  const ksuids = ['000000000000000000000000000', 'aWgEPTl1tmebfsQzFP4bxwgy80V', ksuid(), ksuid()];
+  for (const text of ksuids.flatMap((k) => variants(k, ['z', 'b', 'Z', '0']))) {
+    const r = outcome(() => parseKsuid(text)) as {
+      value?: Uint8Array;
+      reason?: string;
+      position?: number;
+    };
+    if (text.length !== 27) {
+      assert.equal(r.reason, 'length', text);
+      continue;
+    }
+    const first = [...text].findIndex((c) => !B62.includes(c));
+    if (first >= 0) {
+      assert.deepEqual([r.reason, r.position], ['alphabet', first], text);
+      continue;
+    }
+    const n = [...text].reduce((acc, c) => acc * 62n + BigInt(B62.indexOf(c)), 0n);
+    if (n >= 1n << 160n) assert.equal(r.reason, 'overflow', text);
+    else assert.equal(BigInt(`0x${Buffer.from(r.value!).toString('hex')}`), n, text);
   }
 });

@@ -176,20 +176,22 @@ export function decodeBase62Into(
   out: Uint8Array,
   offset: number,
 ): number {
-  let bad = 0;
-  for (let i = from; i < from + BASE62_DIGITS; i++) bad |= value(text, i);
-  if (bad > 63) {
-    for (let i = from; i < from + BASE62_DIGITS; i++) if (value(text, i) > 61) return i;
-  }
-  // Horner over 3-digit chunks: w = w * 62^3 + chunk, in five 32-bit words.
+  // Horner over 3-digit chunks: w = w * 62^3 + chunk, in five 32-bit words. Each digit is
+  // read once: a non-digit (255) is or-ed into `bad` and looked for after the loop.
+  // REF: bench/peers/decoders.ts (parseKsuid: against a check pass before the conversion).
   let w0 = 0;
   let w1 = 0;
   let w2 = 0;
   let w3 = 0;
   let w4 = 0;
   let carry = 0;
+  let bad = 0;
   for (let i = from; i < from + BASE62_DIGITS; i += 3) {
-    let v = w4 * STEP + value(text, i) * 3844 + value(text, i + 1) * 62 + value(text, i + 2);
+    const a = value(text, i);
+    const b = value(text, i + 1);
+    const c = value(text, i + 2);
+    bad |= a | b | c;
+    let v = w4 * STEP + a * 3844 + b * 62 + c;
     w4 = v >>> 0; // v < 2^50: ToUint32 is v mod 2^32, exactly
     v = w3 * STEP + (v - w4) / WORD;
     w3 = v >>> 0;
@@ -200,6 +202,9 @@ export function decodeBase62Into(
     v = w0 * STEP + (v - w1) / WORD;
     w0 = v >>> 0;
     carry |= (v - w0) / WORD;
+  }
+  if (bad > 63) {
+    for (let i = from; i < from + BASE62_DIGITS; i++) if (value(text, i) > 61) return i;
   }
   if (carry !== 0) return BASE62_OVERFLOW;
   writeBase62Word(out, offset, w0);
