@@ -6,7 +6,11 @@
 // agree.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { ksuid, parseKsuid } from '../../packages/idforge/src/core/ksuid.js';
+import { decompose } from '../../packages/idforge/src/core/snowflake/codec.js';
+import { defineLayout } from '../../packages/idforge/src/core/snowflake/layout.js';
+import { LAYOUTS } from '../../packages/idforge/src/core/snowflake/presets.js';
 import { parseUlid, ulid, ulidTimestamp } from '../../packages/idforge/src/core/ulid.js';
 import { parseUuid } from '../../packages/idforge/src/core/uuid/parse.js';
 import { uuidv7, uuidv7Timestamp } from '../../packages/idforge/src/core/uuid/v7.js';
@@ -129,5 +133,44 @@ test('parseKsuid (one pass) refuses every malformed variant with the first bad p
     const n = [...text].reduce((acc, c) => acc * 62n + BigInt(B62.indexOf(c)), 0n);
     if (n >= 1n << 160n) assert.equal(r.reason, 'overflow', text);
     else assert.equal(BigInt(`0x${Buffer.from(r.value!).toString('hex')}`), n, text);
+  }
+});
+
+test('decompose reads every field from the 32-bit words as the bigint shift and mask do', () => {
+  // Fields across the word boundary, wholly in either word, 1 to 53 bits, with and without
+  // the sign bit: every preset, and layouts made to put a field at each awkward place.
+  const made = [
+    [40, 24],
+    [10, 44, 10],
+    [32, 32],
+    [20, 33, 11],
+    [11, 53],
+    [31, 1, 32],
+    [1, 53, 10],
+  ].map((widths, n) =>
+    defineLayout({
+      name: `words-${n}`,
+      epoch: 0,
+      signBit: false,
+      fields: widths.map((bits, i) => ({
+        name: i === 0 ? 'time' : i === widths.length - 1 ? 'sequence' : `f${i}`,
+        bits,
+      })),
+    }),
+  );
+  const layouts = [...Object.values(LAYOUTS), ...made];
+  for (const layout of layouts) {
+    const ids = fc.sample(fc.bigInt({ min: 0n, max: layout.maxId }), 300);
+    for (const id of [0n, layout.maxId, 1n << 31n, (1n << 32n) - 1n, 1n << 32n, ...ids]) {
+      if (id > layout.maxId) continue;
+      const d = decompose(layout, id);
+      const want = Object.fromEntries(
+        layout.fields.map((f) => [f.name, Number((id >> f.shiftBig) & f.maskBig)]),
+      );
+      assert.equal(d.tick, want[layout.timeField.name], `${layout.name} ${id}`);
+      for (const f of layout.fields) {
+        if (f.role !== 'time') assert.equal(d.fields[f.name], want[f.name], `${layout.name} ${id}`);
+      }
+    }
   }
 });

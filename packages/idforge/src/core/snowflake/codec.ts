@@ -89,9 +89,12 @@ function names(layout: Layout): string {
     .join(', ');
 }
 
-/** `id` as a bigint of `layout`, parsing text; InvalidIdError when out of the layout's range. */
+/**
+ * `id` as a bigint of `layout` (checked by the caller), parsing text; InvalidIdError when out
+ * of the layout's range.
+ */
 function idOf(layout: Layout, id: bigint | string): bigint {
-  if (typeof id === 'string') return parseSnowflake(id, layout);
+  if (typeof id === 'string') return parseSnowflakeText(id, layout);
   if (typeof id !== 'bigint') throw typeError('snowflake id', 'a bigint or a decimal string', id);
   if (id < 0n || id > layout.maxId) {
     throw new InvalidIdError(
@@ -108,6 +111,32 @@ function fieldValue(id: bigint, f: LayoutField): number {
   return Number((id >> f.shiftBig) & f.maskBig);
 }
 
+/** `POW2[n]` is 2^n and `LOW[n]` is 2^n - 1 (n low one bits), for n in [0, 32]. */
+const POW2 = /* @__PURE__ */ Float64Array.from({ length: 33 }, (_, n) => 2 ** n);
+const LOW = /* @__PURE__ */ Float64Array.from({ length: 33 }, (_, n) => 2 ** n - 1);
+const WORD_MASK = 0xffffffffn;
+
+/**
+ * The value of field `f` of the 64-bit ID whose high and low 32-bit words are `hi` and `lo`:
+ * floor(id / 2^shift) mod 2^bits, with 32-bit operations (a field wider than the bits left
+ * in `lo` takes its top from `hi`, times a power of two: below 2^53, exact).
+ *
+ * REF: bench/peers/decoders.ts (decompose: two bigint operations per ID, then numbers,
+ * against a shift and a mask, two new bigints, per field).
+ */
+function wordField(hi: number, lo: number, f: LayoutField): number {
+  const s = f.shift;
+  const bits = f.bits;
+  if (s >= 32) {
+    const v = hi >>> (s - 32);
+    return bits >= 32 ? v : v & LOW[bits]!;
+  }
+  const low = lo >>> s; // the 32 - s bits of lo from the shift up
+  const fromHi = bits - (32 - s); // how many of the field's bits are in hi
+  if (fromHi <= 0) return bits >= 32 ? low : low & LOW[bits]!;
+  return (fromHi >= 32 ? hi : (hi & LOW[fromHi]!) >>> 0) * POW2[32 - s]! + low;
+}
+
 /**
  * The tick, time and fields of `id` in `layout`. A string is parsed as by
  * {@link parseSnowflake}. Throws {@link InvalidIdError} ('alphabet', 'format', 'length' or
@@ -116,9 +145,11 @@ function fieldValue(id: bigint, f: LayoutField): number {
 export function decompose(layout: Layout, id: bigint | string): DecomposedSnowflake {
   checkLayout('decompose layout', layout);
   const value = idOf(layout, id);
-  const tick = fieldValue(value, layout.timeField);
+  const hi = Number(value >> 32n);
+  const lo = Number(value & WORD_MASK);
+  const tick = wordField(hi, lo, layout.timeField);
   const fields: Record<string, number> = {};
-  for (const f of layout.fields) if (f.role !== 'time') fields[f.name] = fieldValue(value, f);
+  for (const f of layout.fields) if (f.role !== 'time') fields[f.name] = wordField(hi, lo, f);
   return { id: value, tick, unixMs: layout.epochMs + tick * layout.unitMs, fields };
 }
 
@@ -132,6 +163,11 @@ export function decompose(layout: Layout, id: bigint | string): DecomposedSnowfl
 export function parseSnowflake(text: string, layout?: Layout): bigint {
   if (typeof text !== 'string') throw typeError('snowflake text', 'a string', text);
   if (layout !== undefined) checkLayout('parseSnowflake layout', layout);
+  return parseSnowflakeText(text, layout);
+}
+
+/** {@link parseSnowflake} of a string, with a layout the caller has checked (or none). */
+function parseSnowflakeText(text: string, layout: Layout | undefined): bigint {
   if (text.length === 0) throw new InvalidIdError('snowflake', 'length', 'empty string', text, 0);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
