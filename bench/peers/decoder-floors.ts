@@ -233,8 +233,8 @@ const VARIANTS = [
 
 /**
  * inspect's floor for a UUIDv7 text: detection, the 16 bytes (parseUuid's floor), the
- * canonical text and the 32 hex digits from them, version, variant, the 48-bit time and its
- * ISO 8601 form, in one record. (Another version gets no time: the timed inputs are all v7,
+ * canonical text (the checked text in lower case), the 32 hex digits from the bytes, version,
+ * variant, the 48-bit time and its ISO 8601 form, in one record. (Another version gets no time: the timed inputs are all v7,
  * the checks' malformed ones need only be refused alike.)
  */
 export function floorInspectUuidv7(text: string): FloorUuidInspection {
@@ -242,7 +242,7 @@ export function floorInspectUuidv7(text: string): FloorUuidInspection {
   const b = floorParseUuid(text);
   let hex = '';
   for (let i = 0; i < 16; i++) hex += BYTE_HEX[b[i]!];
-  const value = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const value = text.toLowerCase(); // the digits are checked: this is the canonical text
   const version = b[6]! >> 4;
   const variant = VARIANTS[b[8]! >> 4]!;
   const unixMs =

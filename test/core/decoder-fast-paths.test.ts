@@ -7,12 +7,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { bytesToHex } from '../../packages/idforge/src/core/encoding/hex.js';
+import { InvalidIdError } from '../../packages/idforge/src/core/errors.js';
+import { inspect } from '../../packages/idforge/src/core/inspect.js';
 import { ksuid, parseKsuid } from '../../packages/idforge/src/core/ksuid.js';
 import { decompose } from '../../packages/idforge/src/core/snowflake/codec.js';
 import { defineLayout } from '../../packages/idforge/src/core/snowflake/layout.js';
 import { LAYOUTS } from '../../packages/idforge/src/core/snowflake/presets.js';
 import { parseUlid, ulid, ulidTimestamp } from '../../packages/idforge/src/core/ulid.js';
-import { parseUuid } from '../../packages/idforge/src/core/uuid/parse.js';
+import { formatUuid } from '../../packages/idforge/src/core/uuid/format.js';
+import { parseUuid, uuidVariant } from '../../packages/idforge/src/core/uuid/parse.js';
 import { uuidv7, uuidv7Timestamp } from '../../packages/idforge/src/core/uuid/v7.js';
 
 /** What a call did: its value, or its error's class, code, reason, position and message. */
@@ -172,5 +176,52 @@ test('decompose reads every field from the 32-bit words as the bigint shift and 
         if (f.role !== 'time') assert.equal(d.fields[f.name], want[f.name], `${layout.name} ${id}`);
       }
     }
+  }
+});
+
+test('inspect refuses surrounding whitespace of every kind \\s matches, at its position', () => {
+  const spaces: string[] = [];
+  for (let c = 0; c <= 0xffff; c++)
+    if (/\s/.test(String.fromCharCode(c))) spaces.push(String.fromCharCode(c));
+  assert.ok(spaces.length > 20);
+  for (const id of [uuidv7(), ulid(), ksuid(), '1234567890123']) {
+    for (const sp of spaces) {
+      for (const [text, position] of [
+        [sp + id, 0],
+        [id + sp, id.length],
+      ] as const) {
+        assert.throws(
+          () => inspect(text),
+          (e: unknown) =>
+            e instanceof InvalidIdError && e.reason === 'format' && e.position === position,
+          JSON.stringify(text),
+        );
+      }
+    }
+  }
+});
+
+test('inspect reads a UUID in each written form from its bytes as the public functions do', () => {
+  for (const u of [
+    uuidv7(),
+    '017f22e2-79b0-7cc3-98c4-dc0c0c07398f',
+    'C232AB00-9414-11EC-B3C8-9F6BDECED846',
+  ]) {
+    const canonical = formatUuid(parseUuid(u));
+    const digits = canonical.replaceAll('-', '');
+    for (const form of [u, u.toUpperCase(), `{${u}}`, `urn:uuid:${u}`, `URN:UUID:${u}`, digits]) {
+      const r = inspect(form);
+      assert.equal(r.value, canonical, form);
+      assert.equal(r.hex, bytesToHex(parseUuid(u)), form);
+      assert.equal(r.variant, uuidVariant(u), form);
+      if (r.version === 7) assert.equal(r.unixMs, uuidv7Timestamp(u), form);
+    }
+  }
+  for (const text of variants('017f22e2-79b0-7cc3-98c4-dc0c0c07398f', ['{', '}', ':'])) {
+    const r = outcome(() => inspect(text, { scheme: 'uuid' })) as {
+      error?: string;
+      value?: unknown;
+    };
+    if (r.error !== undefined) assert.equal(r.error, 'InvalidIdError', text);
   }
 });

@@ -19,10 +19,8 @@ import { decompose, parseSnowflake } from './snowflake/codec.js';
 import type { Layout } from './snowflake/layout.js';
 import { getLayout } from './snowflake/presets.js';
 import { formatUlid, parseUlid, ulidTimestamp } from './ulid.js';
-import { formatUuid } from './uuid/format.js';
-import { parseUuid, uuidVariant } from './uuid/parse.js';
+import { parseUuid } from './uuid/parse.js';
 import { uuidv1Timestamp } from './uuid/v1v6.js';
-import { uuidv7Timestamp } from './uuid/v7.js';
 
 /** Scheme hints accepted by {@link inspect}; `uuidvN` also requires that version. */
 export const INSPECT_SCHEMES = [
@@ -79,15 +77,21 @@ export interface Inspection {
   readonly fields?: Readonly<Record<string, number>>;
 }
 
-function withTime(unixMs: number | undefined): { unixMs?: number; timestamp?: string } {
-  if (unixMs === undefined) return {};
-  return { unixMs, timestamp: new Date(unixMs).toISOString() };
-}
-
 const UUID_HEX32 = /^[0-9a-fA-F]{32}$/;
+
+/** Whether `text` starts with `urn:uuid:` in any case. */
+function isUrn(text: string): boolean {
+  return (
+    text.length >= 9 &&
+    (text.charCodeAt(0) | 32) === 117 && // 'u': most texts are told apart by one comparison
+    text.slice(0, 9).toLowerCase() === 'urn:uuid:'
+  );
+}
 
 /** The 36-character form of a UUID written as `urn:uuid:…`, `{…}` or 32 hex digits. */
 function uuidText(text: string): string {
+  // The canonical form, as most input is: no prefix, braces or 32 digits to look for.
+  if (text.length === 36 && text.charCodeAt(8) === 45 && text.charCodeAt(0) !== 123) return text;
   let t = text;
   if (t.length > 9 && t.slice(0, 9).toLowerCase() === 'urn:uuid:') t = t.slice(9);
   else if (t.length > 2 && t[0] === '{' && t[t.length - 1] === '}') t = t.slice(1, -1);
@@ -97,14 +101,24 @@ function uuidText(text: string): string {
   return t;
 }
 
+/** Whether `text` is 1 to 20 ASCII digits. */
+function isDecimal20(text: string): boolean {
+  if (text.length === 0 || text.length > 20) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 function detect(text: string): Inspection['scheme'] {
-  if (text.length === 36 && text[8] === '-') return 'uuid';
-  if (UUID_HEX32.test(text) || text[0] === '{' || text.slice(0, 9).toLowerCase() === 'urn:uuid:') {
+  if (text.length === 36 && text.charCodeAt(8) === 45) return 'uuid';
+  if ((text.length === 32 && UUID_HEX32.test(text)) || text.charCodeAt(0) === 123 || isUrn(text)) {
     return 'uuid';
   }
   if (text.length === 26) return 'ulid';
   if (text.length === 27) return 'ksuid';
-  if (/^[0-9]{1,20}$/.test(text)) return 'snowflake';
+  if (isDecimal20(text)) return 'snowflake';
   throw new InvalidIdError(
     'identifier',
     'scheme',
@@ -122,37 +136,76 @@ function specialOf(bytes: Uint8Array): UuidSpecial | undefined {
   return first === 0 ? 'nil' : 'max';
 }
 
+/** The variant's name from the high nibble of byte 8 (RFC 9562 §4.1, Table 1). */
+function variantName(nibble: number): string {
+  if (nibble < 8) return 'ncs';
+  if (nibble < 12) return 'rfc9562';
+  return nibble < 14 ? 'microsoft' : 'future';
+}
+
+/**
+ * The UUID's record, from bytes parsed and checked once: what it reads from them it reads
+ * directly (REF: bench/peers/decoders.ts, inspect: the variant, the time and the text from
+ * the bytes, against the public functions' checks and parses of them again).
+ */
 function inspectUuid(input: string, version: number | undefined): Inspection {
-  const bytes = parseUuid(uuidText(input), version === undefined ? undefined : { version });
-  const value = formatUuid(bytes);
+  const text = uuidText(input);
+  const bytes = parseUuid(text, version === undefined ? undefined : { version });
+  const value = text.toLowerCase(); // valid: the canonical form, as formatUuid(bytes) gives
   const hex = bytesToHex(bytes);
   const special = version === undefined ? specialOf(bytes) : undefined;
   if (special !== undefined) return { input, scheme: 'uuid', value, hex, special };
   const v = bytes[6]! >> 4;
-  const variant = uuidVariant(bytes);
+  const variant = variantName(bytes[8]! >> 4);
   let unixMs: number | undefined;
   if (variant === 'rfc9562') {
     if (v === 1 || v === 6) unixMs = uuidv1Timestamp(bytes);
-    else if (v === 7) unixMs = uuidv7Timestamp(bytes);
+    else if (v === 7) unixMs = ((bytes[0]! << 8) | bytes[1]!) * 4294967296 + word(bytes, 2);
   }
-  return { input, scheme: 'uuid', value, hex, version: v, variant, ...withTime(unixMs) };
+  if (unixMs === undefined) return { input, scheme: 'uuid', value, hex, version: v, variant };
+  const timestamp = new Date(unixMs).toISOString();
+  return { input, scheme: 'uuid', value, hex, version: v, variant, unixMs, timestamp };
 }
 
+/** The big-endian 32-bit word at `b[o..o+3]`. */
+function word(b: Uint8Array, o: number): number {
+  return ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
+}
+
+const DEFAULT_LAYOUT = /* @__PURE__ */ getLayout('default');
+
+/** `input` is the ID's text: its decimal form when `id` is given, else to be parsed. */
 function inspectSnowflake(input: string, id: bigint | undefined, options: InspectOptions) {
   const layout =
-    typeof options.layout === 'object' ? options.layout : getLayout(options.layout ?? 'default');
-  let value = id;
-  if (value === undefined) value = parseSnowflake(input, layout);
+    typeof options.layout === 'object'
+      ? options.layout
+      : options.layout === undefined
+        ? DEFAULT_LAYOUT
+        : getLayout(options.layout);
+  const value = id === undefined ? parseSnowflake(input, layout) : id;
   const d = decompose(layout, value);
   return {
     input,
     scheme: 'snowflake' as const,
-    value: value.toString(),
+    value: input, // parseSnowflake accepts the one decimal form only, as toString() gives
     hex: value.toString(16).padStart(16, '0'),
-    ...withTime(d.unixMs),
+    unixMs: d.unixMs,
+    timestamp: new Date(d.unixMs).toISOString(),
     layout: layout.name,
     fields: d.fields,
   };
+}
+
+/** The index of leading or trailing whitespace (as `\s` matches it) in `input`, or -1. */
+function whitespaceAt(input: string): number {
+  const n = input.length;
+  if (n === 0) return -1;
+  const first = input.charCodeAt(0);
+  const last = input.charCodeAt(n - 1);
+  // Printable ASCII at both ends, as in every ID: no regular expression to run.
+  if (first > 32 && first < 127 && last > 32 && last < 127) return -1;
+  const ws = /^\s|\s$/.exec(input);
+  return ws === null ? -1 : ws.index;
 }
 
 /**
@@ -184,14 +237,14 @@ export function inspect(input: string | bigint, options: InspectOptions = {}): I
     return inspectSnowflake(input.toString(), input, options);
   }
   if (typeof input !== 'string') throw typeError('inspect input', 'a string or a bigint', input);
-  const ws = /^\s|\s$/.exec(input);
-  if (ws !== null) {
+  const ws = whitespaceAt(input);
+  if (ws >= 0) {
     throw new InvalidIdError(
       hint ?? 'identifier',
       'format',
       'surrounding whitespace (idforge never trims an ID; trim the input first)',
       input,
-      ws.index,
+      ws,
     );
   }
   const scheme = hint === undefined ? detect(input) : hint.startsWith('uuid') ? 'uuid' : hint;
@@ -200,22 +253,21 @@ export function inspect(input: string | bigint, options: InspectOptions = {}): I
       return inspectUuid(input, hint && hint !== 'uuid' ? Number(hint.slice(5)) : undefined);
     case 'ulid': {
       const bytes = parseUlid(input, { lenient });
-      return {
-        input,
-        scheme,
-        value: formatUlid(bytes),
-        hex: bytesToHex(bytes),
-        ...withTime(ulidTimestamp(bytes)),
-      };
+      const unixMs = ulidTimestamp(bytes);
+      const timestamp = new Date(unixMs).toISOString();
+      return { input, scheme, value: formatUlid(bytes), hex: bytesToHex(bytes), unixMs, timestamp };
     }
     case 'ksuid': {
       const bytes = parseKsuid(input);
+      const unixMs = ksuidTimestamp(bytes);
+      const timestamp = new Date(unixMs).toISOString();
       return {
         input,
         scheme,
         value: formatKsuid(bytes),
         hex: bytesToHex(bytes),
-        ...withTime(ksuidTimestamp(bytes)),
+        unixMs,
+        timestamp,
       };
     }
     default:
