@@ -105,7 +105,7 @@ test('an unknown command (or help topic) suggests a close command', async () => 
   await usage(['frobnicate'], 'idforge: unknown command "frobnicate"', 'idforge --help');
   await usage(
     ['help', 'sqe'],
-    'idforge: unknown command "sqe" (did you mean seq?)',
+    'idforge: unknown command "sqe" (did you mean seq or sql?)',
     'idforge --help',
   );
   await usage(

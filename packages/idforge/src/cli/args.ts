@@ -234,20 +234,25 @@ function closeFlag(name: string, options: Options): string | undefined {
   const names = Object.keys(options);
   if (name === 'format' && names.includes('json')) return '--json';
   const found = closest(name, names);
-  return found === undefined ? undefined : `--${found}`;
+  return found.length === 0 ? undefined : found.map((f) => `--${f}`).join(' or ');
 }
 
-/** The one word of `words` closest to `word` (see {@link closeFlag}), if any is close. */
-export function closest(word: string, words: readonly string[]): string | undefined {
-  let best: string | undefined;
+/**
+ * The words of `words` closest to `word` (see {@link closeFlag}): every one at the smallest
+ * distance, so a typo as close to two words names both ("sqe": seq or sql); none when no word
+ * is close.
+ */
+export function closest(word: string, words: readonly string[]): string[] {
+  let best: string[] = [];
   let bestDistance = Math.max(1, Math.ceil(word.length / 3)) + 1;
   for (const w of words) {
     const d = distance(word, w);
-    if (d < bestDistance) [best, bestDistance] = [w, d];
+    if (d < bestDistance) [best, bestDistance] = [[w], d];
+    else if (d === bestDistance && best.length > 0) best.push(w);
   }
-  if (best !== undefined) return best;
+  if (best.length > 0) return best.sort();
   const starts = words.filter((w) => word.length >= 3 && w.startsWith(word));
-  return starts.length === 1 ? starts[0] : undefined;
+  return starts.length === 1 ? starts : [];
 }
 
 /** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */

@@ -157,7 +157,8 @@ function unknownCommand(name: string): UsageError {
   const close = flag
     ? closest(name.replace(/^--?/, ''), ['help', 'version'])
     : closest(name, [...Object.keys(COMMANDS), ...SERVER_COMMANDS]);
-  const hint = close === undefined ? '' : ` (did you mean ${flag ? '--' : ''}${close}?)`;
+  const named = close.map((c) => `${flag ? '--' : ''}${c}`).join(' or ');
+  const hint = close.length === 0 ? '' : ` (did you mean ${named}?)`;
   return new UsageError(`unknown ${flag ? 'flag' : 'command'} "${name}"${hint}`);
 }
 
