@@ -16,6 +16,8 @@ export interface LeaseRow {
   readonly idsPerSec: number;
   readonly p50: number;
   readonly p99: number;
+  readonly p999: number;
+  readonly loadCores: number;
   readonly errors: number;
   readonly non2xx: number;
 }
@@ -46,7 +48,8 @@ export async function nodeRate(
       await setImmediate();
     }
     const rate = n / ((performance.now() - started) / 1000);
-    return { name, reqPerSec: Number.NaN, idsPerSec: rate, p50: 0, p99: 0, errors, non2xx: 0 };
+    const none = { p50: 0, p99: 0, p999: 0, loadCores: Number.NaN };
+    return { name, reqPerSec: Number.NaN, idsPerSec: rate, ...none, errors, non2xx: 0 };
   } finally {
     await node.close();
   }
@@ -94,6 +97,8 @@ export async function renewRoundTrip(
     idsPerSec: Number.NaN,
     p50: pick(0.5),
     p99: pick(0.99),
+    p999: pick(0.999),
+    loadCores: Number.NaN,
     errors: 0,
     non2xx: 0,
   };

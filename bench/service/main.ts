@@ -12,15 +12,18 @@
  * and the lease rows (leases.ts): a node in this process leased through the service
  * (`httpLeaseStore`, a `lease` token) against one leased on the store itself (both expected at
  * the layout's cap: the lease is off the issue path), and one lease renewal's round trip, over
- * HTTP and on the store.
+ * HTTP and on the store; last, count=1 against `idforge serve --processes 2` (and `auto`
+ * when that is not 2 here), to show what more processes give on this host.
  * Each server is its own process (one core for it, one for autocannon). Goals (issue 10):
  * count=1 at 80 % of the bare server's requests/s; Snowflake count=1000 at 90 % of one
  * worker's cap (4,096 IDs/ms = 4.1 M/s); UUIDv7 count=1000 over 5 M IDs/s; the client over
- * 10 M sequence numbers/s. Printed with p50/p99 latency and the ratios.
+ * 10 M sequence numbers/s. Printed with p50/p99/p999 latency, the cores autocannon itself
+ * used during each row (it runs in this process), the machine's cores and load average, and
+ * the ratios.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -45,12 +48,35 @@ interface Row {
   readonly idsPerSec: number;
   readonly p50: number;
   readonly p99: number;
+  readonly p999: number;
+  /** Cores the load generator (autocannon, in this process) used meanwhile; NaN when none. */
+  readonly loadCores: number;
   readonly errors: number;
   readonly non2xx: number;
 }
 
 function machine(): string {
-  return `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, Node.js ${process.version}`;
+  const load = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+  return (
+    `${cpus().length} cores (available parallelism ${availableParallelism()}) x ` +
+    `${cpus()[0]?.model ?? 'unknown CPU'}, Node.js ${process.version}, load average ${load}`
+  );
+}
+
+/** The newest modification time (ms) of the packages' TypeScript sources. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const p of ['idforge', 'stores', 'server']) walk(join(root, 'packages', p, 'src'));
+  return newest;
 }
 
 /** Starts a child and resolves its URL from the first line matching `pattern`. */
@@ -90,13 +116,19 @@ async function load(
 ): Promise<Row> {
   // A short warm-up so the JIT and the segment/step state settle before measuring.
   await autocannon({ url, connections: CONNECTIONS, duration: 1, headers });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const used = process.cpuUsage(cpu);
+  const wallUs = (performance.now() - started) * 1000;
   return {
     name,
     reqPerSec: r.requests.average,
     idsPerSec: r.requests.average * idsPerRequest,
     p50: r.latency.p50,
     p99: r.latency.p99,
+    p999: (r.latency as unknown as Record<string, number>).p99_9 ?? Number.NaN,
+    loadCores: (used.user + used.system) / wallUs,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
   };
@@ -132,6 +164,8 @@ async function clientRate(url: string, tag: string): Promise<Row> {
       // Latency of the calls that had to wait on the network (the rest cost nanoseconds).
       p50: pick(0.5),
       p99: pick(0.99),
+      p999: pick(0.999),
+      loadCores: Number.NaN,
       errors: 0,
       non2xx: 0,
     };
@@ -151,13 +185,26 @@ const fmt = (n: number) =>
 
 function print(rows: readonly Row[]): void {
   const bare = rows[0] as Row;
-  const head = ['target', 'req/s', 'IDs/s', 'p50 ms', 'p99 ms', 'errors', 'vs goal'];
+  const head = [
+    'target',
+    'req/s',
+    'IDs/s',
+    'p50 ms',
+    'p99 ms',
+    'p999 ms',
+    'load gen cores',
+    'errors',
+    'vs goal',
+  ];
+  const single = rows.find((r) => r.name.startsWith('snowflake count=1 ')) ?? bare;
   const fastify = rows[1] as Row;
   const floor = rows[2] as Row;
   const of = (r: Row, base: Row) => `${((r.reqPerSec / base.reqPerSec) * 100).toFixed(0)} %`;
   const goal = (r: Row): string => {
     if (r.name.startsWith('bare Fastify') || r.name.startsWith('Fastify +'))
       return `${of(r, bare)} of bare`;
+    if (r.name.startsWith('snowflake count=1, --processes'))
+      return `${of(r, single)} of --processes 1, ${of(r, bare)} of bare (one bare process)`;
     if (r.name.startsWith('snowflake count=1 '))
       return `${of(r, bare)} of bare (goal 80 %), ${of(r, floor)} of the stack's floor`;
     if (r.name.startsWith('snowflake count=1000'))
@@ -176,6 +223,8 @@ function print(rows: readonly Row[]): void {
     fmt(r.idsPerSec),
     r.p50.toFixed(2),
     r.p99.toFixed(2),
+    Number.isNaN(r.p999) ? '-' : r.p999.toFixed(2),
+    Number.isNaN(r.loadCores) ? '-' : r.loadCores.toFixed(2),
     String(r.errors + r.non2xx),
     goal(r),
   ]);
@@ -260,13 +309,15 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
       ],
     }),
   );
-  // The built CLI when there is one (as deployed); else the sources through tsx.
+  // The built CLI when there is one as new as the sources (as deployed); else the sources
+  // through tsx: a build older than the sources would measure code that is not there any more.
   const built = join(root, 'packages/server/dist/bin/idforge-server.js');
-  const cli = existsSync(built)
+  const fresh = existsSync(built) && statSync(built).mtimeMs >= newestSource();
+  const cli = fresh
     ? [built]
     : ['--import', loader, join(root, 'packages/server/src/bin/idforge-server.ts')];
   console.log(
-    `service: ${existsSync(built) ? 'packages/server/dist (npm run build)' : 'the sources via tsx'}`,
+    `service: ${fresh ? 'packages/server/dist (npm run build)' : `the sources via tsx${existsSync(built) ? ' (packages/server/dist is older than the sources: npm run build)' : ''}`}`,
   );
   const service = start(
     [...cli, 'serve', '--config', config, '--log-level', 'info'],
@@ -301,9 +352,55 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
     rows.push(...(await leaseRows(url, `sqlite:${join(dir, 'idforge.db')}`)));
   } finally {
     await stop(service.child);
+  }
+  try {
+    rows.push(...(await processRows(cli, config, dir, auth)));
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   print(rows);
+  console.log(
+    `--processes: one process per core; on this ${cpus().length}-core host the load generator ` +
+      '(autocannon, in this process) takes the share of a core its column states, so processes ' +
+      'beyond the cores left to them compete with it: read a 2-core run as a floor, not as scaling',
+  );
+}
+
+/**
+ * `snowflake count=1` against `idforge serve --processes 2` and `--processes auto` (when auto
+ * is not 2 here), each a node of its own on the same store and settings as the single one.
+ */
+async function processRows(
+  cli: string[],
+  config: string,
+  dir: string,
+  auth: Record<string, string>,
+): Promise<Row[]> {
+  const out: Row[] = [];
+  const counts = availableParallelism() === 2 ? ['2'] : ['2', 'auto'];
+  for (const n of counts) {
+    const node = start(
+      [...cli, 'serve', '--config', config, '--log-level', 'info', '--processes', n],
+      /"msg":"\d+ processes listening on (http:\/\/[^"]+)"/,
+      {},
+      dir,
+    );
+    try {
+      const url = await node.url;
+      const label = n === 'auto' ? `auto = ${availableParallelism()}` : n;
+      out.push(
+        await load(
+          `snowflake count=1, --processes ${label}`,
+          `${url}/v1/ids/snowflake?count=1`,
+          1,
+          auth,
+        ),
+      );
+    } finally {
+      await stop(node.child);
+    }
+  }
+  return out;
 }
 
 await main();

@@ -61,12 +61,15 @@ export interface ClusterView {
   answer(kind: GatherKind, fn: () => unknown): void;
   /** Tells the primary this process listens at `url`. */
   listening(url: string): void;
+  /** Closes the channel to the primary (once stopped: an open IPC channel keeps a process up). */
+  close(): void;
 }
 
 /** What the view sends and receives on (process.send and process's 'message' events). */
 export interface ClusterChannel {
   send(message: ClusterMessage): void;
   onMessage(listener: (message: unknown) => void): void;
+  close(): void;
 }
 
 /** The view of process `index` of `size`, over `channel` (default: this process's IPC). */
@@ -96,6 +99,7 @@ export function workerClusterView(
     size,
     answer: (kind, fn) => void handlers.set(kind, fn),
     listening: (url) => channel.send({ idforge: 'listening', url }),
+    close: () => channel.close(),
     gather(kind) {
       const id = next++;
       return new Promise<ProcessAnswer[]>((resolve, reject) => {
@@ -121,5 +125,8 @@ function processChannel(): ClusterChannel {
       if (process.connected) process.send?.(message);
     },
     onMessage: (listener) => void process.on('message', listener),
+    close: () => {
+      if (process.connected) process.disconnect();
+    },
   };
 }

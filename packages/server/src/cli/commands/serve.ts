@@ -140,9 +140,13 @@ async function serveAs(role: ClusterRole, config: ServiceConfig, io: CliIo, sign
     return runPrimary({ processes, host, port, write, signal, stopTimeoutMs });
   }
   const cluster = role.kind === 'process' ? { cluster: role.view } : {};
-  const service = await startService(config, { write, signal, ...cluster });
-  const report = await service.closed;
-  return report.clean ? 0 : 1;
+  try {
+    const service = await startService(config, { write, signal, ...cluster });
+    const report = await service.closed;
+    return report.clean ? 0 : 1;
+  } finally {
+    if (role.kind === 'process') role.view.close();
+  }
 }
 
 export async function serveCommand(
