@@ -9,18 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate } from 'node:timers/promises';
 import { createSnowflakeNode, type LeaseStore } from '../../packages/idforge/src/coord/index.js';
-
-export interface LeaseRow {
-  readonly name: string;
-  readonly reqPerSec: number;
-  readonly idsPerSec: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly p999: number;
-  readonly loadCores: number;
-  readonly errors: number;
-  readonly non2xx: number;
-}
+import type { Row } from './row.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -30,7 +19,7 @@ export async function nodeRate(
   store: LeaseStore,
   workers: readonly [number, number],
   seconds: number,
-): Promise<LeaseRow> {
+): Promise<Row> {
   const node = await createSnowflakeNode({ store, workerIds: workers, logger: quiet });
   let n = 0;
   let errors = 0;
@@ -61,7 +50,7 @@ export async function renewRoundTrip(
   store: LeaseStore,
   workerId: number,
   seconds: number,
-): Promise<LeaseRow> {
+): Promise<Row> {
   const owner = {
     instanceId: randomUUID(),
     host: hostname(),

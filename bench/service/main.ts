@@ -30,6 +30,7 @@ import autocannon from 'autocannon';
 import { createClient, httpLeaseStore } from '../../packages/idforge/src/client/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { nodeRate, renewRoundTrip } from './leases.js';
+import type { Row } from './row.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -41,19 +42,6 @@ const LEASE_TOKEN = 'bench-lease-token-0123456789abcdef';
 const CAP = 4_096_000;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const loader = join(root, 'scripts/dev-loader.mjs');
-
-interface Row {
-  readonly name: string;
-  readonly reqPerSec: number;
-  readonly idsPerSec: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly p999: number;
-  /** Cores the load generator (autocannon, in this process) used meanwhile; NaN when none. */
-  readonly loadCores: number;
-  readonly errors: number;
-  readonly non2xx: number;
-}
 
 function machine(): string {
   const load = loadavg()

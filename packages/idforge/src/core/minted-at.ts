@@ -30,6 +30,7 @@ import { defaultPool, RandomPool, type RandomSource } from './random.js';
 import { ULID_MAX_TIME } from './ulid.js';
 import { MAX_UNIX_TS_MS } from './uuid/constants.js';
 import { unsafeFormatUuid } from './uuid/format.js';
+import { unsafeV7Into } from './uuid/v7.js';
 
 /** The pool to draw from: the shared one, or a small one over the caller's source. */
 function poolOf(name: string, random: RandomSource | undefined): RandomPool {
@@ -62,23 +63,17 @@ function fraction12(ms: number): number {
  * `pool` into `out` at `o`. Trusts its arguments: `at` checked, `out` has room.
  */
 export function unsafeUuidV7AtInto(at: number, pool: RandomPool, out: Uint8Array, o: number) {
-  const ms = Math.floor(at);
   const r = pool.take(8);
   const b = pool.bytes;
-  const hi = Math.floor(ms / 4294967296);
-  const lo = ms >>> 0;
-  const a = fraction12(at);
-  out[o] = hi >>> 8;
-  out[o + 1] = hi;
-  out[o + 2] = lo >>> 24;
-  out[o + 3] = lo >>> 16;
-  out[o + 4] = lo >>> 8;
-  out[o + 5] = lo;
-  out[o + 6] = 0x70 | (a >>> 8);
-  out[o + 7] = a;
-  out[o + 8] = 0x80 | (b[r]! & 0x3f);
-  for (let i = 9; i < 16; i++) out[o + i] = b[r + i - 8]!;
-  return out;
+  const word = (i: number) =>
+    ((b[r + i]! << 24) | (b[r + i + 1]! << 16) | (b[r + i + 2]! << 8) | b[r + i + 3]!) >>> 0;
+  const state = {
+    ms: Math.floor(at),
+    randA: fraction12(at),
+    randBHi: word(0) & 0x3fffffff,
+    randBLo: word(4),
+  };
+  return unsafeV7Into(state, out, o);
 }
 
 const UUID_WHAT = 'a UUIDv7 time';
