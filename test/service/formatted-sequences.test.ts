@@ -19,6 +19,7 @@ before(async () => {
   const segments = s.deps.sequences.source!.segments!;
   await segments.createTag('invoices', { step: 10, description: describeFormat(format) });
   await segments.createTag('orders', { step: 10 });
+  await segments.createTag('parcels', { step: 10 });
 });
 after(() => s.close());
 
@@ -42,6 +43,26 @@ test('a formatted tag answers formatted numbers of its period; text/plain one pe
   assert.equal(text.body, `INV-${yyyy}-${mm}-000004\nINV-${yyyy}-${mm}-000005\n`);
   const tags = (await s.deps.sequences.source!.segments!.listTags()).map((t) => t.tag);
   assert.ok(tags.includes(`invoices:${body.period}`), 'the period has its own tag');
+});
+
+test('segments of a formatted tag are refused (they follow no period); a plain tag still gets them', async () => {
+  const r = await s.app.inject({
+    method: 'POST',
+    url: '/v1/sequences/invoices/segments',
+    headers: auth,
+  });
+  assert.equal(r.statusCode, 400, r.body);
+  assert.equal(r.json().error.code, 'IDF_BAD_REQUEST');
+  assert.match(
+    r.json().error.message,
+    /"invoices" is a formatted tag .* GET \/v1\/sequences\/invoices/,
+  );
+  const plain = await s.app.inject({
+    method: 'POST',
+    url: '/v1/sequences/parcels/segments',
+    headers: auth,
+  });
+  assert.equal(plain.statusCode, 200, plain.body);
 });
 
 test('a plain tag keeps its answer; an unknown one is still 404', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SegmentBody } from 'idforge';
 import { allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
+import { badRequest } from '../errors.js';
 import { routePlugin } from '../plugins/plugin.js';
 import { sendFormatted, sendIds } from '../reply.js';
 import { segmentSchema, sequenceSchema } from '../schemas.js';
@@ -47,6 +48,15 @@ export const sequenceRoutes = routePlugin(
       async (req, reply) => {
         const { tag } = req.params;
         allowTag(req.principal, tag);
+        if (sequences.opened(tag) === undefined && (await sequences.formatted(tag)) !== null) {
+          // Its numbers restart each period under a tag of their own; a segment of the base
+          // tag would follow no period, and numbers formatted from it could repeat.
+          throw badRequest(
+            `"${tag}" is a formatted tag (idforge seq create --format): its numbers are taken ` +
+              `formatted, in their period, with GET /v1/sequences/${tag}; segments for a ` +
+              'client need a plain tag',
+          );
+        }
         const s = await sequences.take(tag, req.query.size);
         metrics.handedOut(tag, Number(s.last - s.first + 1n));
         reply.type('application/json; charset=utf-8');
