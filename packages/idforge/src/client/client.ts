@@ -3,7 +3,7 @@
  * sequences, from one or more nodes with round robin and failover. Built on the built-in
  * `fetch`; imports only the core, so it runs in Node.js, browsers and edge runtimes.
  */
-import { ClientClosedError, MAX_REQUEST_COUNT } from '../core/index.js';
+import { ClientClosedError, MAX_REQUEST_COUNT, MAX_TAG_LENGTH } from '../core/index.js';
 import {
   type ClientOptions,
   ID_SCHEMES,
@@ -80,16 +80,16 @@ export class IdforgeClient {
   }
 
   /**
-   * The buffered sequence of `tag` (a non-empty string of at most 256 characters; the service
-   * checks the rest), the same object for the same tag. Nothing is fetched until its first use.
+   * The buffered sequence of `tag` (1 to `MAX_TAG_LENGTH`, 128, characters: the wire
+   * contract's; the service checks the rest), the same object for the same tag. Nothing is fetched until its first use.
    * Throws `TypeError`/`RangeError` for a bad tag. After `close()` it returns a closed sequence.
    */
   sequence(tag: string): ClientSequence {
     let seq = this.#sequences.get(tag);
     if (seq !== undefined) return seq;
     if (typeof tag !== 'string') throw typeError('tag', 'a string', tag);
-    if (tag.length === 0 || tag.length > 256) {
-      throw rangeError('tag', 'a string of 1 to 256 characters', tag);
+    if (tag.length === 0 || tag.length > MAX_TAG_LENGTH) {
+      throw rangeError('tag', `a string of 1 to ${MAX_TAG_LENGTH} characters`, tag);
     }
     const path = `/v1/sequences/${encodeURIComponent(tag)}/segments?size=`;
     const operation = `POST /v1/sequences/${tag}/segments`;

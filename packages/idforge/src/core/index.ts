@@ -191,6 +191,7 @@ export {
   MAX_GENE_FROM,
   MAX_REQUEST_COUNT,
   MAX_SEQUENCE_VALUE,
+  MAX_TAG_LENGTH,
   type NumberRange,
   SERVICE_SCHEMES,
   type SegmentBody,

@@ -19,6 +19,13 @@ export type ServiceScheme = (typeof SERVICE_SCHEMES)[number];
 export const HLC_HEADER = 'idforge-hlc';
 
 /**
+ * The longest tag of a sequence, in UTF-16 code units: every store's tag column is 128
+ * characters wide, and the service's routes take no longer one. idforge/sequences' `assertTag`
+ * holds the whole rule; the client checks this length before it sends a tag.
+ */
+export const MAX_TAG_LENGTH = 128;
+
+/**
  * The largest number any sequence hands out, 2^63 - 1: every store keeps it in a signed 64-bit
  * column, counter or sequence (BIGINT, Redis integers, PostgreSQL sequences), and the service
  * sends it as a decimal string. A sequence that reaches it fails with `SequenceExhaustedError`;
