@@ -127,6 +127,12 @@ test('method arguments are checked before any request', async () => {
   await assert.rejects(client.batch('ulid', '3' as never), { name: 'TypeError' });
   assert.deepEqual(await client.batch('ulid', 0), []);
   assert.throws(() => client.sequence(''), { name: 'RangeError', message: /^tag: expected/ });
+  // The wire contract's length, as every store and route takes it: 128 passes, 129 does not.
+  assert.equal(client.sequence('t'.repeat(128)).tag, 't'.repeat(128));
+  assert.throws(() => client.sequence('t'.repeat(129)), {
+    name: 'RangeError',
+    message: /^tag: expected a string of 1 to 128 characters/,
+  });
   assert.throws(() => client.sequence(5 as never), { name: 'TypeError', message: /^tag: / });
   await assert.rejects(client.sequence('orders').batch(-1), {
     name: 'RangeError',
