@@ -24,6 +24,7 @@ import {
   type Options,
   type OptionValues,
   UsageError,
+  VERSION,
 } from 'idforge/cli';
 import { int, ProgressPrinter, rateText } from '../progress.js';
 
@@ -108,7 +109,7 @@ export async function benchCommand(
       force: values.force === true,
       signal: controller.signal,
       onProgress: (p) => showProgress(progress, p),
-      idforgeVersion: '0.1.0',
+      idforgeVersion: VERSION,
     });
   } catch (error) {
     progress.end();
