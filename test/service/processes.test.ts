@@ -130,6 +130,18 @@ describe('idforge serve --processes', () => {
     assert.deepEqual(await liveLeases(db), []);
   });
 
+  test('SIGTERM while the processes start: every one stops, exit 0, no lease left', async () => {
+    const db = join(t.dir, 'early.db');
+    const proc = spawnService(['--store', `sqlite:${db}`, '--processes', '2']);
+    await waitFor(
+      () => proc.logs.some((l) => /^starting 2 processes/.test(String(l.msg))),
+      'the primary forking',
+    );
+    proc.child.kill('SIGTERM');
+    assert.equal(await proc.exited, 0, `${proc.stderr}\n${JSON.stringify(proc.logs)}`);
+    if (existsSync(db)) assert.deepEqual(await liveLeases(db), []);
+  });
+
   test('a port in use: refused before any process starts, no store created', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));

@@ -195,7 +195,11 @@ class Primary {
     }, this.#o.stopTimeoutMs);
     await Promise.all(exits);
     clearTimeout(timer);
-    const unclean = this.#slots.filter((s) => s.code !== 0 && s.code !== null);
+    // Ended by the SIGTERM sent above, not by its handler: the process was still loading its
+    // modules (the bin takes the signal from its first line), so it had opened nothing.
+    const unclean = this.#slots.filter(
+      (s) => s.code !== 0 && s.code !== null && s.code !== 'SIGTERM',
+    );
     const codes = this.#slots.map((s) => s.code);
     this.#log(unclean.length === 0 ? 30 : 40, `stopped: exit codes ${codes.join(', ')}`);
     return unclean.length === 0 ? 0 : 1;
