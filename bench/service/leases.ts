@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate } from 'node:timers/promises';
 import { createSnowflakeNode, type LeaseStore } from '../../packages/idforge/src/coord/index.js';
-import type { Row } from './row.js';
+import { percentiles, type Row } from './row.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -77,16 +77,12 @@ export async function renewRoundTrip(
   } finally {
     await store.release(lease, null);
   }
-  times.sort((a, b) => a - b);
-  const pick = (q: number) => times[Math.floor(q * (times.length - 1))] ?? 0;
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   return {
     name,
     reqPerSec: 1000 / mean,
     idsPerSec: Number.NaN,
-    p50: pick(0.5),
-    p99: pick(0.99),
-    p999: pick(0.999),
+    ...percentiles(times),
     loadCores: Number.NaN,
     errors: 0,
     non2xx: 0,

@@ -30,7 +30,7 @@ import autocannon from 'autocannon';
 import { createClient, httpLeaseStore } from '../../packages/idforge/src/client/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { nodeRate, renewRoundTrip } from './leases.js';
-import type { Row } from './row.js';
+import { percentiles, type Row } from './row.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -143,16 +143,12 @@ async function clientRate(url: string, tag: string): Promise<Row> {
       }
     }
     const seconds = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const pick = (q: number) => latencies[Math.floor(q * (latencies.length - 1))] ?? 0;
     return {
       name: 'client sequence(tag).next(), prefetch',
       reqPerSec: Number.NaN,
       idsPerSec: n / seconds,
       // Latency of the calls that had to wait on the network (the rest cost nanoseconds).
-      p50: pick(0.5),
-      p99: pick(0.99),
-      p999: pick(0.999),
+      ...percentiles(latencies),
       loadCores: Number.NaN,
       errors: 0,
       non2xx: 0,

@@ -114,6 +114,12 @@ export class LeaseKeeper {
    * `sentMs`. For a node that picked its worker ID itself (a switch after a clock step).
    */
   adopt(lease: Lease, sentMs: number): void {
+    this.#hold(lease, sentMs);
+    this.#stopped = false;
+  }
+
+  /** Holds `lease`, granted for a request sent at `sentMs`: its deadline counts from then. */
+  #hold(lease: Lease, sentMs: number): void {
     const s = this.#s;
     this.counters.acquired++;
     this.#lease = lease;
@@ -122,7 +128,6 @@ export class LeaseKeeper {
     this.#lastRenewSentMs = sentMs;
     this.#failingSince = null;
     this.#duplicate = false;
-    this.#stopped = false;
   }
 
   /** The reservation a write sent at `sentMs` asks for: now + window, capped at the deadline. */
@@ -173,13 +178,7 @@ export class LeaseKeeper {
         throw signal.reason;
       }
       if (lease !== null) {
-        this.counters.acquired++;
-        this.#lease = lease;
-        this.#deadlineMs = sent + s.ttlMs - s.guardMs;
-        this.#reservedMs = lease.markMs;
-        this.#lastRenewSentMs = sent;
-        this.#failingSince = null;
-        this.#duplicate = false;
+        this.#hold(lease, sent);
         return lease;
       }
       this.counters.refusals++;

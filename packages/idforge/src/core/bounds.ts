@@ -20,7 +20,7 @@ import { composeKsuid, KSUID_EPOCH_SECONDS, KSUID_MAX_UNIX_SECONDS } from './ksu
 import type { Layout } from './snowflake/layout-types.js';
 import { ULID_MAX_TIME } from './ulid.js';
 import { MAX_UNIX_TS_MS } from './uuid/constants.js';
-import { unsafeFormatUuid } from './uuid/format.js';
+import { formatUuidV7 } from './uuid/v7-text.js';
 
 /** The two ends of a time range in one scheme: both inclusive, both valid IDs. */
 export interface IdBounds<T> {
@@ -32,21 +32,13 @@ export interface IdBounds<T> {
 
 const MAX20 = 0xfffff;
 
-/** The 16 bytes of a UUIDv7 bound at `ms`: the other 74 bits all 0 or all 1. */
-function v7Bound(ms: number, high: boolean): string {
-  const b = new Uint8Array(16).fill(high ? 0xff : 0);
-  const hi = Math.floor(ms / 4294967296);
-  const lo = ms >>> 0;
-  b[0] = hi >>> 8;
-  b[1] = hi;
-  b[2] = lo >>> 24;
-  b[3] = lo >>> 16;
-  b[4] = lo >>> 8;
-  b[5] = lo;
-  b[6] = high ? 0x7f : 0x70; // version 7, then rand_a's top 4 bits
-  b[8] = high ? 0xbf : 0x80; // variant 10, then rand_b's top 6 bits
-  return unsafeFormatUuid(b, 0);
-}
+/** The UUIDv7 bound at `ms`: the 74 bits after the time all 0, or all 1. */
+const v7Bound = (ms: number, high: boolean): string =>
+  formatUuidV7(
+    high
+      ? { ms, randA: 0xfff, randBHi: 0x3fffffff, randBLo: 0xffffffff }
+      : { ms, randA: 0, randBHi: 0, randBLo: 0 },
+  );
 
 /**
  * The lowest UUIDv7 of `from` and the highest of `to` (default `from`), both inclusive, as

@@ -29,8 +29,9 @@ import { composeKsuid, KSUID_EPOCH_SECONDS, KSUID_MAX_UNIX_SECONDS } from './ksu
 import { defaultPool, RandomPool, type RandomSource } from './random.js';
 import { ULID_MAX_TIME } from './ulid.js';
 import { MAX_UNIX_TS_MS } from './uuid/constants.js';
-import { unsafeFormatUuid } from './uuid/format.js';
 import { unsafeV7Into } from './uuid/v7.js';
+import type { UuidV7State } from './uuid/v7-state.js';
+import { formatUuidV7 } from './uuid/v7-text.js';
 
 /** The pool to draw from: the shared one, or a small one over the caller's source. */
 function poolOf(name: string, random: RandomSource | undefined): RandomPool {
@@ -58,22 +59,26 @@ function fraction12(ms: number): number {
   return Math.floor((ms - Math.floor(ms)) * 4096);
 }
 
-/**
- * Writes the UUIDv7 of unix ms `at` (fraction allowed, see the module comment) with bytes of
- * `pool` into `out` at `o`. Trusts its arguments: `at` checked, `out` has room.
- */
-export function unsafeUuidV7AtInto(at: number, pool: RandomPool, out: Uint8Array, o: number) {
+/** The fields of the UUIDv7 of unix ms `at` (fraction allowed), its random bits from `pool`. */
+function stateAt(at: number, pool: RandomPool): UuidV7State {
   const r = pool.take(8);
   const b = pool.bytes;
   const word = (i: number) =>
     ((b[r + i]! << 24) | (b[r + i + 1]! << 16) | (b[r + i + 2]! << 8) | b[r + i + 3]!) >>> 0;
-  const state = {
+  return {
     ms: Math.floor(at),
     randA: fraction12(at),
     randBHi: word(0) & 0x3fffffff,
     randBLo: word(4),
   };
-  return unsafeV7Into(state, out, o);
+}
+
+/**
+ * Writes the UUIDv7 of unix ms `at` (fraction allowed, see the module comment) with bytes of
+ * `pool` into `out` at `o`. Trusts its arguments: `at` checked, `out` has room.
+ */
+export function unsafeUuidV7AtInto(at: number, pool: RandomPool, out: Uint8Array, o: number) {
+  return unsafeV7Into(stateAt(at, pool), out, o);
 }
 
 const UUID_WHAT = 'a UUIDv7 time';
@@ -87,8 +92,7 @@ const UUID_WHAT = 'a UUIDv7 time';
  */
 export function uuidv7At(at: Instant, random?: RandomSource): string {
   const ms = fractionalMs('uuidv7At at', at, 0, MAX_UNIX_TS_MS, UUID_WHAT);
-  const out = new Uint8Array(16);
-  return unsafeFormatUuid(unsafeUuidV7AtInto(ms, poolOf('uuidv7At random', random), out, 0));
+  return formatUuidV7(stateAt(ms, poolOf('uuidv7At random', random)));
 }
 
 /**
