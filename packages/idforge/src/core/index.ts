@@ -105,6 +105,7 @@ export {
   parseKsuid,
   validateKsuid,
 } from './ksuid.js';
+export { UINT64_MAX } from './limits.js';
 export { ksuidAt, ulidAt, uuidv7At } from './minted-at.js';
 export { cryptoRandom, fixedRandom, type RandomSource, seededRandom } from './random.js';
 export {

@@ -8,6 +8,7 @@ import {
   type Layout,
   parseSnowflake,
   SnowflakeGenerator,
+  UINT64_MAX,
   UlidGenerator,
   UuidV7Generator,
   uuidv4,
@@ -148,7 +149,7 @@ function geneOption(values: GenValues, layout: Layout): { gene: number } | undef
   } catch (e) {
     if (!(e instanceof InvalidIdError)) throw e;
     throw new UsageError(
-      `--gene-from: expected a 64-bit ID in decimal (0 to 18446744073709551615): ${e.message}`,
+      `--gene-from: expected a 64-bit ID in decimal (0 to ${UINT64_MAX}): ${e.message}`,
     );
   }
 }

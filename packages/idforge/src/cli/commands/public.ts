@@ -6,6 +6,7 @@ import {
   InvalidIdError,
   parseUlid,
   parseUuid,
+  UINT64_MAX,
 } from '../../core/index.js';
 import {
   formatPublicKeys,
@@ -73,8 +74,6 @@ export const publicCli: Command<typeof publicOptions> = {
   options: publicOptions,
   run: publicCommand,
 };
-
-const MAX64 = (1n << 64n) - 1n;
 
 /** `idforge public <sub>`: returns the exit code. */
 export async function publicCommand(
@@ -205,7 +204,7 @@ async function convert(
 function internalId(input: string): bigint | Uint8Array {
   if (/^[0-9]+$/.test(input)) {
     const n = BigInt(input);
-    if (n > MAX64)
+    if (n > UINT64_MAX)
       throw new InvalidIdError('64-bit id', 'range', 'expected at most 2^64 - 1', input);
     return n;
   }
