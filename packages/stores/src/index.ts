@@ -12,8 +12,13 @@
  */
 
 // The ticket-server port and its setup rule live in idforge/sequences; re-exported beside
-// openTicketServers so that opening and setting up servers needs one import.
-export { type PlannableTicketServer, setupTicketServers } from 'idforge/sequences';
+// openTicketServers so that opening and setting up servers needs one import. So does the store
+// used when none is named, declared once in the library (idforge/cli's DEFAULT_STORE is it too).
+export {
+  DEFAULT_STORE_URL,
+  type PlannableTicketServer,
+  setupTicketServers,
+} from 'idforge/sequences';
 export {
   type Backend,
   type BackendOpeners,
@@ -117,4 +122,4 @@ export {
 } from './sqlite/mark-store.js';
 export { openSqliteSegmentStore, SqliteSegmentStore } from './sqlite/segment-store.js';
 export type { StoreFileOptions } from './store-path.js';
-export { DEFAULT_STORE_URL, redactUrl, storeScheme } from './url.js';
+export { redactUrl, storeScheme } from './url.js';

@@ -24,7 +24,7 @@ import type {
   SequenceSource,
   TicketServer,
 } from 'idforge/sequences';
-import { counterSource, segmentSource } from 'idforge/sequences';
+import { counterSource, DEFAULT_STORE_URL, segmentSource } from 'idforge/sequences';
 import type { SqlFunctionsTarget } from 'idforge/sql';
 import {
   type Backend,
@@ -37,7 +37,7 @@ import {
 } from './backend.js';
 import { backendOf, backendOpens, backendsWith, formsOf } from './backends.js';
 import { knownSchemes, schemePrefix, wrongSchemeMessage } from './roles.js';
-import { DEFAULT_STORE_URL, redactUrl, storeScheme } from './url.js';
+import { redactUrl, storeScheme } from './url.js';
 
 export type { OpenStoreOptions, TicketServerOptions } from './backend.js';
 

@@ -14,13 +14,6 @@ import type { UrlRules } from './backend.js';
 import { backendOf, backends, formsOf, holdsAStore } from './backends.js';
 
 /**
- * The store used when none is named: the embedded SQLite file `idforge.db` in the working
- * directory (leases, marks and segments on one file). idforge/cli's DEFAULT_STORE is the same
- * (the library cannot import this package; a test keeps the two equal).
- */
-export const DEFAULT_STORE_URL = 'sqlite:idforge.db';
-
-/**
  * Query parameters the drivers read a secret from (node-postgres: password, sslpassword,
  * sslkey; mysql2: password, password1..3, passwordSha1; ioredis: password), plus the common
  * names of tokens. Any name matching {@link CREDENTIAL_NAME} is redacted too.

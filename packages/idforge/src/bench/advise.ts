@@ -4,6 +4,7 @@
  * reasons, the caveats, the command to start with and the `idforge bench db` run that measures
  * the choice. A pure function: the CLI asks the questions and prints the answer.
  */
+import { DEFAULT_STORE_URL } from '../core/internal.js';
 
 /** Nodes of the `default` layout (10-bit node field) and of `sonyflake` (16-bit machine). */
 const DEFAULT_NODES = 1024;
@@ -123,8 +124,8 @@ function singleWriterAdvice(): Advice {
       'adding writers later: a segment sequence on postgres:// or mysql:// serves many processes',
     ],
     start: [
-      'idforge seq create orders --step 1000 --store sqlite:idforge.db',
-      'idforge seq next orders --store sqlite:idforge.db',
+      `idforge seq create orders --step 1000 --store ${DEFAULT_STORE_URL}`,
+      `idforge seq next orders --store ${DEFAULT_STORE_URL}`,
     ],
     docs: ['docs/sequences.md'],
   };

@@ -7,7 +7,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { Layout } from '../core/index.js';
-import { assertTag, assertTicketTag } from '../sequences/index.js';
+import { assertTag, assertTicketTag, DEFAULT_STORE_URL } from '../sequences/index.js';
 import { type CliIo, UsageError } from './io.js';
 
 /** An integer option in [min, max] (a negative or out-of-range one is told the range). */
@@ -96,8 +96,11 @@ export function workerRange(
   return m[2] === undefined ? min : [min, integer('--workers', m[2], min, max)];
 }
 
-/** The default store when neither `--store` nor `$IDFORGE_STORE` names one. */
-export const DEFAULT_STORE = 'sqlite:idforge.db';
+/**
+ * The default store when neither `--store` nor `$IDFORGE_STORE` names one: the library's one
+ * {@link DEFAULT_STORE_URL} (`sqlite:idforge.db`), which @idforge/stores and the service use too.
+ */
+export const DEFAULT_STORE = DEFAULT_STORE_URL;
 
 /**
  * The `--store URL` lines of every store command's `--help` (gen, leases, migrate, seq): one

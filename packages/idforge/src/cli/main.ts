@@ -4,7 +4,7 @@
  * invalid or an operation failed, 2 a usage mistake.
  */
 import { IdforgeError } from '../core/index.js';
-import { closest, parseCommandLine } from './args.js';
+import { closest, DEFAULT_STORE, parseCommandLine } from './args.js';
 import { adviseCli } from './commands/advise.js';
 import { convertCli } from './commands/convert.js';
 import { genCli } from './commands/gen.js';
@@ -66,7 +66,7 @@ Examples:
   idforge gen uuidv7 -n 3
   idforge gen snowflake --node 7
   idforge gen snowflake --layout twitter-2010 --field datacenter=1 --field worker=3
-  idforge gen snowflake --store sqlite:idforge.db -n 5
+  idforge gen snowflake --store ${DEFAULT_STORE} -n 5
   idforge seq create orders --step 1000 && idforge seq next orders -n 3
   idforge plan --writers 3 --writer 2
   idforge inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV

@@ -19,6 +19,7 @@ export {
 export { Backoff, type BackoffOptions } from './backoff.js';
 export { blockingSleep, defaultClock } from './clock.js';
 export { RunningDeadline } from './deadline.js';
+export { DEFAULT_STORE_URL } from './default-store.js';
 export {
   CROCKFORD_ALPHABET,
   CROCKFORD_CODES,

@@ -5,7 +5,7 @@
  * This file re-exports only, by name.
  */
 
-export { RunningDeadline } from '../core/internal.js';
+export { DEFAULT_STORE_URL, RunningDeadline } from '../core/internal.js';
 export {
   type CounterBlockSource,
   type CounterBlockSourceOptions,

@@ -62,7 +62,7 @@ ${STORE_HELP}                    (seq: a table in sqlite, postgres or mysql; a R
                     INCRBY blocks, in redis)
   --marks URL       with redis://: the durable store of the counter's high-water mark, which
                     refuses or re-seeds a counter that moved backwards (default: $IDFORGE_STORE,
-                    else sqlite:idforge.db)
+                    else ${DEFAULT_STORE})
 Run \`idforge migrate --store URL\` once before using a server store.
 `;
 
