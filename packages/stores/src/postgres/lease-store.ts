@@ -26,16 +26,10 @@ import type {
   RenewReport,
   RenewResult,
 } from 'idforge/coord';
-import { callerAddress, OWNED, type Ownership } from '../owned.js';
-import {
-  connectPostgres,
-  DEFAULT_POSTGRES_NAMESPACE,
-  endPool,
-  type PostgresClientOptions,
-  type PostgresStoreOptions,
-} from './connect.js';
-import { PgExecutor } from './executor.js';
+import type { Ownership } from '../owned.js';
+import type { PostgresClientOptions, PostgresStoreOptions } from './connect.js';
 import { type LeaseSql, leaseSql } from './schema.js';
+import { openPostgresStore, PostgresStore } from './store.js';
 
 /** bigint columns arrive as decimal strings (node-postgres keeps int8 exact by default). */
 type Int8 = string;
@@ -83,15 +77,8 @@ function ms(v: number): number {
  * `close()` leaves open (the caller closes it); or from a URL with {@link openPostgresLeaseStore},
  * whose client the store opened and `close()` closes.
  */
-export class PostgresLeaseStore implements LeaseStore {
-  readonly backend = 'postgres';
-  readonly address: string;
-  /** The PostgreSQL schema holding this store's tables. */
-  readonly namespace: string;
-  readonly #db: PgExecutor;
-  readonly #owned: boolean;
+export class PostgresLeaseStore extends PostgresStore implements LeaseStore {
   readonly #sql: LeaseSql;
-  #closed: Promise<void> | null = null;
 
   /**
    * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
@@ -99,19 +86,13 @@ export class PostgresLeaseStore implements LeaseStore {
    * namespace is not a valid schema name (see quoteNamespace).
    */
   constructor(options: PostgresClientOptions & Ownership) {
-    const { pool } = options;
-    const namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
-    const address = callerAddress('postgres', options.address);
-    this.#owned = options[OWNED] === true;
-    this.#sql = leaseSql(namespace);
-    this.#db = new PgExecutor(pool, address);
-    this.address = address;
-    this.namespace = namespace;
+    super(options);
+    this.#sql = leaseSql(this.namespace);
   }
 
   /** Creates the namespace's schema and tables; concurrent migrations take turns. Idempotent. */
   migrate(): Promise<void> {
-    return this.#db.migrate(this.#sql.migrateLock, [this.namespace], this.#sql.schema);
+    return this.db.migrate(this.#sql.migrateLock, [this.namespace], this.#sql.schema);
   }
 
   acquire(request: LeaseRequest): Promise<Lease | null> {
@@ -126,7 +107,7 @@ export class PostgresLeaseStore implements LeaseStore {
       ms(request.ttlMs),
       ms(request.clockMs),
     ];
-    return this.#db.transaction('acquire', async (c) => {
+    return this.db.transaction('acquire', async (c) => {
       await c.query(this.#sql.acquireLock, [this.namespace]);
       let grant: GrantRow | undefined;
       for (let attempt = 1; ; attempt++) {
@@ -134,7 +115,7 @@ export class PostgresLeaseStore implements LeaseStore {
         if (grant === undefined) return null;
         if (grant.granted !== null) break;
         if (attempt === MAX_GRANT_ATTEMPTS) {
-          throw this.#db.fail(
+          throw this.db.fail(
             'acquire',
             new Error(`lost the race for a free worker ID ${attempt} times in a row`),
           );
@@ -159,7 +140,7 @@ export class PostgresLeaseStore implements LeaseStore {
 
   renew(lease: Lease, report: RenewReport): Promise<RenewResult> {
     const { workerId, instanceId } = lease;
-    return this.#db.transaction('renew', async (c) => {
+    return this.db.transaction('renew', async (c) => {
       const renewed = await c.query<{ expires_at_ms: Int8 }>(this.#sql.renew, [
         workerId,
         instanceId,
@@ -179,7 +160,7 @@ export class PostgresLeaseStore implements LeaseStore {
 
   release(lease: Lease, finalMarkMs: number | null): Promise<void> {
     const { workerId, instanceId } = lease;
-    return this.#db.transaction('release', async (c) => {
+    return this.db.transaction('release', async (c) => {
       // The lease row first, as in acquire and renew: one lock order, no deadlock.
       const dropped = await c.query(this.#sql.dropLease, [workerId, instanceId]);
       if (dropped.rowCount === 1 && finalMarkMs !== null) {
@@ -190,7 +171,7 @@ export class PostgresLeaseStore implements LeaseStore {
   }
 
   async list(): Promise<LeaseRecord[]> {
-    const rows = await this.#db.rows<LeaseRow>('list', this.#sql.list);
+    const rows = await this.db.rows<LeaseRow>('list', this.#sql.list);
     return rows.map((r) => ({
       workerId: r.worker_id,
       instanceId: r.instance_id,
@@ -206,22 +187,14 @@ export class PostgresLeaseStore implements LeaseStore {
   }
 
   async readMark(workerId: number): Promise<number | null> {
-    const [row] = await this.#db.rows<{ mark_ms: Int8 }>('readMark', this.#sql.readMark, [
-      workerId,
-    ]);
+    const [row] = await this.db.rows<{ mark_ms: Int8 }>('readMark', this.#sql.readMark, [workerId]);
     return row === undefined ? null : num(row.mark_ms);
   }
 
   /** `clock_timestamp()` on the server, unix ms. */
   async serverTimeMs(): Promise<number | null> {
-    const [row] = await this.#db.rows<{ ms: Int8 }>('serverTimeMs', this.#sql.serverTime);
+    const [row] = await this.db.rows<{ ms: Int8 }>('serverTimeMs', this.#sql.serverTime);
     return num(row!.ms);
-  }
-
-  /** Ends the pool (waiting for calls in flight). Idempotent. */
-  close(): Promise<void> {
-    this.#closed ??= endPool(this.#db.pool, this.#owned, this.address);
-    return this.#closed;
   }
 }
 
@@ -234,10 +207,9 @@ export class PostgresLeaseStore implements LeaseStore {
  * `StoreUnavailableError` ('postgres', redacted URL, 'connect', cause) when the server cannot
  * be reached, refuses the login or does not answer within the timeouts.
  */
-export async function openPostgresLeaseStore(
+export function openPostgresLeaseStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<LeaseStore> {
-  const { pool, address, namespace } = await connectPostgres(url, options);
-  return new PostgresLeaseStore({ pool, address, namespace, [OWNED]: true });
+  return openPostgresStore(PostgresLeaseStore, url, options);
 }

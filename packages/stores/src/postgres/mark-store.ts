@@ -19,16 +19,10 @@
 
 import type { DurableMarkStore } from 'idforge/sequences';
 import { assertMark, assertMarkTag } from '../mark-args.js';
-import { callerAddress, OWNED, type Ownership } from '../owned.js';
-import {
-  connectPostgres,
-  DEFAULT_POSTGRES_NAMESPACE,
-  endPool,
-  type PostgresClientOptions,
-  type PostgresStoreOptions,
-} from './connect.js';
-import { PgExecutor } from './executor.js';
+import type { Ownership } from '../owned.js';
+import type { PostgresClientOptions, PostgresStoreOptions } from './connect.js';
 import { quoteNamespace } from './schema.js';
+import { openPostgresStore, PostgresStore } from './store.js';
 
 /**
  * The durable mark store on PostgreSQL (a node-postgres `pg.Pool`). Two ways to build it, as every
@@ -36,17 +30,10 @@ import { quoteNamespace } from './schema.js';
  * which `close()` leaves open (the caller closes it); or from a URL with {@link
  * openPostgresMarkStore}, whose client the store opened and `close()` closes.
  */
-export class PostgresMarkStore implements DurableMarkStore {
-  readonly backend = 'postgres';
-  readonly address: string;
-  /** The PostgreSQL schema holding the table. */
-  readonly namespace: string;
-  readonly #db: PgExecutor;
-  readonly #owned: boolean;
+export class PostgresMarkStore extends PostgresStore implements DurableMarkStore {
   readonly #schema: string;
   readonly #raise: string;
   readonly #read: string;
-  #closed: Promise<void> | null = null;
 
   /**
    * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
@@ -54,14 +41,8 @@ export class PostgresMarkStore implements DurableMarkStore {
    * namespace is not a valid schema name (see quoteNamespace).
    */
   constructor(options: PostgresClientOptions & Ownership) {
-    const { pool } = options;
-    const namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
-    const address = callerAddress('postgres', options.address);
-    this.#owned = options[OWNED] === true;
-    const ns = quoteNamespace(namespace);
-    this.#db = new PgExecutor(pool, address);
-    this.address = address;
-    this.namespace = namespace;
+    super(options);
+    const ns = quoteNamespace(this.namespace);
     this.#schema = `
 CREATE SCHEMA IF NOT EXISTS ${ns};
 CREATE TABLE IF NOT EXISTS ${ns}.counter_marks (
@@ -80,7 +61,7 @@ RETURNING m.mark::text AS mark`;
    * lock (`CREATE ... IF NOT EXISTS` alone races). Never run by the other methods.
    */
   migrate(): Promise<void> {
-    return this.#db.migrate(
+    return this.db.migrate(
       `SELECT pg_advisory_xact_lock(hashtext('idforge.migrate'), hashtext($1::text))`,
       [this.namespace],
       this.#schema,
@@ -93,7 +74,7 @@ RETURNING m.mark::text AS mark`;
    */
   async read(tag: string): Promise<bigint | null> {
     assertMarkTag(tag);
-    const row = (await this.#db.result('read', this.#read, [tag])).rows[0] as
+    const row = (await this.db.result('read', this.#read, [tag])).rows[0] as
       | { mark: string }
       | undefined;
     return row === undefined ? null : BigInt(row.mark);
@@ -107,14 +88,8 @@ RETURNING m.mark::text AS mark`;
   async raise(tag: string, value: bigint): Promise<bigint> {
     assertMarkTag(tag);
     assertMark(value);
-    const rows = (await this.#db.result('raise', this.#raise, [tag, value.toString()])).rows;
+    const rows = (await this.db.result('raise', this.#raise, [tag, value.toString()])).rows;
     return BigInt((rows[0] as { mark: string }).mark);
-  }
-
-  /** Ends the pool. Idempotent. */
-  close(): Promise<void> {
-    this.#closed ??= endPool(this.#db.pool, this.#owned, this.address);
-    return this.#closed;
   }
 }
 
@@ -125,11 +100,10 @@ RETURNING m.mark::text AS mark`;
  * malformed URL, namespace or option; rejects with `StoreUnavailableError` ('connect') when
  * the server cannot be reached within the timeouts (default 5000 ms each).
  */
-export async function openPostgresMarkStore(
+export function openPostgresMarkStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<PostgresMarkStore> {
   // The shared pool settings, synchronous_commit=on included: connect.ts.
-  const { pool, address, namespace } = await connectPostgres(url, options);
-  return new PostgresMarkStore({ pool, address, namespace, [OWNED]: true });
+  return openPostgresStore(PostgresMarkStore, url, options);
 }

@@ -30,7 +30,7 @@ import {
   type SegmentStore,
   type SegmentTag,
 } from 'idforge/sequences';
-import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import type { Ownership } from '../owned.js';
 import {
   checkCreate,
   checkStoredStep,
@@ -39,15 +39,9 @@ import {
   segmentOf,
   tagOf,
 } from '../segment-args.js';
-import {
-  connectPostgres,
-  DEFAULT_POSTGRES_NAMESPACE,
-  endPool,
-  type PostgresClientOptions,
-  type PostgresStoreOptions,
-} from './connect.js';
-import { PgExecutor } from './executor.js';
+import type { PostgresClientOptions, PostgresStoreOptions } from './connect.js';
 import { NOW_MS, quoteNamespace } from './schema.js';
+import { openPostgresStore, PostgresStore } from './store.js';
 
 const COLUMNS =
   'tag, max_id::text AS max_id, step, description, updated_at_ms::text AS updated_at_ms';
@@ -97,15 +91,8 @@ RETURNING ${COLUMNS}`,
  * which `close()` leaves open (the caller closes it); or from a URL with {@link
  * openPostgresSegmentStore}, whose client the store opened and `close()` closes.
  */
-export class PostgresSegmentStore implements SegmentStore {
-  readonly backend = 'postgres';
-  readonly address: string;
-  /** The PostgreSQL schema holding the table. */
-  readonly namespace: string;
-  readonly #db: PgExecutor;
-  readonly #owned: boolean;
+export class PostgresSegmentStore extends PostgresStore implements SegmentStore {
   readonly #sql: ReturnType<typeof segmentSql>;
-  #closed: Promise<void> | null = null;
 
   /**
    * A store on `options.pool`, the caller's (see {@link PostgresClientOptions}): `close()`
@@ -113,14 +100,8 @@ export class PostgresSegmentStore implements SegmentStore {
    * namespace is not a valid schema name (see quoteNamespace).
    */
   constructor(options: PostgresClientOptions & Ownership) {
-    const { pool } = options;
-    const namespace = options.namespace ?? DEFAULT_POSTGRES_NAMESPACE;
-    const address = callerAddress('postgres', options.address);
-    this.#owned = options[OWNED] === true;
-    this.#sql = segmentSql(namespace);
-    this.#db = new PgExecutor(pool, address);
-    this.address = address;
-    this.namespace = namespace;
+    super(options);
+    this.#sql = segmentSql(this.namespace);
   }
 
   /**
@@ -129,13 +110,13 @@ export class PostgresSegmentStore implements SegmentStore {
    * EXISTS` alone races. Never run by the other methods.
    */
   migrate(): Promise<void> {
-    return this.#db.migrate(this.#sql.migrateLock, [this.namespace], this.#sql.schema);
+    return this.db.migrate(this.#sql.migrateLock, [this.namespace], this.#sql.schema);
   }
 
   /** See {@link SegmentStore.createTag}; `RangeError`/`TypeError` for bad arguments. */
   async createTag(tag: string, options: CreateTagOptions): Promise<SegmentTag> {
     const c = checkCreate(tag, options);
-    const [row] = await this.#db.rows<SegmentRow>('createTag', this.#sql.create, [
+    const [row] = await this.db.rows<SegmentRow>('createTag', this.#sql.create, [
       tag,
       c.maxId.toString(),
       c.step,
@@ -149,13 +130,13 @@ export class PostgresSegmentStore implements SegmentStore {
   async takeSegment(tag: string, step?: number): Promise<Segment> {
     assertTag(tag);
     const requested = requestedStep(step);
-    const [row] = await this.#db.rows<{ max_id: string; used: string }>(
+    const [row] = await this.db.rows<{ max_id: string; used: string }>(
       'takeSegment',
       this.#sql.take,
       [tag, requested],
     );
     if (row !== undefined) return segmentOf(tag, BigInt(row.max_id), BigInt(row.used));
-    const [current] = await this.#db.rows<SegmentRow>('takeSegment', this.#sql.get, [tag]);
+    const [current] = await this.db.rows<SegmentRow>('takeSegment', this.#sql.get, [tag]);
     if (current === undefined) throw new UnknownTagError(tag, this.backend);
     throw new SequenceExhaustedError(tag, BigInt(current.max_id));
   }
@@ -163,26 +144,20 @@ export class PostgresSegmentStore implements SegmentStore {
   /** See {@link SegmentStore.setStep}: one autocommit UPDATE; `RangeError`/`TypeError` for bad arguments. */
   async setStep(tag: string, step: number): Promise<SegmentTag> {
     const checked = checkStoredStep(tag, step);
-    const [row] = await this.#db.rows<SegmentRow>('setStep', this.#sql.setStep, [tag, checked]);
+    const [row] = await this.db.rows<SegmentRow>('setStep', this.#sql.setStep, [tag, checked]);
     if (row === undefined) throw new UnknownTagError(tag, this.backend);
     return tagOf(row);
   }
 
   async getTag(tag: string): Promise<SegmentTag | null> {
     assertTag(tag);
-    const [row] = await this.#db.rows<SegmentRow>('getTag', this.#sql.get, [tag]);
+    const [row] = await this.db.rows<SegmentRow>('getTag', this.#sql.get, [tag]);
     return row === undefined ? null : tagOf(row);
   }
 
   /** Every tag, ordered by name (byte order, as on the other backends). */
   async listTags(): Promise<SegmentTag[]> {
-    return (await this.#db.rows<SegmentRow>('listTags', this.#sql.list)).map(tagOf);
-  }
-
-  /** Ends the pool (waiting for calls in flight). Idempotent. */
-  close(): Promise<void> {
-    this.#closed ??= endPool(this.#db.pool, this.#owned, this.address);
-    return this.#closed;
+    return (await this.db.rows<SegmentRow>('listTags', this.#sql.list)).map(tagOf);
   }
 }
 
@@ -193,10 +168,9 @@ export class PostgresSegmentStore implements SegmentStore {
  * namespace or option; rejects with `StoreUnavailableError` ('postgres', redacted URL,
  * 'connect') when the server cannot be reached within `connectTimeoutMs` (default 5000).
  */
-export async function openPostgresSegmentStore(
+export function openPostgresSegmentStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<SegmentStore> {
-  const { pool, address, namespace } = await connectPostgres(url, options);
-  return new PostgresSegmentStore({ pool, address, namespace, [OWNED]: true });
+  return openPostgresStore(PostgresSegmentStore, url, options);
 }
