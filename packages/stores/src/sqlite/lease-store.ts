@@ -17,12 +17,10 @@ import type {
 } from 'idforge/coord';
 import { OWNED, type Ownership } from '../owned.js';
 import { assertTablePrefix } from '../segment-args.js';
-import type { StoreFileOptions } from '../store-path.js';
-import { redactUrl } from '../url.js';
 import {
-  connectSqlite,
-  parseSqliteUrl,
+  openSqliteStore,
   type SqliteClientOptions,
+  type SqliteMigratingOptions,
   sqliteAddress,
 } from './connect.js';
 import { runSqlite } from './run.js';
@@ -251,13 +249,9 @@ export class SqliteLeaseStore implements LeaseStore {
 }
 
 /** Options of {@link openSqliteLeaseStore}. */
-export interface SqliteLeaseStoreOptions extends StoreFileOptions {
+export interface SqliteLeaseStoreOptions extends SqliteMigratingOptions {
   /** How long a call waits for another process's write lock, in ms. Default 5000. */
   readonly connectTimeoutMs?: number;
-  /** Table prefix; wins over the URL's `?namespace=`. Default `idforge`. */
-  readonly namespace?: string;
-  /** Create the tables now if missing. Default true. */
-  readonly autoMigrate?: boolean;
 }
 
 /**
@@ -270,12 +264,12 @@ export async function openSqliteLeaseStore(
   url: string,
   options: SqliteLeaseStoreOptions = {},
 ): Promise<SqliteLeaseStore> {
-  const address = redactUrl(url);
-  const namespace = assertTablePrefix(
-    options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
+  const busyTimeoutMs = () => options.connectTimeoutMs ?? 5000;
+  return openSqliteStore(
+    SqliteLeaseStore,
+    url,
+    options,
+    busyTimeoutMs,
+    options.autoMigrate ?? true,
   );
-  const db = await connectSqlite(url, address, options.connectTimeoutMs ?? 5000, options);
-  const store = new SqliteLeaseStore({ database: db, address, namespace, [OWNED]: true });
-  if (options.autoMigrate ?? true) await store.migrate();
-  return store;
 }

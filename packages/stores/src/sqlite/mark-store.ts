@@ -15,12 +15,10 @@ import type { DurableMarkStore } from 'idforge/sequences';
 import { assertMark, assertMarkTag } from '../mark-args.js';
 import { OWNED, type Ownership } from '../owned.js';
 import { assertTablePrefix } from '../segment-args.js';
-import type { StoreFileOptions } from '../store-path.js';
-import { redactUrl } from '../url.js';
 import {
-  connectSqlite,
-  parseSqliteUrl,
+  openSqliteStore,
   type SqliteClientOptions,
+  type SqliteMigratingOptions,
   sqliteAddress,
 } from './connect.js';
 import { runSqlite } from './run.js';
@@ -119,13 +117,9 @@ export class SqliteMarkStore implements DurableMarkStore {
 }
 
 /** Options of {@link openSqliteMarkStore}. */
-export interface SqliteMarkStoreOptions extends StoreFileOptions {
+export interface SqliteMarkStoreOptions extends SqliteMigratingOptions {
   /** How long a write waits for another process's transaction. Default 5000 ms. */
   readonly busyTimeoutMs?: number;
-  /** Create the table if missing. Default true (SQLite is the embedded default). */
-  readonly autoMigrate?: boolean;
-  /** Table prefix; else the URL's `?namespace=`; default `idforge`. */
-  readonly namespace?: string;
 }
 
 /**
@@ -137,12 +131,6 @@ export async function openSqliteMarkStore(
   url: string,
   options: SqliteMarkStoreOptions = {},
 ): Promise<SqliteMarkStore> {
-  const address = redactUrl(url);
-  const namespace = assertTablePrefix(
-    options.namespace ?? parseSqliteUrl(url).namespace ?? 'idforge',
-  );
-  const db = await connectSqlite(url, address, options.busyTimeoutMs ?? 5000, options);
-  const store = new SqliteMarkStore({ database: db, address, namespace, [OWNED]: true });
-  if (options.autoMigrate ?? true) await store.migrate();
-  return store;
+  const busyTimeoutMs = () => options.busyTimeoutMs ?? 5000;
+  return openSqliteStore(SqliteMarkStore, url, options, busyTimeoutMs, options.autoMigrate ?? true);
 }

@@ -39,12 +39,10 @@ import {
   segmentOf,
   tagOf,
 } from '../segment-args.js';
-import type { StoreFileOptions } from '../store-path.js';
-import { redactUrl } from '../url.js';
 import {
-  connectSqlite,
-  parseSqliteUrl,
+  openSqliteStore,
   type SqliteClientOptions,
+  type SqliteOpenOptions,
   sqliteAddress,
 } from './connect.js';
 import { runSqlite } from './run.js';
@@ -198,16 +196,8 @@ export class SqliteSegmentStore implements SegmentStore {
  */
 export async function openSqliteSegmentStore(
   url: string,
-  options: StoreFileOptions & {
-    readonly connectTimeoutMs?: number;
-    readonly namespace?: string;
-  } = {},
+  options: SqliteOpenOptions & { readonly connectTimeoutMs?: number } = {},
 ): Promise<SegmentStore> {
-  const namespace = assertTablePrefix(
-    options.namespace ?? parseSqliteUrl(url).namespace ?? DEFAULT_SEGMENT_NAMESPACE,
-  );
-  const address = redactUrl(url);
-  const busyTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 0);
-  const db = await connectSqlite(url, address, busyTimeoutMs, options);
-  return new SqliteSegmentStore({ database: db, address, namespace, [OWNED]: true });
+  const busyTimeoutMs = () => assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 0);
+  return openSqliteStore(SqliteSegmentStore, url, options, busyTimeoutMs, false);
 }
