@@ -25,14 +25,9 @@ import type { CounterStore } from 'idforge/sequences';
 import { assertTag, MAX_SEQUENCE_VALUE } from 'idforge/sequences';
 import type { Redis } from 'ioredis';
 import { callFailure } from '../call.js';
-import { callerAddress, OWNED, type Ownership } from '../owned.js';
-import {
-  connectRedis,
-  quitRedis,
-  type RedisClientOptions,
-  type RedisStoreOptions,
-  redisPrefix,
-} from './connect.js';
+import { OWNED, type Ownership } from '../owned.js';
+import type { RedisClientOptions, RedisStoreOptions } from './connect.js';
+import { openRedisStore, RedisStore } from './store.js';
 
 /** The largest value of a Redis integer and of a sequence number. */
 
@@ -84,12 +79,8 @@ function overflow(error: unknown): boolean {
  * })`, which `close()` leaves open (the caller closes it); or from a URL with {@link
  * openRedisCounterStore}, whose client the store opened and `close()` closes.
  */
-export class RedisCounterStore implements CounterStore {
-  readonly backend = 'redis';
-  readonly address: string;
+export class RedisCounterStore extends RedisStore implements CounterStore {
   readonly #redis: Redis;
-  readonly #owned: boolean;
-  readonly #prefix: string;
 
   /**
    * A store on `options.client`, the caller's (see {@link RedisClientOptions}): `close()`
@@ -102,15 +93,13 @@ export class RedisCounterStore implements CounterStore {
         'client: expected an ioredis client created with stringNumbers: true, got one without',
       );
     }
+    super(options);
     this.#redis = options.client as Redis; // an ioredis client: its own type inside (driver-types.ts)
-    this.address = callerAddress('redis', options.address);
-    this.#prefix = redisPrefix(options.namespace ?? 'idforge');
-    this.#owned = options[OWNED] === true;
   }
 
   /** The Redis key of the counter of `tag`. Throws `RangeError` for a malformed tag (sequences/tag.ts). */
   keyOf(tag: string): string {
-    return `${this.#prefix}counter:${assertTag(tag)}`;
+    return `${this.prefix}counter:${assertTag(tag)}`;
   }
 
   /**
@@ -182,11 +171,6 @@ export class RedisCounterStore implements CounterStore {
       return MAX_SEQUENCE_VALUE;
     }
   }
-
-  /** Closes the connection (QUIT, or a plain disconnect when it is down). Never rejects. */
-  async close(): Promise<void> {
-    if (this.#owned) await quitRedis(this.#redis);
-  }
 }
 
 /**
@@ -196,15 +180,9 @@ export class RedisCounterStore implements CounterStore {
  * timeout, `StoreUnavailableError` ('connect') when Redis does not answer PING within
  * `connectTimeoutMs` (default 5000, also the bound on every command).
  */
-export async function openRedisCounterStore(
+export function openRedisCounterStore(
   url: string,
   options: RedisStoreOptions = {},
 ): Promise<RedisCounterStore> {
-  const { redis, address, prefix } = await connectRedis(url, options, { stringNumbers: true });
-  return new RedisCounterStore({
-    client: redis,
-    address,
-    namespace: prefix.slice(0, -1),
-    [OWNED]: true,
-  });
+  return openRedisStore(RedisCounterStore, url, options, { stringNumbers: true });
 }

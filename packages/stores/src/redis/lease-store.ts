@@ -37,15 +37,10 @@ import type {
 } from 'idforge/coord';
 import type { Redis } from 'ioredis';
 import { storeCall } from '../call.js';
-import { callerAddress, OWNED, type Ownership } from '../owned.js';
-import {
-  connectRedis,
-  quitRedis,
-  type RedisClientOptions,
-  type RedisStoreOptions,
-  redisPrefix,
-} from './connect.js';
+import type { Ownership } from '../owned.js';
+import type { RedisClientOptions, RedisStoreOptions } from './connect.js';
 import { ACQUIRE, LIST, type LuaScript, RELEASE, RENEW, SCRIPTS } from './scripts.js';
+import { openRedisStore, RedisStore } from './store.js';
 
 /** A number the store returned as a string or integer reply; false or null when absent. */
 function nullableNumber(v: unknown): number | null {
@@ -82,12 +77,8 @@ function arg(n: number | null): string {
  * leaves open (the caller closes it); or from a URL with {@link openRedisLeaseStore}, whose client
  * the store opened and `close()` closes.
  */
-export class RedisLeaseStore implements LeaseStore {
-  readonly backend = 'redis';
-  readonly address: string;
+export class RedisLeaseStore extends RedisStore implements LeaseStore {
   readonly #redis: Redis;
-  readonly #owned: boolean;
-  readonly #prefix: string;
 
   /**
    * A store on `options.client`, the caller's (see {@link RedisClientOptions}): `close()`
@@ -95,10 +86,8 @@ export class RedisLeaseStore implements LeaseStore {
    * namespace and ':' (`NAME:`). Throws `RangeError` for a malformed namespace.
    */
   constructor(options: RedisClientOptions & Ownership) {
+    super(options);
     this.#redis = options.client as Redis; // an ioredis client: its own type inside (driver-types.ts)
-    this.address = callerAddress('redis', options.address);
-    this.#prefix = redisPrefix(options.namespace ?? 'idforge');
-    this.#owned = options[OWNED] === true;
   }
 
   /** Runs a script by SHA1, sending its source when the server does not have it (NOSCRIPT). */
@@ -112,7 +101,7 @@ export class RedisLeaseStore implements LeaseStore {
   }
 
   #key(kind: 'lease' | 'mark' | 'claims', workerId: number): string {
-    return `${this.#prefix}${kind}:${workerId}`;
+    return `${this.prefix}${kind}:${workerId}`;
   }
 
   /** Loads the scripts into the server's script cache. Idempotent; nothing else to create. */
@@ -133,7 +122,7 @@ export class RedisLeaseStore implements LeaseStore {
         ACQUIRE,
         [],
         [
-          this.#prefix,
+          this.prefix,
           arg(request.min),
           arg(request.max),
           arg(request.ttlMs),
@@ -187,7 +176,7 @@ export class RedisLeaseStore implements LeaseStore {
           this.#key('lease', w),
           this.#key('mark', w),
           this.#key('claims', w),
-          `${this.#prefix}index`,
+          `${this.prefix}index`,
         ],
         [lease.instanceId, arg(finalMarkMs), arg(w)],
       );
@@ -196,7 +185,7 @@ export class RedisLeaseStore implements LeaseStore {
 
   list(): Promise<LeaseRecord[]> {
     return storeCall(this, 'list', async () => {
-      const reply = await this.#eval(LIST, [`${this.#prefix}index`], [this.#prefix]);
+      const reply = await this.#eval(LIST, [`${this.prefix}index`], [this.prefix]);
       return array(reply).map((row): LeaseRecord => {
         const [id, instanceId, host, pid, startedAt, expiresAt, mark, lastIssued, clock, store] =
           array(row);
@@ -229,11 +218,6 @@ export class RedisLeaseStore implements LeaseStore {
       return requiredNumber(seconds) * 1000 + Math.floor(requiredNumber(micros) / 1000);
     });
   }
-
-  /** Closes the connection (QUIT, or a plain disconnect when it is down). Never rejects. */
-  async close(): Promise<void> {
-    if (this.#owned) await quitRedis(this.#redis);
-  }
 }
 
 /**
@@ -247,15 +231,9 @@ export class RedisLeaseStore implements LeaseStore {
  * rejected rather than resent (a resent acquire could take a second worker ID). ioredis keeps
  * reconnecting in the background, so a later call succeeds once Redis is back.
  */
-export async function openRedisLeaseStore(
+export function openRedisLeaseStore(
   url: string,
   options: RedisStoreOptions = {},
 ): Promise<LeaseStore> {
-  const { redis, address, prefix } = await connectRedis(url, options);
-  return new RedisLeaseStore({
-    client: redis,
-    address,
-    namespace: prefix.slice(0, -1),
-    [OWNED]: true,
-  });
+  return openRedisStore(RedisLeaseStore, url, options);
 }
