@@ -230,6 +230,41 @@ export function checkStoreUrl(url: string): void {
   }
 }
 
+/** How a server backend's URL is spelt, for {@link splitServerUrl} and its messages. */
+export interface ServerUrlForm {
+  /** The URL's `protocol`s the driver takes (`'postgres:'`, `'postgresql:'`). */
+  readonly protocols: readonly string[];
+  /** The URL's shape, shown when it does not parse (`postgres://user@host:port/database`). */
+  readonly form: string;
+  /** The schemes it takes, shown for another scheme (`a postgres:// or postgresql:// URL`). */
+  readonly schemes: string;
+}
+
+/**
+ * A server store's URL ({@link checkStoreUrl} first) parsed as its driver parses it, the WHATWG
+ * `URL`, without its `namespace` parameter (which the driver would misread), and that
+ * parameter (null when absent). Throws `RangeError` "store URL: expected FORM, got URL" when it
+ * does not parse, "store URL: expected SCHEMES, got URL" for another scheme, the URL redacted.
+ */
+export function splitServerUrl(
+  url: string,
+  { protocols, form, schemes }: ServerUrlForm,
+): { readonly parsed: URL; readonly namespace: string | null } {
+  checkStoreUrl(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RangeError(`store URL: expected ${form}, got "${redactUrl(url)}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new RangeError(`store URL: expected ${schemes}, got "${redactUrl(url)}"`);
+  }
+  const namespace = parsed.searchParams.get('namespace');
+  parsed.searchParams.delete('namespace');
+  return { parsed, namespace };
+}
+
 /**
  * The scheme of a store URL ('sqlite', 'file', 'postgres', 'redis', 'etcd', 'mysql', ...), with
  * a backend's aliases folded into its name (postgresql: is postgres, mariadb: is mysql); see

@@ -22,7 +22,7 @@ import { callFailure } from '../call.js';
 import { loadDriver } from '../driver.js';
 import type { MysqlPromisePool } from '../driver-types.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
-import { checkStoreUrl, redactUrl } from '../url.js';
+import { redactUrl, type ServerUrlForm, splitServerUrl } from '../url.js';
 
 /** Options of the MariaDB/MySQL stores. */
 export interface MysqlStoreOptions {
@@ -37,33 +37,24 @@ export interface MysqlStoreOptions {
 /** Connections per store: a few cover a process's concurrent callers. */
 const POOL_SIZE = 4;
 
+const MYSQL_URL: ServerUrlForm = {
+  protocols: ['mysql:', 'mariadb:'],
+  form: 'mysql://user@host:port/database',
+  schemes: 'a mysql:// or mariadb:// URL',
+};
+
 /**
  * Splits a store URL into the URL mysql2 gets and the namespace. Throws `RangeError` for a URL
  * that does not parse, names no database, or has a namespace that is not `[a-z_][a-z0-9_]*` of
  * at most 31 characters.
  */
 export function parseMysqlUrl(url: string, namespace?: string): { uri: string; namespace: string } {
-  checkStoreUrl(url);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new RangeError(
-      `store URL: expected mysql://user@host:port/database, got "${redactUrl(url)}"`,
-    );
-  }
-  if (parsed.protocol !== 'mysql:' && parsed.protocol !== 'mariadb:') {
-    throw new RangeError(
-      `store URL: expected a mysql:// or mariadb:// URL, got "${redactUrl(url)}"`,
-    );
-  }
+  const { parsed, namespace: fromUrl } = splitServerUrl(url, MYSQL_URL);
   if (!/^\/[^/]+$/.test(parsed.pathname)) {
     throw new RangeError(
       `store URL: expected a database name (mysql://user@host:port/database), got "${redactUrl(url)}"`,
     );
   }
-  const fromUrl = parsed.searchParams.get('namespace');
-  parsed.searchParams.delete('namespace');
   const ns = assertTablePrefix(namespace ?? fromUrl ?? DEFAULT_SEGMENT_NAMESPACE);
   return { uri: parsed.toString().replace(/^mariadb:/, 'mysql:'), namespace: ns };
 }

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import { loadDriver } from '../driver.js';
 import type { PgPool } from '../driver-types.js';
 import { storeError } from '../store-error.js';
-import { checkStoreUrl, redactUrl } from '../url.js';
+import { redactUrl, type ServerUrlForm, splitServerUrl } from '../url.js';
 import { quoteNamespace } from './schema.js';
 
 /** Options of the PostgreSQL stores' `open…` functions. */
@@ -49,6 +49,12 @@ export interface PostgresClientOptions {
 /** The default namespace (PostgreSQL schema) of the store. */
 export const DEFAULT_POSTGRES_NAMESPACE = 'idforge';
 
+const POSTGRES_URL: ServerUrlForm = {
+  protocols: ['postgres:', 'postgresql:'],
+  form: 'postgres://user@host:port/database',
+  schemes: 'a postgres:// or postgresql:// URL',
+};
+
 /**
  * Splits a store URL into the URL node-postgres gets and the namespace. Throws `RangeError`
  * for a URL that does not parse or a namespace that is not `[a-z_][a-z0-9_]*`.
@@ -57,22 +63,7 @@ export function parsePostgresUrl(
   url: string,
   namespace?: string,
 ): { connectionString: string; namespace: string } {
-  checkStoreUrl(url);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new RangeError(
-      `store URL: expected postgres://user@host:port/database, got "${redactUrl(url)}"`,
-    );
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new RangeError(
-      `store URL: expected a postgres:// or postgresql:// URL, got "${redactUrl(url)}"`,
-    );
-  }
-  const fromUrl = parsed.searchParams.get('namespace');
-  parsed.searchParams.delete('namespace');
+  const { parsed, namespace: fromUrl } = splitServerUrl(url, POSTGRES_URL);
   const ns = namespace ?? fromUrl ?? DEFAULT_POSTGRES_NAMESPACE;
   quoteNamespace(ns);
   return { connectionString: parsed.toString(), namespace: ns };

@@ -2,7 +2,7 @@
 import { loadDriver } from '../driver.js';
 import type { RedisClient } from '../driver-types.js';
 import { storeError } from '../store-error.js';
-import { checkStoreUrl, redactUrl } from '../url.js';
+import { redactUrl, type ServerUrlForm, splitServerUrl } from '../url.js';
 
 /** Options of the Redis stores' `open…` functions. */
 export interface RedisStoreOptions {
@@ -47,23 +47,18 @@ export interface RedisClientOptions {
   readonly address?: string;
 }
 
+const REDIS_URL: ServerUrlForm = {
+  protocols: ['redis:', 'rediss:'],
+  form: 'redis://host:port[/db]',
+  schemes: 'redis:// or rediss://',
+};
+
 /** The namespace and the URL ioredis should see (without `namespace`, which it would misread). */
 export function parseRedisUrl(
   url: string,
   namespaceOption: string | undefined,
 ): { readonly url: string; readonly namespace: string } {
-  checkStoreUrl(url);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new RangeError(`store URL: expected redis://host:port[/db], got "${redactUrl(url)}"`);
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new RangeError(`store URL: expected redis:// or rediss://, got "${redactUrl(url)}"`);
-  }
-  const fromUrl = parsed.searchParams.get('namespace');
-  parsed.searchParams.delete('namespace');
+  const { parsed, namespace: fromUrl } = splitServerUrl(url, REDIS_URL);
   const namespace = namespaceOption ?? fromUrl ?? 'idforge';
   if (!NAMESPACE.test(namespace)) {
     throw new RangeError(
