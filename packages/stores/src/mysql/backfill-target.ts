@@ -18,17 +18,19 @@ import type {
   BackfillTarget,
   BackfillValue,
 } from 'idforge/public';
+import {
+  BACKFILL_STATEMENT_TIMEOUT_MS,
+  quoteTable,
+  retryDeadlocked,
+  scanOf,
+} from '../backfill-sql.js';
 import { connectMysql, type MysqlPool } from './connect.js';
 
 /** Seconds the ALTERs wait for the table's metadata lock before giving up (rerun later). */
 const LOCK_WAIT_S = 10;
-/** An index build on a large table may take many minutes. */
-const STATEMENT_TIMEOUT_MS = 6 * 60 * 60_000;
-/** Tries of a batch that lost a deadlock (1213) to the application's transactions. */
-const BATCH_TRIES = 5;
 
 const q = (name: string) => `\`${name}\``;
-const qt = (table: string) => table.split('.').map(q).join('.');
+const qt = quoteTable(q);
 
 const INTEGER = new Set(['tinyint', 'smallint', 'mediumint', 'int', 'bigint']);
 
@@ -197,15 +199,12 @@ export class MysqlBackfillTarget implements BackfillTarget {
         `LIMIT ${Math.trunc(limit)}`,
       after === null ? [] : [param(after)],
     );
-    const keyOf = (v: string | number | Buffer) =>
-      typeof v === 'object' ? new Uint8Array(v) : BigInt(v);
-    const last = rows[rows.length - 1];
-    const empty = rows.filter((r) => Number(r.e) === 1);
-    return {
-      keys: empty.map((r) => keyOf(r.k)),
-      last: last === undefined ? null : keyOf(last.k),
-      ...(at === undefined ? {} : { at: empty.map((r) => (r.t === null ? null : Number(r.t))) }),
-    };
+    return scanOf(
+      rows,
+      (r) => Number(r.e) === 1,
+      (r) => (typeof r.k === 'object' ? new Uint8Array(r.k) : BigInt(r.k)),
+      at === undefined ? undefined : (r) => (r.t === null ? null : Number(r.t)),
+    );
   }
 
   async untimed(table: string, at: BackfillColumn, column: string | null): Promise<number> {
@@ -233,16 +232,14 @@ export class MysqlBackfillTarget implements BackfillTarget {
     const sql =
       `UPDATE ${qt(table)} SET ${c} = CASE ${k} ${cases} END ` +
       `WHERE ${k} IN (${keys.map(() => '?').join(',')}) AND ${c} IS NULL`;
-    for (let attempt = 1; ; attempt++) {
-      try {
+    // 1213: the batch lost a deadlock.
+    return retryDeadlocked(
+      async () => {
         const header = (await this.#db.query('update', sql, args)) as { affectedRows: number };
         return header.affectedRows;
-      } catch (error) {
-        const errno = (error as { cause?: { errno?: number } }).cause?.errno;
-        if (errno === 1213 && attempt < BATCH_TRIES) continue;
-        throw error;
-      }
-    }
+      },
+      (error) => (error as { cause?: { errno?: number } }).cause?.errno === 1213,
+    );
   }
 
   async addUniqueIndex(table: string, column: string, index: string): Promise<void> {
@@ -277,5 +274,7 @@ export class MysqlBackfillTarget implements BackfillTarget {
  * `StoreUnavailableError` when it cannot connect, `StoreAuthError` when the login is refused.
  */
 export async function openMysqlBackfillTarget(url: string): Promise<MysqlBackfillTarget> {
-  return new MysqlBackfillTarget(await connectMysql(url, { queryTimeoutMs: STATEMENT_TIMEOUT_MS }));
+  return new MysqlBackfillTarget(
+    await connectMysql(url, { queryTimeoutMs: BACKFILL_STATEMENT_TIMEOUT_MS }),
+  );
 }

@@ -20,19 +20,21 @@ import type {
   BackfillValue,
 } from 'idforge/public';
 import type pg from 'pg';
+import {
+  BACKFILL_STATEMENT_TIMEOUT_MS,
+  quoteTable,
+  retryDeadlocked,
+  scanOf,
+} from '../backfill-sql.js';
 import type { PgPool } from '../driver-types.js';
 import { connectPostgres, endPool } from './connect.js';
 import { PgExecutor } from './executor.js';
 
 /** How long the ADD COLUMN waits for its lock before giving up (rerun later), in ms. */
 const LOCK_TIMEOUT_MS = 10_000;
-/** An index build on a large table may take many minutes. */
-const STATEMENT_TIMEOUT_MS = 6 * 60 * 60_000;
-/** Tries of a batch that lost a deadlock (40P01) to the application's transactions. */
-const BATCH_TRIES = 5;
 
 const q = (name: string) => `"${name}"`;
-const qt = (table: string) => table.split('.').map(q).join('.');
+const qt = quoteTable(q);
 
 function kindOf(base: string): BackfillColumn['kind'] {
   if (base === 'int2' || base === 'int4' || base === 'int8') return 'integer';
@@ -170,14 +172,12 @@ export class PostgresBackfillTarget implements BackfillTarget {
         ORDER BY _s.k`,
       after === null ? [limit] : [limit, keyParam(after)],
     );
-    const keyOf = (text: string) => (key.kind === 'integer' ? BigInt(text) : parseUuid(text));
-    const last = rows[rows.length - 1];
-    const empty = rows.filter((r) => r.e);
-    return {
-      keys: empty.map((r) => keyOf(r.k)),
-      last: last === undefined ? null : keyOf(last.k),
-      ...(at === undefined ? {} : { at: empty.map((r) => r.t) }),
-    };
+    return scanOf(
+      rows,
+      (r) => r.e,
+      (r) => (key.kind === 'integer' ? BigInt(r.k) : parseUuid(r.k)),
+      at === undefined ? undefined : (r) => r.t,
+    );
   }
 
   async untimed(table: string, at: BackfillColumn, column: string | null): Promise<number> {
@@ -204,14 +204,17 @@ export class PostgresBackfillTarget implements BackfillTarget {
       keys.map(keyParam),
       values.map((v) => (typeof v === 'string' ? v : formatUuid(v))),
     ];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return (await this.#pool.query(text, params)).rowCount ?? 0;
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        if ((code === '40P01' || code === '40001') && attempt < BATCH_TRIES) continue;
-        throw this.#db.fail('update', error);
-      }
+    // 40P01 deadlock_detected, 40001 serialization_failure: the batch lost to another writer.
+    try {
+      return await retryDeadlocked(
+        async () => (await this.#pool.query(text, params)).rowCount ?? 0,
+        (error) => {
+          const code = (error as { code?: string }).code;
+          return code === '40P01' || code === '40001';
+        },
+      );
+    } catch (error) {
+      throw this.#db.fail('update', error);
     }
   }
 
@@ -270,6 +273,8 @@ export class PostgresBackfillTarget implements BackfillTarget {
  * when it cannot connect, `StoreAuthError` when the login is refused.
  */
 export async function openPostgresBackfillTarget(url: string): Promise<PostgresBackfillTarget> {
-  const { pool, address } = await connectPostgres(url, { queryTimeoutMs: STATEMENT_TIMEOUT_MS });
+  const { pool, address } = await connectPostgres(url, {
+    queryTimeoutMs: BACKFILL_STATEMENT_TIMEOUT_MS,
+  });
   return new PostgresBackfillTarget({ pool, address, owned: true });
 }

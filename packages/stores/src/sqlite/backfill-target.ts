@@ -20,6 +20,7 @@ import type {
   BackfillTarget,
   BackfillValue,
 } from 'idforge/public';
+import { quoteTable, scanOf } from '../backfill-sql.js';
 import { callFailure } from '../call.js';
 import type { SqliteDatabase } from '../driver-types.js';
 import { redactUrl } from '../url.js';
@@ -28,7 +29,7 @@ import { runSqliteSync } from './run.js';
 
 const q = (name: string) => `"${name}"`;
 /** `schema.table` quoted part by part. */
-const qt = (table: string) => table.split('.').map(q).join('.');
+const qt = quoteTable(q);
 /** The schema prefix of a table name ("main." when none), for PRAGMAs and index names. */
 const schemaOf = (table: string) => (table.includes('.') ? `${q(table.split('.')[0]!)}.` : '');
 const bareOf = (table: string) => table.slice(table.indexOf('.') + 1);
@@ -148,15 +149,12 @@ export class SqliteBackfillTarget implements BackfillTarget {
         e: bigint;
         t: number | bigint | null;
       }[];
-      const keyOf = (v: bigint | Buffer) => (typeof v === 'bigint' ? v : new Uint8Array(v));
-      const last = rows[rows.length - 1];
-      const empty = rows.filter((r) => r.e === 1n);
-      const time = (t: number | bigint | null) => (t === null ? null : Number(t));
-      return {
-        keys: empty.map((r) => keyOf(r.k)),
-        last: last === undefined ? null : keyOf(last.k),
-        ...(at === undefined ? {} : { at: empty.map((r) => time(r.t)) }),
-      };
+      return scanOf(
+        rows,
+        (r) => r.e === 1n,
+        (r) => (typeof r.k === 'bigint' ? r.k : new Uint8Array(r.k)),
+        at === undefined ? undefined : (r) => (r.t === null ? null : Number(r.t)),
+      );
     });
   }
 
