@@ -74,11 +74,13 @@ export class MysqlBenchEngine implements BenchEngine {
   /** Metrics this run switched on, to switch off at close. */
   readonly #enabled: string[] = [];
   #pageSize = 16384;
-  #segments: MysqlSegmentStore | null = null;
+  /** The segment table of the `sequence` scheme, in the bench's namespace (built here, no I/O). */
+  readonly #segments: MysqlSegmentStore;
 
   constructor(db: MysqlPool) {
     this.#db = db;
     this.address = db.address;
+    this.#segments = new MysqlSegmentStore(db);
   }
 
   storage(kind: KeyKind): string {
@@ -226,7 +228,6 @@ export class MysqlBenchEngine implements BenchEngine {
   }
 
   async openSequence(tag: string): Promise<BenchSequence> {
-    this.#segments ??= new MysqlSegmentStore(this.#db);
     return segmentBenchSequence(this.#segments, tag);
   }
 

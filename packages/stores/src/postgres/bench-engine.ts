@@ -58,13 +58,15 @@ export class PostgresBenchEngine implements BenchEngine {
   readonly #pool: pg.Pool;
   readonly #client: pg.PoolClient;
   #statIndex: string | null | undefined = undefined;
-  #segments: PostgresSegmentStore | null = null;
+  /** The segment table of the `sequence` scheme, in the bench schema (built here, no I/O). */
+  readonly #segments: PostgresSegmentStore;
 
   constructor(pool: PgPool, client: PgPoolClient, address: string) {
     // node-postgres's own types inside (driver-types.ts)
     this.#pool = pool as pg.Pool;
     this.#client = client as pg.PoolClient;
     this.address = address;
+    this.#segments = new PostgresSegmentStore({ pool, namespace: SCHEMA, address });
   }
 
   /** One statement on the engine's own connection (a session setting must stay on it). */
@@ -246,11 +248,6 @@ export class PostgresBenchEngine implements BenchEngine {
   }
 
   async openSequence(tag: string): Promise<BenchSequence> {
-    this.#segments ??= new PostgresSegmentStore({
-      pool: this.#pool,
-      namespace: SCHEMA,
-      address: this.address,
-    });
     return segmentBenchSequence(this.#segments, tag);
   }
 

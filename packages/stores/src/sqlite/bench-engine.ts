@@ -39,11 +39,13 @@ export class SqliteBenchEngine implements BenchEngine {
   readonly address: string;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
-  #segments: SqliteSegmentStore | null = null;
+  /** The segment table of the `sequence` scheme, `idforge_bench_segments` (built here, no I/O). */
+  readonly #segments: SqliteSegmentStore;
 
   constructor(db: SqliteDatabase, address: string) {
     this.#db = db as Database.Database; // its own type inside (driver-types.ts)
     this.address = address;
+    this.#segments = new SqliteSegmentStore({ database: db, namespace: BENCH_PREFIX, address });
   }
 
   storage(kind: KeyKind): string {
@@ -166,11 +168,6 @@ export class SqliteBenchEngine implements BenchEngine {
   }
 
   async openSequence(tag: string): Promise<BenchSequence> {
-    this.#segments ??= new SqliteSegmentStore({
-      database: this.#db,
-      namespace: BENCH_PREFIX,
-      address: this.address,
-    });
     return segmentBenchSequence(this.#segments, tag);
   }
 
