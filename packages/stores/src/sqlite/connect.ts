@@ -8,8 +8,7 @@ import { resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { bindingFailure, loadDriver } from '../driver.js';
 import type { SqliteDatabase, SqliteDatabaseClass } from '../driver-types.js';
-import { OWNED, type Ownership } from '../owned.js';
-import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
+import { assertTablePrefix } from '../segment-args.js';
 import { storeError } from '../store-error.js';
 import {
   checkStorePath,
@@ -132,42 +131,4 @@ export interface SqliteClientOptions {
 /** The address of a caller's database: the one given, else `sqlite:` and its file name. */
 export function sqliteAddress(options: SqliteClientOptions): string {
   return options.address ?? `sqlite:${options.database.name}`;
-}
-
-/** What the openers of every SQLite store take: the file options and the table prefix. */
-export interface SqliteOpenOptions extends StoreFileOptions {
-  /** Table prefix; wins over the URL's `?namespace=`. Default `idforge`. */
-  readonly namespace?: string;
-}
-
-/** What the SQLite openers that create their tables (leases, marks) take besides. */
-export interface SqliteMigratingOptions extends SqliteOpenOptions {
-  /** Create the store's tables now if missing. Default true (SQLite is the embedded default). */
-  readonly autoMigrate?: boolean;
-}
-
-/**
- * The opener of every SQLite store: the database of a `sqlite:PATH[?namespace=NAME]` URL
- * ({@link connectSqlite}: created if missing unless `create` is false, `onCreate` told), its
- * tables prefixed by `options.namespace`, else the URL's, else `idforge`, handed to `Store`,
- * which owns it (`close()` closes it), and migrated when `migrate` is true. `busyTimeoutMs`,
- * read once the namespace is checked, is how long a call waits for another process's write
- * lock: each store names that option its own way. Throws `RangeError` for a malformed URL or
- * namespace; rejects as connectSqlite does, or as the store's `migrate()`.
- */
-export async function openSqliteStore<S extends { migrate(): Promise<void> }>(
-  Store: new (options: SqliteClientOptions & Ownership) => S,
-  url: string,
-  options: SqliteOpenOptions,
-  busyTimeoutMs: () => number,
-  migrate: boolean,
-): Promise<S> {
-  const address = redactUrl(url);
-  const namespace = assertTablePrefix(
-    options.namespace ?? parseSqliteUrl(url).namespace ?? DEFAULT_SEGMENT_NAMESPACE,
-  );
-  const database = await connectSqlite(url, address, busyTimeoutMs(), options);
-  const store = new Store({ database, address, namespace, [OWNED]: true });
-  if (migrate) await store.migrate();
-  return store;
 }

@@ -15,16 +15,10 @@ import type {
   RenewReport,
   RenewResult,
 } from 'idforge/coord';
-import { OWNED, type Ownership } from '../owned.js';
-import { assertTablePrefix } from '../segment-args.js';
-import {
-  openSqliteStore,
-  type SqliteClientOptions,
-  type SqliteMigratingOptions,
-  sqliteAddress,
-} from './connect.js';
-import { runSqlite } from './run.js';
+import type { Ownership } from '../owned.js';
+import type { SqliteClientOptions } from './connect.js';
 import { SQLITE_LEASE_SCHEMA } from './schema.js';
+import { openSqliteStore, type SqliteMigratingOptions, SqliteStore } from './store.js';
 
 interface LeaseRow {
   worker_id: number;
@@ -45,13 +39,8 @@ interface LeaseRow {
  * `close()` leaves open (the caller closes it); or from a URL with {@link openSqliteLeaseStore},
  * whose client the store opened and `close()` closes.
  */
-export class SqliteLeaseStore implements LeaseStore {
-  readonly backend = 'sqlite';
-  readonly address: string;
-  /** Prefix of the tables (`NAMESPACE_leases`, `_marks`, `_claims`). */
-  readonly namespace: string;
+export class SqliteLeaseStore extends SqliteStore implements LeaseStore {
   readonly #db: Database.Database;
-  readonly #owned: boolean;
   readonly #now: () => number;
 
   /**
@@ -62,34 +51,24 @@ export class SqliteLeaseStore implements LeaseStore {
    * leases).
    */
   constructor(options: SqliteClientOptions & Ownership) {
-    this.namespace = assertTablePrefix(options.namespace ?? 'idforge');
+    super(options);
     this.#db = options.database as Database.Database; // its own type inside (driver-types.ts)
-    this.address = sqliteAddress(options);
     this.#now = options.now ?? Date.now;
-    this.#owned = options[OWNED] === true;
   }
 
   /** The statement with the tables of this namespace. */
   #prepare(sql: string): Database.Statement {
-    return this.#db.prepare(this.#tables(sql));
-  }
-
-  #tables(sql: string): string {
-    return this.namespace === 'idforge' ? sql : sql.replaceAll('idforge_', `${this.namespace}_`);
-  }
-
-  #run<T>(operation: string, fn: () => T): Promise<T> {
-    return runSqlite(this.#db, this.address, operation, fn);
+    return this.#db.prepare(this.tables(sql));
   }
 
   migrate(): Promise<void> {
-    return this.#run('migrate', () => {
-      this.#db.exec(this.#tables(SQLITE_LEASE_SCHEMA));
+    return this.run('migrate', () => {
+      this.#db.exec(this.tables(SQLITE_LEASE_SCHEMA));
     });
   }
 
   acquire(request: LeaseRequest): Promise<Lease | null> {
-    return this.#run('acquire', () =>
+    return this.run('acquire', () =>
       this.#db
         .transaction((): Lease | null => {
           const now = this.#now();
@@ -148,7 +127,7 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   renew(lease: Lease, report: RenewReport): Promise<RenewResult> {
-    return this.#run('renew', () =>
+    return this.run('renew', () =>
       this.#db
         .transaction((): RenewResult => {
           const now = this.#now();
@@ -186,7 +165,7 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   release(lease: Lease, finalMarkMs: number | null): Promise<void> {
-    return this.#run('release', () =>
+    return this.run('release', () =>
       this.#db
         .transaction(() => {
           const deleted = this.#prepare(
@@ -208,7 +187,7 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   list(): Promise<LeaseRecord[]> {
-    return this.#run('list', () => {
+    return this.run('list', () => {
       const rows = this.#prepare(
         `SELECT l.*, m.mark_ms FROM idforge_leases l
            LEFT JOIN idforge_marks m ON m.worker_id = l.worker_id
@@ -230,7 +209,7 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   readMark(workerId: number): Promise<number | null> {
-    return this.#run('readMark', () => {
+    return this.run('readMark', () => {
       const v = this.#prepare('SELECT mark_ms FROM idforge_marks WHERE worker_id = ?')
         .pluck()
         .get(workerId) as number | undefined;
@@ -243,7 +222,7 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   close(): Promise<void> {
-    if (this.#owned) this.#db.close();
+    if (this.owned) this.#db.close();
     return Promise.resolve();
   }
 }

@@ -13,15 +13,9 @@
 import type Database from 'better-sqlite3';
 import type { DurableMarkStore } from 'idforge/sequences';
 import { assertMark, assertMarkTag } from '../mark-args.js';
-import { OWNED, type Ownership } from '../owned.js';
-import { assertTablePrefix } from '../segment-args.js';
-import {
-  openSqliteStore,
-  type SqliteClientOptions,
-  type SqliteMigratingOptions,
-  sqliteAddress,
-} from './connect.js';
-import { runSqlite } from './run.js';
+import type { Ownership } from '../owned.js';
+import type { SqliteClientOptions } from './connect.js';
+import { openSqliteStore, type SqliteMigratingOptions, SqliteStore } from './store.js';
 
 /** Created by `migrate()` (idempotent). */
 export const SQLITE_MARK_SCHEMA = `
@@ -44,13 +38,8 @@ const READ = 'SELECT mark FROM idforge_counter_marks WHERE key = ?';
  * which `close()` leaves open (the caller closes it); or from a URL with {@link
  * openSqliteMarkStore}, whose client the store opened and `close()` closes.
  */
-export class SqliteMarkStore implements DurableMarkStore {
-  readonly backend = 'sqlite';
-  readonly address: string;
-  /** Prefix of the table (`NAMESPACE_counter_marks`). */
-  readonly namespace: string;
+export class SqliteMarkStore extends SqliteStore implements DurableMarkStore {
   readonly #db: Database.Database;
-  readonly #owned: boolean;
   #raise: Database.Statement | null = null;
   #read: Database.Statement | null = null;
 
@@ -60,24 +49,14 @@ export class SqliteMarkStore implements DurableMarkStore {
    * table (default `idforge`); `RangeError` when malformed.
    */
   constructor(options: SqliteClientOptions & Ownership) {
-    this.namespace = assertTablePrefix(options.namespace ?? 'idforge');
+    super(options);
     this.#db = options.database as Database.Database; // its own type inside (driver-types.ts)
-    this.address = sqliteAddress(options);
-    this.#owned = options[OWNED] === true;
-  }
-
-  #tables(sql: string): string {
-    return this.namespace === 'idforge' ? sql : sql.replaceAll('idforge_', `${this.namespace}_`);
-  }
-
-  #run<T>(operation: string, fn: () => T): Promise<T> {
-    return runSqlite(this.#db, this.address, operation, fn);
   }
 
   /** Creates the table. Idempotent; never run by the other methods. */
   migrate(): Promise<void> {
-    return this.#run('migrate', () => {
-      this.#db.exec(this.#tables(SQLITE_MARK_SCHEMA));
+    return this.run('migrate', () => {
+      this.#db.exec(this.tables(SQLITE_MARK_SCHEMA));
     });
   }
 
@@ -87,8 +66,8 @@ export class SqliteMarkStore implements DurableMarkStore {
    */
   async read(tag: string): Promise<bigint | null> {
     assertMarkTag(tag);
-    return this.#run('read', () => {
-      this.#read ??= this.#db.prepare(this.#tables(READ)).pluck().safeIntegers(true);
+    return this.run('read', () => {
+      this.#read ??= this.#db.prepare(this.tables(READ)).pluck().safeIntegers(true);
       const mark = this.#read.get(tag) as bigint | undefined;
       return mark ?? null;
     });
@@ -102,16 +81,16 @@ export class SqliteMarkStore implements DurableMarkStore {
   async raise(tag: string, value: bigint): Promise<bigint> {
     assertMarkTag(tag);
     assertMark(value);
-    return this.#run('raise', () => {
-      this.#raise ??= this.#db.prepare(this.#tables(RAISE)).pluck().safeIntegers(true);
+    return this.run('raise', () => {
+      this.#raise ??= this.#db.prepare(this.tables(RAISE)).pluck().safeIntegers(true);
       return this.#raise.get(tag, value) as bigint;
     });
   }
 
   /** Closes the database. Idempotent. */
   close(): Promise<void> {
-    return this.#run('close', () => {
-      if (this.#owned && this.#db.open) this.#db.close();
+    return this.run('close', () => {
+      if (this.owned && this.#db.open) this.#db.close();
     });
   }
 }

@@ -28,24 +28,17 @@ import {
   type SegmentStore,
   type SegmentTag,
 } from 'idforge/sequences';
-import { OWNED, type Ownership } from '../owned.js';
+import type { Ownership } from '../owned.js';
 import {
-  assertTablePrefix,
   checkCreate,
   checkStoredStep,
-  DEFAULT_SEGMENT_NAMESPACE,
   requestedStep,
   type SegmentRow,
   segmentOf,
   tagOf,
 } from '../segment-args.js';
-import {
-  openSqliteStore,
-  type SqliteClientOptions,
-  type SqliteOpenOptions,
-  sqliteAddress,
-} from './connect.js';
-import { runSqlite } from './run.js';
+import type { SqliteClientOptions } from './connect.js';
+import { openSqliteStore, type SqliteOpenOptions, SqliteStore } from './store.js';
 
 /** The DDL of a namespace's table; idempotent. */
 function schemaOf(table: string): string {
@@ -97,13 +90,9 @@ type Statements = ReturnType<typeof prepareStatements>;
  * `close()` leaves open (the caller closes it); or from a URL with {@link openSqliteSegmentStore},
  * whose client the store opened and `close()` closes.
  */
-export class SqliteSegmentStore implements SegmentStore {
-  readonly backend = 'sqlite';
-  readonly address: string;
-  /** The table-name prefix: the table is `<namespace>_segments`. */
-  readonly namespace: string;
+export class SqliteSegmentStore extends SqliteStore implements SegmentStore {
   readonly #db: Database.Database;
-  readonly #owned: boolean;
+  /** The table: `<namespace>_segments`. */
   readonly #table: string;
   readonly #now: () => number;
   /** Prepared on first use: preparing needs the table, which only migrate() creates. */
@@ -116,17 +105,15 @@ export class SqliteSegmentStore implements SegmentStore {
    * `[a-z_][a-z0-9_]*` of at most 31 characters.
    */
   constructor(options: SqliteClientOptions & Ownership) {
-    this.namespace = assertTablePrefix(options.namespace ?? DEFAULT_SEGMENT_NAMESPACE);
+    super(options);
     this.#table = `${this.namespace}_segments`;
     this.#db = options.database as Database.Database; // its own type inside (driver-types.ts)
-    this.address = sqliteAddress(options);
     this.#now = options.now ?? Date.now;
-    this.#owned = options[OWNED] === true;
   }
 
-  /** Runs `fn` (a lock held elsewhere is waited out, run.ts); driver errors become StoreUnavailableError. */
+  /** {@link SqliteStore.run} of `fn` on the prepared statements (prepared on first use). */
   #run<T>(operation: string, fn: (s: Statements) => T): Promise<T> {
-    return runSqlite(this.#db, this.address, operation, () => {
+    return this.run(operation, () => {
       this.#statements ??= prepareStatements(this.#db, this.#table);
       return fn(this.#statements);
     });
@@ -134,7 +121,7 @@ export class SqliteSegmentStore implements SegmentStore {
 
   /** Creates the table. Idempotent; never run by the other methods. */
   migrate(): Promise<void> {
-    return runSqlite(this.#db, this.address, 'migrate', () => {
+    return this.run('migrate', () => {
       this.#db.exec(schemaOf(this.#table));
     });
   }
@@ -181,7 +168,7 @@ export class SqliteSegmentStore implements SegmentStore {
 
   /** Closes the database. Idempotent. */
   close(): Promise<void> {
-    if (this.#owned && this.#db.open) this.#db.close();
+    if (this.owned && this.#db.open) this.#db.close();
     return Promise.resolve();
   }
 }
