@@ -31,7 +31,7 @@ const STORE_FAILURES = [
 ];
 
 /** What a failed request tells the metrics: a store failure, a clock rollback refused. */
-function countFailure(metrics: ServiceMetrics, error: unknown): void {
+export function countFailure(metrics: ServiceMetrics, error: unknown): void {
   if (STORE_FAILURES.some((c) => error instanceof c)) {
     const e = error as { backend?: string; operation?: string };
     metrics.storeError(e.backend ?? 'unknown', e.operation ?? 'unknown');
@@ -44,7 +44,10 @@ function errorHandler(metrics: ServiceMetrics) {
     const f = describeFailure(error);
     if (f.status >= 500) req.log.error({ code: f.code, route: req.routeOptions.url }, f.message);
     countFailure(metrics, error);
-    if (f.status === 503 || f.status === 429) reply.header('retry-after', '1');
+    // The rate limit sets its own (the seconds left in its window).
+    if ((f.status === 503 || f.status === 429) && !reply.hasHeader('retry-after')) {
+      reply.header('retry-after', '1');
+    }
     reply.code(f.status).type('application/json; charset=utf-8');
     return errorJson(f.code, f.message);
   };

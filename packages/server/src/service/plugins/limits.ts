@@ -1,31 +1,58 @@
 /**
  * `idforge-limits`: requests per token (or per address without one) per window, when
- * `rateLimit` is on (@fastify/rate-limit, before each handler); ops routes are exempt. The
+ * `rateLimit` is on (rate-limit.ts), counted before each handler; ops routes are exempt. The
  * key and the exemption read what the gate sets on the request (its principal and access),
- * and the refusal is an HttpError answered by the errors plugin.
+ * and the refusal is an HttpError answered by the errors plugin, with `Retry-After` set to the
+ * seconds left in the window. Decorates the app with `rateLimiter` (null when off), which the
+ * fast lane counts on too.
  */
-import rateLimit from '@fastify/rate-limit';
+import type { FastifyReply } from 'fastify';
 import type { ServiceDeps } from '../deps.js';
 import { HttpError, ServiceCode } from '../errors.js';
-import { servicePlugin } from './plugin.js';
+import { RATE_HEADERS, type RateDecision, RateLimiter, rateKey } from '../rate-limit.js';
+import { type Hook, hooks, servicePlugin } from './plugin.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's rate limit, or null when rateLimit is 0. */
+    readonly rateLimiter: RateLimiter | null;
+  }
+}
+
+/** The refusal of a request over the limit (429 IDF_RATE_LIMITED). */
+export function rateLimited(limiter: RateLimiter, d: RateDecision, who: string): HttpError {
+  return new HttpError(
+    ServiceCode.RATE_LIMITED,
+    `rate limit of ${d.limit} requests per ${limiter.windowMs / 1000} s reached for ${who}; retry in ${d.resetS} s or raise rateLimit`,
+  );
+}
+
+function setHeaders(reply: FastifyReply, d: RateDecision): void {
+  reply.header(RATE_HEADERS.limit, d.limit);
+  reply.header(RATE_HEADERS.remaining, d.remaining);
+  reply.header(RATE_HEADERS.reset, d.resetS);
+  if (d.limited) reply.header('retry-after', d.resetS);
+}
 
 export const limitsPlugin = servicePlugin(
   'idforge-limits',
   async (app, { config }: ServiceDeps) => {
-    if (!(config.rateLimit > 0)) return;
-    await app.register(rateLimit, {
-      global: true,
-      hook: 'preHandler',
-      max: config.rateLimit,
-      timeWindow: config.rateWindowMs,
-      keyGenerator: (req) =>
-        req.principal === null ? `ip:${req.ip}` : `token:${req.principal.name}`,
-      allowList: (req) => req.access === 'ops',
-      errorResponseBuilder: (req, ctx) =>
-        new HttpError(
-          ServiceCode.RATE_LIMITED,
-          `rate limit of ${ctx.max} requests per ${ctx.after} reached for ${req.principal === null ? `client ${req.ip}` : `token "${req.principal.name}"`}; retry later or raise rateLimit`,
-        ),
+    const limiter =
+      config.rateLimit > 0
+        ? new RateLimiter({ max: config.rateLimit, windowMs: config.rateWindowMs })
+        : null;
+    app.decorate('rateLimiter', limiter);
+    if (limiter === null) return;
+    const count: Hook = (req, reply, done) => {
+      if (req.access === 'ops') return done();
+      const d = limiter.take(rateKey(req.principal, req.ip));
+      setHeaders(reply, d);
+      if (!d.limited) return done();
+      const who = req.principal === null ? `client ${req.ip}` : `token "${req.principal.name}"`;
+      done(rateLimited(limiter, d, who));
+    };
+    app.addHook('onRoute', (route) => {
+      route.preHandler = [...hooks(route.preHandler), count];
     });
   },
   { dependencies: ['idforge-gate', 'idforge-errors'] },

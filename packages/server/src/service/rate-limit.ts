@@ -1,0 +1,98 @@
+/**
+ * The rate limit (`rateLimit` requests per `rateWindowMs`, per token or per client address):
+ * one fixed window per key, opened by the key's first request and closed `windowMs` later,
+ * the rule @fastify/rate-limit's local store applied before it was replaced by this one.
+ * One limiter per app, read by both of the app's paths (the routes' hook in plugins/limits.ts
+ * and the fast lane), so a request counts once whichever path answers it.
+ *
+ * At most `maxKeys` keys are kept (least recently used dropped first), so callers from many
+ * addresses cannot grow the process without bound; a dropped key starts a new window.
+ */
+
+/** One key's window. */
+interface Window {
+  count: number;
+  readonly startMs: number;
+}
+
+/** What a request was told: whether it is over the limit, and the headers' values. */
+export interface RateDecision {
+  /** The request is over the limit (answer 429). */
+  readonly limited: boolean;
+  /** `x-ratelimit-limit`. */
+  readonly limit: number;
+  /** `x-ratelimit-remaining`: requests left in the window after this one (0 when limited). */
+  readonly remaining: number;
+  /** `x-ratelimit-reset` (and `Retry-After` when limited): whole seconds to the window's end. */
+  readonly resetS: number;
+}
+
+export const RATE_HEADERS = {
+  limit: 'x-ratelimit-limit',
+  remaining: 'x-ratelimit-remaining',
+  reset: 'x-ratelimit-reset',
+} as const;
+
+export interface RateLimiterOptions {
+  /** Requests per window and key (≥ 1). */
+  readonly max: number;
+  readonly windowMs: number;
+  /** Keys kept. Default 5000. */
+  readonly maxKeys?: number;
+  /** Unix ms. Default Date.now. */
+  readonly now?: () => number;
+}
+
+/** Fixed-window request counts per key. Holds state; one per app. */
+export class RateLimiter {
+  readonly max: number;
+  readonly windowMs: number;
+  readonly #maxKeys: number;
+  readonly #now: () => number;
+  readonly #windows = new Map<string, Window>();
+
+  constructor(options: RateLimiterOptions) {
+    this.max = options.max;
+    this.windowMs = options.windowMs;
+    this.#maxKeys = options.maxKeys ?? 5000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Counts one request of `key`. */
+  take(key: string): RateDecision {
+    const now = this.#now();
+    let w = this.#windows.get(key);
+    if (w === undefined || w.startMs + this.windowMs <= now) {
+      w = { count: 0, startMs: now };
+      if (this.#windows.size >= this.#maxKeys) this.#dropOldest();
+    } else {
+      // Moved to the end: the map's order is the order of last use.
+      this.#windows.delete(key);
+    }
+    this.#windows.set(key, w);
+    w.count++;
+    const limited = w.count > this.max;
+    return {
+      limited,
+      limit: this.max,
+      remaining: limited ? 0 : this.max - w.count,
+      resetS: Math.ceil((w.startMs + this.windowMs - now) / 1000),
+    };
+  }
+
+  /** Whether the next request of `key` would be over the limit (counts nothing). */
+  full(key: string): boolean {
+    const w = this.#windows.get(key);
+    return w !== undefined && w.startMs + this.windowMs > this.#now() && w.count >= this.max;
+  }
+
+  #dropOldest(): void {
+    const oldest = this.#windows.keys().next();
+    if (oldest.done !== true) this.#windows.delete(oldest.value);
+  }
+}
+
+/** The limiter's key of a request: its token's name, else its client address. */
+export function rateKey(principal: { readonly name: string } | null, ip: string | undefined) {
+  return principal === null ? `ip:${ip}` : `token:${principal.name}`;
+}
