@@ -10,6 +10,7 @@ import type { ClockWatch } from './clock-watch.js';
 import type { ClusterView } from './cluster-view.js';
 import type { ServiceConfig } from './config.js';
 import type { EventLog } from './events.js';
+import type { GeneratedIds } from './generated.js';
 import type { ServiceHlc } from './hlc.js';
 import type { IssuedIds } from './issued.js';
 import type { ServiceMetrics } from './metrics.js';
@@ -72,5 +73,11 @@ declare module 'fastify' {
   }
 }
 
-/** What each route plugin receives: the deps, and the app's count of the IDs it issued. */
-export type RouteDeps = ServiceDeps & { readonly issued: IssuedIds };
+/**
+ * What each route plugin receives: the deps, the app's count of the IDs it issued, and its
+ * generators of the schemes made without a node.
+ */
+export type RouteDeps = ServiceDeps & {
+  readonly issued: IssuedIds;
+  readonly generated: GeneratedIds;
+};

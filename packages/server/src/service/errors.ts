@@ -186,3 +186,15 @@ export function describeFailure(error: unknown): Failure {
     message: status === 500 ? 'internal error (see the server log)' : String(e.message),
   };
 }
+
+/**
+ * A failure of a Leaf route as Leaf answers it: 500 with a text body, whatever the cause; auth
+ * failures keep their status (Leaf has no auth).
+ */
+export function leafFailure(error: unknown): { readonly status: number; readonly body: string } {
+  const f = describeFailure(error);
+  return {
+    status: f.status === 401 || f.status === 403 ? f.status : 500,
+    body: `${f.code}: ${f.message}`,
+  };
+}

@@ -8,11 +8,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * REF: bench/service (count=1000): join is several times faster than a schema serializer here.
  */
 export function sendIds(req: FastifyRequest, reply: FastifyReply, ids: readonly string[]): string {
-  if (wantsText(req)) {
-    reply.type('text/plain; charset=utf-8');
-    return ids.length === 0 ? '' : `${ids.join('\n')}\n`;
-  }
-  reply.type('application/json; charset=utf-8');
+  const text = wantsText(req.headers.accept);
+  reply.type(text ? TEXT : JSON_TYPE);
+  return idsBody(text, ids);
+}
+
+export const TEXT = 'text/plain; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The body of {@link sendIds}: one ID per line when `text`, else the JSON IdBatchBody. */
+export function idsBody(text: boolean, ids: readonly string[]): string {
+  if (text) return ids.length === 0 ? '' : `${ids.join('\n')}\n`;
   return ids.length === 0 ? '{"ids":[]}' : `{"ids":["${ids.join('","')}"]}`;
 }
 
@@ -29,16 +35,16 @@ export function sendFormatted(
     readonly texts: readonly string[];
   },
 ): string {
-  if (wantsText(req)) {
-    reply.type('text/plain; charset=utf-8');
+  if (wantsText(req.headers.accept)) {
+    reply.type(TEXT);
     return batch.texts.length === 0 ? '' : `${batch.texts.join('\n')}\n`;
   }
-  reply.type('application/json; charset=utf-8');
+  reply.type(JSON_TYPE);
   const ids = batch.values.map(String);
   return JSON.stringify({ ids, formatted: batch.texts, period: batch.period });
 }
 
-function wantsText(req: FastifyRequest): boolean {
-  const a = req.headers.accept;
-  return a?.startsWith('text/plain') === true;
+/** Whether an Accept header asks for text/plain. */
+export function wantsText(accept: string | undefined): boolean {
+  return accept?.startsWith('text/plain') === true;
 }

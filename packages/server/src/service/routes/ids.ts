@@ -1,20 +1,10 @@
 /** GET /v1/ids/{scheme}: IDs of any scheme, `count` per answer. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  ErrorCode,
-  HLC_HEADER,
-  KsuidGenerator,
-  MAX_GENE_FROM,
-  MonotonicClock,
-  type SnowflakeGeneOptions,
-  UlidGenerator,
-  UuidV4Generator,
-  UuidV7Generator,
-} from 'idforge';
+import { ErrorCode, HLC_HEADER, MAX_GENE_FROM, type SnowflakeGeneOptions } from 'idforge';
 import { allowScheme } from '../auth.js';
-import { BatchClock } from '../batch-clock.js';
 import type { RouteDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';
+import { isGenerated } from '../generated.js';
 import type { ServiceHlc } from '../hlc.js';
 import { routePlugin } from '../plugins/plugin.js';
 import { sendIds } from '../reply.js';
@@ -44,35 +34,6 @@ function geneOf(scheme: Scheme, q: IdsQuery): SnowflakeGeneOptions | undefined {
     );
   }
   return { geneFrom };
-}
-
-/** The schemes made in this process by a generator, without a node. */
-type Generated = Exclude<Scheme, 'snowflake' | 'hlc'>;
-
-const generated = (scheme: Scheme): scheme is Generated =>
-  scheme !== 'snowflake' && scheme !== 'hlc';
-
-/**
- * `count` IDs of a generated scheme, all on one reading of the clock (see BatchClock).
- * Synchronous: the hot path of /v1/ids has no promise of its own.
- */
-function generator(): (scheme: Generated, q: IdsQuery) => string[] {
-  const clock = new BatchClock(new MonotonicClock());
-  const generators: Record<Generated, { next(): string }> = {
-    uuidv4: new UuidV4Generator(),
-    uuidv7: new UuidV7Generator({ clock }),
-    // Monotonic: the ULIDs of one answer sort in the order they are given, like the UUIDv7s.
-    ulid: new UlidGenerator({ clock, monotonic: true }),
-    ksuid: new KsuidGenerator({ clock }),
-  };
-  return (scheme, { count, layout }) => {
-    if (layout !== undefined) throw badRequest('layout applies to snowflake only');
-    const g = generators[scheme];
-    clock.tick();
-    const ids = new Array<string>(count);
-    for (let i = 0; i < count; i++) ids[i] = g.next();
-    return ids;
-  };
 }
 
 /** `count` Snowflake or HLC IDs from the node the request names (400 when it names none). */
@@ -108,8 +69,7 @@ function receiveHlc(hlc: ServiceHlc, req: FastifyRequest): void {
 }
 
 export const idRoutes = routePlugin('ids', async (app: FastifyInstance, deps: RouteDeps) => {
-  const { config, issued, hlc } = deps;
-  const generate = generator();
+  const { config, issued, hlc, generated } = deps;
   const fromNode = fromNodes(deps);
   app.get<{ Params: { scheme: Scheme }; Querystring: IdsQuery }>(
     '/v1/ids/:scheme',
@@ -119,9 +79,11 @@ export const idRoutes = routePlugin('ids', async (app: FastifyInstance, deps: Ro
       allowScheme(req.principal, scheme);
       const gene = geneOf(scheme, req.query);
       if (hlc !== undefined) receiveHlc(hlc, req);
-      const ids = generated(scheme)
-        ? generate(scheme, req.query)
-        : await fromNode(scheme, req.query, gene);
+      let ids: string[];
+      if (isGenerated(scheme)) {
+        if (req.query.layout !== undefined) throw badRequest('layout applies to snowflake only');
+        ids = generated.mint(scheme, req.query.count);
+      } else ids = await fromNode(scheme, req.query, gene);
       issued.add(scheme, req.query.count);
       const stamp = hlc?.header();
       if (stamp != null) reply.header(HLC_HEADER, stamp);

@@ -9,8 +9,9 @@ import type { SnowflakeNode } from 'idforge/coord';
 import { MAX_TAG_LENGTH } from 'idforge/sequences';
 import { allowScheme, allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
-import { describeFailure, HttpError, ServiceCode } from '../errors.js';
+import { HttpError, leafFailure, ServiceCode } from '../errors.js';
 import { routePlugin } from '../plugins/plugin.js';
+import { TEXT } from '../reply.js';
 import { snowflakes } from '../snowflakes.js';
 
 const keyParam = {
@@ -21,13 +22,10 @@ const keyParam = {
 
 const text = { 200: { type: 'string', description: 'the ID in decimal' }, 500: { type: 'string' } };
 
-function leafFailure(reply: FastifyReply, error: unknown): string {
-  const f = describeFailure(error);
-  // Leaf answers every failure with 500; auth failures keep their status (Leaf has no auth).
-  reply
-    .code(f.status === 401 || f.status === 403 ? f.status : 500)
-    .type('text/plain; charset=utf-8');
-  return `${f.code}: ${f.message}`;
+function failed(reply: FastifyReply, error: unknown): string {
+  const f = leafFailure(error);
+  reply.code(f.status).type(TEXT);
+  return f.body;
 }
 
 /** `/api/segment/get/{key}`: one number of the tag `key`. */
@@ -49,10 +47,10 @@ function segmentRoute(app: FastifyInstance, { sequences, metrics }: RouteDeps): 
         const b = sequences.opened(key) ?? (await sequences.buffer(key));
         const v = b.tryNext() ?? (await b.next());
         metrics.served(key, 1);
-        reply.type('text/plain; charset=utf-8');
+        reply.type(TEXT);
         return v.toString();
       } catch (error) {
-        return leafFailure(reply, error);
+        return failed(reply, error);
       }
     },
   );
@@ -75,10 +73,10 @@ function snowflakeRoute(app: FastifyInstance, deps: RouteDeps, node: () => Snowf
         allowScheme(req.principal, 'snowflake');
         const [id] = await snowflakes(node(), 1);
         deps.issued.add('snowflake', 1);
-        reply.type('text/plain; charset=utf-8');
+        reply.type(TEXT);
         return id as string;
       } catch (error) {
-        return leafFailure(reply, error);
+        return failed(reply, error);
       }
     },
   );

@@ -1,0 +1,259 @@
+/**
+ * The fast lane: the hot routes answered on Node's request event, before Fastify builds its
+ * request and reply and runs its hook chain. Profiled under `count=1` load, that chain (the
+ * request and reply objects, the router, five hooks with their promises, the rate-limit
+ * plugin's promise per request, the reply's serializer step) cost more than minting the ID
+ * did; docs/benchmarks.md says where each microsecond goes.
+ *
+ * The lane takes only requests it can answer exactly as the route would, and hands every
+ * other request to Fastify untouched, so that what the routes document stays the one
+ * definition of the API:
+ *
+ *   GET /v1/ids/{scheme}           uuidv4, uuidv7, ulid, ksuid, snowflake (the node's own
+ *                                  layout); no query, or `count=N` alone (1 ≤ N ≤ maxCount,
+ *                                  decimal, no leading zero); no IdForge-HLC header
+ *   GET /api/snowflake/get/{key}   Leaf's: no query, a key of unreserved characters
+ *   GET /api/segment/get/{key}     Leaf's, for a tag already open in this process
+ *
+ * and only while the gate would let it through: not draining, a Host on HTTP/1.1, the event
+ * loop within its limit, a token of the route's scope (hashed and looked up, as the gate
+ * does), allowed the scheme or tag, and not over its rate limit. Anything else (a missing,
+ * bad or unknown token, a refusal, a malformed count, an extra parameter, a percent-encoded
+ * key) goes to Fastify, which answers it with the documented error; the lane has then counted
+ * nothing, consumed nothing, and written nothing.
+ *
+ * What the lane does answer, it answers as the route: the same rate-limit count (one limiter
+ * per app, shared with the routes' hook) and headers, the same body and content type
+ * (text/plain on request), the same issued-ID counts, request metrics under the route's name,
+ * and a failure after admission (a node not ready, a lease lost, a store down) in the route's
+ * documented shape, logged and counted as the errors plugin does. A test sends the same
+ * requests through the lane and through Fastify and compares the answers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { HLC_HEADER, MAX_TAG_LENGTH } from 'idforge';
+import type { SnowflakeNode } from 'idforge/coord';
+import { allowScheme, allowScope, allowTag, type Principal, TokenAuth } from './auth.js';
+import type { RouteDeps } from './deps.js';
+import type { Drain } from './drain.js';
+import { describeFailure, errorJson, leafFailure } from './errors.js';
+import { isGenerated } from './generated.js';
+import type { LoopLag } from './lag.js';
+import { countFailure } from './plugins/errors.js';
+import { RATE_HEADERS, type RateLimiter, rateKey } from './rate-limit.js';
+import { idsBody, JSON_TYPE, TEXT, wantsText } from './reply.js';
+import type { Scheme } from './schemas.js';
+import { snowflakes } from './snowflakes.js';
+
+/** What the lane reads of the app, once its plugins are registered. */
+export interface LaneParts {
+  readonly deps: RouteDeps;
+  readonly drain: Drain;
+  readonly loadGuard: LoopLag | null;
+  readonly limiter: RateLimiter | null;
+}
+
+const IDS = '/v1/ids/';
+const LEAF_SNOWFLAKE = '/api/snowflake/get/';
+const LEAF_SEGMENT = '/api/segment/get/';
+const COUNT = /^count=([1-9][0-9]{0,6})$/;
+const KEY = new RegExp(`^[A-Za-z0-9._~-]{1,${MAX_TAG_LENGTH}}$`);
+const LANE_SCHEMES = new Set<string>(['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake']);
+
+/** A request the lane has admitted: who sent it, its rate-limit headers, when it began. */
+interface Admitted {
+  readonly principal: Principal | null;
+  readonly headers: string[];
+  readonly started: number;
+}
+
+/** The lane of one app. `take` is Node's request listener in front of Fastify's. */
+export class FastLane {
+  #parts: LaneParts | null = null;
+  #auth: TokenAuth | null = null;
+  #taken = 0;
+
+  /** Requests the lane has answered (the rest went to Fastify). */
+  get taken(): number {
+    return this.#taken;
+  }
+
+  /** Starts taking requests (until then every request goes to Fastify). */
+  open(parts: LaneParts): void {
+    this.#parts = parts;
+    this.#auth = new TokenAuth(parts.deps.config.tokens);
+  }
+
+  /** Answers `req` and returns true, or returns false having done nothing (Fastify's, then). */
+  take(req: IncomingMessage, res: ServerResponse): boolean {
+    const p = this.#parts;
+    if (p === null || req.method !== 'GET') return false;
+    const url = req.url as string;
+    let took = false;
+    if (url.startsWith(IDS)) took = this.#ids(p, req, res, url);
+    else if (url.startsWith(LEAF_SNOWFLAKE)) took = this.#leafSnowflake(p, req, res, url);
+    else if (url.startsWith(LEAF_SEGMENT)) took = this.#leafSegment(p, req, res, url);
+    if (took) this.#taken++;
+    return took;
+  }
+
+  /** GET /v1/ids/{scheme}: the route's answer, when the lane can give it. */
+  #ids(p: LaneParts, req: IncomingMessage, res: ServerResponse, url: string): boolean {
+    const q = url.indexOf('?', IDS.length);
+    const scheme = (q < 0 ? url.slice(IDS.length) : url.slice(IDS.length, q)) as Scheme;
+    if (!LANE_SCHEMES.has(scheme)) return false;
+    const count = q < 0 ? 1 : countOf(url.slice(q + 1), p.deps.config.maxCount);
+    if (count === 0) return false;
+    const { deps } = p;
+    if (deps.hlc !== undefined && req.headers[HLC_HEADER] !== undefined) return false;
+    const node = scheme === 'snowflake' ? deps.nodes.get(deps.config.layout) : undefined;
+    if (scheme === 'snowflake' && node === undefined) return false;
+    const a = this.#admit(p, req, (who) => allowScheme(who, scheme));
+    if (a === null) return false;
+    const text = wantsText(req.headers.accept);
+    const done = (ids: string[]) => {
+      deps.issued.add(scheme, count);
+      const stamp = deps.hlc?.header();
+      if (stamp != null) a.headers.push(HLC_HEADER, stamp);
+      answer(p, res, a, IDS_ROUTE, 200, text ? TEXT : JSON_TYPE, idsBody(text, ids));
+    };
+    if (isGenerated(scheme)) {
+      done(deps.generated.mint(scheme, count));
+      return true;
+    }
+    const minted = mintNow(node as SnowflakeNode, count);
+    if (minted !== null) done(minted);
+    else
+      snowflakes(node as SnowflakeNode, count).then(done, (error) =>
+        failJson(p, res, a, IDS_ROUTE, error),
+      );
+    return true;
+  }
+
+  /** GET /api/snowflake/get/{key}: one ID of the node's own layout, as text (Leaf's). */
+  #leafSnowflake(p: LaneParts, req: IncomingMessage, res: ServerResponse, url: string) {
+    if (!KEY.test(url.slice(LEAF_SNOWFLAKE.length))) return false;
+    const { deps } = p;
+    const node = deps.nodes.get(deps.config.layout);
+    if (node === undefined) return false;
+    const a = this.#admit(p, req, (who) => allowScheme(who, 'snowflake'));
+    if (a === null) return false;
+    const done = (ids: string[]) => {
+      deps.issued.add('snowflake', 1);
+      answer(p, res, a, LEAF_SNOWFLAKE_ROUTE, 200, TEXT, ids[0] as string);
+    };
+    const minted = mintNow(node, 1);
+    if (minted !== null) done(minted);
+    else
+      snowflakes(node, 1).then(done, (error) => failText(p, res, a, LEAF_SNOWFLAKE_ROUTE, error));
+    return true;
+  }
+
+  /** GET /api/segment/get/{key}: the tag's next number, as text (Leaf's), from its buffer. */
+  #leafSegment(p: LaneParts, req: IncomingMessage, res: ServerResponse, url: string) {
+    const key = url.slice(LEAF_SEGMENT.length);
+    if (!KEY.test(key)) return false;
+    const { deps } = p;
+    const buffer = deps.sequences.opened(key);
+    if (buffer === undefined) return false;
+    const a = this.#admit(p, req, (who) => allowTag(who, key));
+    if (a === null) return false;
+    const done = (v: bigint) => {
+      deps.metrics.served(key, 1);
+      answer(p, res, a, LEAF_SEGMENT_ROUTE, 200, TEXT, v.toString());
+    };
+    const v = buffer.tryNext();
+    if (v !== undefined) done(v);
+    else buffer.next().then(done, (error) => failText(p, res, a, LEAF_SEGMENT_ROUTE, error));
+    return true;
+  }
+
+  /**
+   * The gate's checks, the scope's and `allow`'s, then the rate limit: the admitted request
+   * (its count taken), or null when any of them would refuse it (nothing counted).
+   */
+  #admit(
+    p: LaneParts,
+    req: IncomingMessage,
+    allow: (who: Principal | null) => void,
+  ): Admitted | null {
+    const started = performance.now();
+    if (p.drain.closing || p.loadGuard?.overloaded === true) return null;
+    if (req.headers.host === undefined && req.httpVersion === '1.1') return null;
+    let principal: Principal | null;
+    try {
+      principal = (this.#auth as TokenAuth).identify(req.headers.authorization);
+      allowScope(principal, 'ids');
+      allow(principal);
+    } catch {
+      return null;
+    }
+    const headers: string[] = [];
+    const limiter = p.limiter;
+    if (limiter !== null) {
+      const key = rateKey(principal, req.socket.remoteAddress);
+      if (limiter.full(key)) return null;
+      const d = limiter.take(key);
+      headers.push(RATE_HEADERS.limit, String(d.limit), RATE_HEADERS.remaining);
+      headers.push(String(d.remaining), RATE_HEADERS.reset, String(d.resetS));
+    }
+    return { principal, headers, started };
+  }
+}
+
+const IDS_ROUTE = '/v1/ids/:scheme';
+const LEAF_SNOWFLAKE_ROUTE = '/api/snowflake/get/:key';
+const LEAF_SEGMENT_ROUTE = '/api/segment/get/:key';
+
+/** `count=N` alone, 1 ≤ N ≤ max, as a number; else 0 (the route's validation decides). */
+function countOf(query: string, max: number): number {
+  const m = COUNT.exec(query);
+  if (m === null) return 0;
+  const n = Number(m[1]);
+  return n <= max ? n : 0;
+}
+
+/** The node's IDs if it can mint them at once; null when it must wait (see snowflakes()). */
+function mintNow(node: SnowflakeNode, count: number): string[] | null {
+  let ids: bigint[];
+  try {
+    ids = node.batch(count);
+  } catch {
+    return null;
+  }
+  const out = new Array<string>(ids.length);
+  for (let i = 0; i < ids.length; i++) out[i] = (ids[i] as bigint).toString();
+  return out;
+}
+
+/** Writes the answer and counts it as the metrics plugin counts a route's. */
+function answer(
+  p: LaneParts,
+  res: ServerResponse,
+  a: Admitted,
+  route: string,
+  status: number,
+  type: string,
+  body: string,
+): void {
+  const headers = a.headers;
+  headers.push('content-type', type, 'content-length', String(Buffer.byteLength(body)));
+  res.writeHead(status, headers);
+  res.end(body);
+  p.deps.metrics.request(route, 'GET', status, (performance.now() - a.started) / 1000);
+}
+
+/** A failure after admission, as the errors plugin answers, logs and counts it. */
+function failJson(p: LaneParts, res: ServerResponse, a: Admitted, route: string, error: unknown) {
+  const f = describeFailure(error);
+  if (f.status >= 500) p.deps.logger?.error({ code: f.code, route }, f.message);
+  countFailure(p.deps.metrics, error);
+  if (f.status === 503 || f.status === 429) a.headers.push('retry-after', '1');
+  answer(p, res, a, route, f.status, JSON_TYPE, errorJson(f.code, f.message));
+}
+
+/** A failure of a Leaf route after admission, as the route answers it. */
+function failText(p: LaneParts, res: ServerResponse, a: Admitted, route: string, error: unknown) {
+  const f = leafFailure(error);
+  answer(p, res, a, route, f.status, TEXT, f.body);
+}
