@@ -4,6 +4,7 @@
 // date, body but the IDs), as must the metric series each request moves. The lane must have
 // taken the requests it is for and none of the others.
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -58,6 +59,23 @@ async function counts(base: string): Promise<Map<string, number>> {
     if (m !== null) out.set(m[1] as string, Number(m[2]));
   }
   return out;
+}
+
+/** One request written as `head` on its own connection; the answer's status line and body. */
+function raw(base: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(head));
+    let text = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [status] = text.split('\r\n');
+      resolve(`${status} ${text.slice(text.indexOf('\r\n\r\n') + 4).replace(ID, '<id>')}`);
+    });
+  });
 }
 
 function moved(before: Map<string, number>, now: Map<string, number>): string[] {
@@ -183,6 +201,24 @@ describe('the fast lane answers as the routes do', () => {
     for (const [path, headers] of refused) {
       assert.equal(await same(path, headers), 0, `${path} went to Fastify`);
     }
+  });
+
+  test('headers the lane reads from the raw list: the first of each, as Node keeps them', async () => {
+    const close = 'Connection: close\r\n';
+    const heads = [
+      `GET /v1/ids/ulid HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${IDS}\r\nAuthorization: Bearer nope-nope-nope-nope\r\n${close}\r\n`,
+      `GET /v1/ids/ulid HTTP/1.1\r\nHost: x\r\nAUTHORIZATION: Bearer nope-nope-nope-nope\r\nauthorization: Bearer ${IDS}\r\n${close}\r\n`,
+      `GET /v1/ids/ulid HTTP/1.1\r\nauthorization: Bearer ${IDS}\r\n${close}\r\n`,
+      `GET /v1/ids/ulid HTTP/1.0\r\nauthorization: Bearer ${IDS}\r\n\r\n`,
+      `GET /v1/ids/ulid?count=2 HTTP/1.1\r\nHOST: x\r\nAccept: text/plain\r\nAccept: application/json\r\nauthorization: Bearer ${IDS}\r\n${close}\r\n`,
+    ];
+    const taken = lane.fastLane?.taken ?? 0;
+    for (const head of heads) assert.equal(await raw(laneUrl, head), await raw(plainUrl, head));
+    assert.equal(
+      (lane.fastLane?.taken ?? 0) - taken,
+      3,
+      'all but the bad first token and the hostless 1.1',
+    );
   });
 
   test('the rate limit counts once per request, whichever path answered', async () => {

@@ -105,12 +105,13 @@ export class FastLane {
     const count = q < 0 ? 1 : countOf(url.slice(q + 1), p.deps.config.maxCount);
     if (count === 0) return false;
     const { deps } = p;
-    if (deps.hlc !== undefined && req.headers[HLC_HEADER] !== undefined) return false;
+    const h = scanHeaders(req.rawHeaders);
+    if (deps.hlc !== undefined && h.hlc) return false;
     const node = scheme === 'snowflake' ? deps.nodes.get(deps.config.layout) : undefined;
     if (scheme === 'snowflake' && node === undefined) return false;
-    const a = this.#admit(p, req, (who) => allowScheme(who, scheme));
+    const a = this.#admit(p, req, h, (who) => allowScheme(who, scheme));
     if (a === null) return false;
-    const text = wantsText(req.headers.accept);
+    const text = wantsText(h.accept);
     const done = (ids: string[]) => {
       deps.issued.add(scheme, count);
       const stamp = deps.hlc?.header();
@@ -136,7 +137,9 @@ export class FastLane {
     const { deps } = p;
     const node = deps.nodes.get(deps.config.layout);
     if (node === undefined) return false;
-    const a = this.#admit(p, req, (who) => allowScheme(who, 'snowflake'));
+    const a = this.#admit(p, req, scanHeaders(req.rawHeaders), (who) =>
+      allowScheme(who, 'snowflake'),
+    );
     if (a === null) return false;
     const done = (ids: string[]) => {
       deps.issued.add('snowflake', 1);
@@ -156,7 +159,7 @@ export class FastLane {
     const { deps } = p;
     const buffer = deps.sequences.opened(key);
     if (buffer === undefined) return false;
-    const a = this.#admit(p, req, (who) => allowTag(who, key));
+    const a = this.#admit(p, req, scanHeaders(req.rawHeaders), (who) => allowTag(who, key));
     if (a === null) return false;
     const done = (v: bigint) => {
       deps.metrics.served(key, 1);
@@ -175,14 +178,15 @@ export class FastLane {
   #admit(
     p: LaneParts,
     req: IncomingMessage,
+    h: LaneHeaders,
     allow: (who: Principal | null) => void,
   ): Admitted | null {
     const started = performance.now();
     if (p.drain.closing || p.loadGuard?.overloaded === true) return null;
-    if (req.headers.host === undefined && req.httpVersion === '1.1') return null;
+    if (h.host === undefined && req.httpVersion === '1.1') return null;
     let principal: Principal | null;
     try {
-      principal = (this.#auth as TokenAuth).identify(req.headers.authorization);
+      principal = (this.#auth as TokenAuth).identify(h.authorization);
       allowScope(principal, 'ids');
       allow(principal);
     } catch {
@@ -204,6 +208,40 @@ export class FastLane {
 const IDS_ROUTE = '/v1/ids/:scheme';
 const LEAF_SNOWFLAKE_ROUTE = '/api/snowflake/get/:key';
 const LEAF_SEGMENT_ROUTE = '/api/segment/get/:key';
+
+/** The request headers the lane reads, the first of each (as Node's `req.headers` keeps). */
+interface LaneHeaders {
+  host: string | undefined;
+  authorization: string | undefined;
+  accept: string | undefined;
+  /** Whether an IdForge-HLC header came (the lane leaves those to the route). */
+  hlc: boolean;
+}
+
+/**
+ * The headers the lane reads, from the raw list Node always keeps: building `req.headers`
+ * (an object with a property per header) is work a plain request does not need.
+ */
+function scanHeaders(raw: readonly string[]): LaneHeaders {
+  const h: LaneHeaders = {
+    host: undefined,
+    authorization: undefined,
+    accept: undefined,
+    hlc: false,
+  };
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    const n = name.length;
+    if (n !== 4 && n !== 6 && n !== 11 && n !== 13) continue;
+    const lower = name.toLowerCase();
+    const value = raw[i + 1] as string;
+    if (lower === 'host') h.host ??= value;
+    else if (lower === 'authorization') h.authorization ??= value;
+    else if (lower === 'accept') h.accept ??= value;
+    else if (lower === HLC_HEADER) h.hlc = true;
+  }
+  return h;
+}
 
 /** `count=N` alone, 1 ≤ N ≤ max, as a number; else 0 (the route's validation decides). */
 function countOf(query: string, max: number): number {
