@@ -21,6 +21,13 @@ import {
   Registry,
 } from 'prom-client';
 import { isCallerError } from './errors.js';
+import {
+  type CountSlot,
+  HotCounter,
+  HotHistogram,
+  type LatencySlot,
+  observe,
+} from './hot-series.js';
 import { bufferSeries, divergenceGauge, type MetricsSources, nodeSeries } from './scrape-series.js';
 
 /**
@@ -58,9 +65,21 @@ export function isStoreFailure(error: unknown): boolean {
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
-/** A counter registered in `r`, with its labels. */
-function counter<L extends string>(r: Registry, name: string, help: string, labelNames: L[]) {
-  return new Counter<L>({ name, help, labelNames, registers: [r] });
+/** A counter registered in `r`, with its labels (and what to do before each scrape). */
+function counter<L extends string>(
+  r: Registry,
+  name: string,
+  help: string,
+  labelNames: L[],
+  collect?: () => void,
+) {
+  return new Counter<L>({
+    name,
+    help,
+    labelNames,
+    registers: [r],
+    ...(collect ? { collect } : {}),
+  });
 }
 
 /** A latency histogram registered in `r`, with its labels. */
@@ -83,16 +102,15 @@ function trackedTagsGauge(r: Registry, tracked: ReadonlySet<string>): void {
 /** Holds the registry and every metric. One per service. */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  readonly #ids: Counter<'scheme'>;
+  readonly #ids: HotCounter<'scheme'>;
   readonly #numbers: Counter<'tag'>;
   readonly #segments: Counter<'tag'>;
-  readonly #requests: Counter<'route' | 'method' | 'status'>;
-  readonly #latency: Histogram<'route'>;
+  readonly #requests: HotCounter<'route' | 'method' | 'status'>;
+  readonly #latency: HotHistogram;
   readonly #fetch: Histogram<'tag'>;
   readonly #storeErrors: Counter<'store' | 'operation'>;
   readonly #refused: Counter<never>;
   readonly #children = new Map<string, { inc(n?: number): void }>();
-  readonly #latencyChildren = new Map<string, { observe(v: number): void }>();
   readonly #fetchChildren = new Map<string, { observe(v: number): void }>();
   // The tags with series of their own (at most MAX_TRACKED_TAGS), never removed.
   readonly #tracked = new Set<string>();
@@ -100,7 +118,11 @@ export class ServiceMetrics {
   constructor(sources: MetricsSources) {
     const r = this.registry;
     collectDefaultMetrics({ register: r });
-    this.#ids = counter(r, 'idforge_ids_issued_total', 'IDs issued, by scheme', ['scheme']);
+    this.#ids = new HotCounter(
+      counter(r, 'idforge_ids_issued_total', 'IDs issued, by scheme', ['scheme'], () =>
+        this.#ids.flush(),
+      ),
+    );
     this.#numbers = counter(
       r,
       'idforge_sequence_numbers_issued_total',
@@ -113,18 +135,21 @@ export class ServiceMetrics {
       'Numbers handed to clients in whole segments, by tag',
       ['tag'],
     );
-    this.#requests = counter(
-      r,
-      'idforge_http_requests_total',
-      'HTTP requests, by route, method and status',
-      ['route', 'method', 'status'],
+    this.#requests = new HotCounter(
+      counter(
+        r,
+        'idforge_http_requests_total',
+        'HTTP requests, by route, method and status',
+        ['route', 'method', 'status'],
+        () => this.#requests.flush(),
+      ),
     );
-    this.#latency = histogram(
-      r,
-      'idforge_http_request_duration_seconds',
-      'Time from request to response, by route',
-      ['route'],
-    );
+    this.#latency = new HotHistogram(r, {
+      name: 'idforge_http_request_duration_seconds',
+      help: 'Time from request to response, by route',
+      label: 'route',
+      bounds: LATENCY_BUCKETS,
+    });
     this.#fetch = histogram(
       r,
       'idforge_segment_fetch_duration_seconds',
@@ -170,7 +195,16 @@ export class ServiceMetrics {
   }
 
   issued(scheme: string, n: number): void {
-    this.#child(`ids ${scheme}`, () => this.#ids.labels(scheme)).inc(n);
+    this.#ids.slot(scheme, { scheme }).n += n;
+  }
+
+  /** {@link issued} for one scheme, its series found once (on the first call). */
+  issuer(scheme: string): (n: number) => void {
+    let slot: CountSlot | undefined;
+    return (n) => {
+      slot ??= this.#ids.slot(scheme, { scheme });
+      slot.n += n;
+    };
   }
 
   /** Numbers of `tag` served one by one (after they were: the tag exists). */
@@ -186,15 +220,28 @@ export class ServiceMetrics {
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
-    this.#child(`req ${route} ${method} ${status}`, () =>
-      this.#requests.labels(route, method, String(status)),
-    ).inc();
-    let h = this.#latencyChildren.get(route);
-    if (h === undefined) {
-      h = this.#latency.labels(route);
-      this.#latencyChildren.set(route, h);
-    }
-    h.observe(seconds);
+    this.#requests.slot(`${route} ${method} ${status}`, {
+      route,
+      method,
+      status: String(status),
+    }).n++;
+    observe(this.#latency.slot(route), LATENCY_BUCKETS, seconds);
+  }
+
+  /** {@link request} for one route, method and status, its series found once (on the first call). */
+  recorder(route: string, method: string, status: number): (seconds: number) => void {
+    let count: CountSlot | undefined;
+    let latency: LatencySlot | undefined;
+    return (seconds) => {
+      count ??= this.#requests.slot(`${route} ${method} ${status}`, {
+        route,
+        method,
+        status: String(status),
+      });
+      latency ??= this.#latency.slot(route);
+      count.n++;
+      observe(latency, LATENCY_BUCKETS, seconds);
+    };
   }
 
   /**
