@@ -30,6 +30,7 @@
  * requests through the lane and through Fastify and compares the answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { HLC_HEADER, MAX_TAG_LENGTH } from 'idforge';
 import type { SnowflakeNode } from 'idforge/coord';
@@ -53,6 +54,14 @@ export interface LaneParts {
   readonly limiter: RateLimiter | null;
 }
 
+const IDS_ROUTE = '/v1/ids/:scheme';
+const LEAF_SNOWFLAKE_ROUTE = '/api/snowflake/get/:key';
+const LEAF_SEGMENT_ROUTE = '/api/segment/get/:key';
+type Route = typeof IDS_ROUTE | typeof LEAF_SNOWFLAKE_ROUTE | typeof LEAF_SEGMENT_ROUTE;
+
+/** The parts, and each route's recorder of its 200s (the series found once). */
+type Lane = LaneParts & { readonly ok: Readonly<Record<Route, (seconds: number) => void>> };
+
 const IDS = '/v1/ids/';
 const LEAF_SNOWFLAKE = '/api/snowflake/get/';
 const LEAF_SEGMENT = '/api/segment/get/';
@@ -69,8 +78,15 @@ interface Admitted {
 
 /** The lane of one app. `take` is Node's request listener in front of Fastify's. */
 export class FastLane {
-  #parts: LaneParts | null = null;
+  #parts: Lane | null = null;
   #auth: TokenAuth | null = null;
+  /**
+   * Each connection's last admitted Authorization header and who it named. A keep-alive
+   * client sends the same header on every request: compared with that one (the client's own,
+   * already verified), it skips the digest. Only a verified header is kept, so a guess is never
+   * compared with anything but what its own connection sent.
+   */
+  readonly #known = new WeakMap<Socket, { header: string | undefined; who: Principal | null }>();
   #taken = 0;
 
   /** Requests the lane has answered (the rest went to Fastify). */
@@ -80,7 +96,16 @@ export class FastLane {
 
   /** Starts taking requests (until then every request goes to Fastify). */
   open(parts: LaneParts): void {
-    this.#parts = parts;
+    const { metrics } = parts.deps;
+    const ok = (route: Route) => metrics.recorder(route, 'GET', 200);
+    this.#parts = {
+      ...parts,
+      ok: {
+        [IDS_ROUTE]: ok(IDS_ROUTE),
+        [LEAF_SNOWFLAKE_ROUTE]: ok(LEAF_SNOWFLAKE_ROUTE),
+        [LEAF_SEGMENT_ROUTE]: ok(LEAF_SEGMENT_ROUTE),
+      },
+    };
     this.#auth = new TokenAuth(parts.deps.config.tokens);
   }
 
@@ -98,7 +123,7 @@ export class FastLane {
   }
 
   /** GET /v1/ids/{scheme}: the route's answer, when the lane can give it. */
-  #ids(p: LaneParts, req: IncomingMessage, res: ServerResponse, url: string): boolean {
+  #ids(p: Lane, req: IncomingMessage, res: ServerResponse, url: string): boolean {
     const q = url.indexOf('?', IDS.length);
     const scheme = (q < 0 ? url.slice(IDS.length) : url.slice(IDS.length, q)) as Scheme;
     if (!LANE_SCHEMES.has(scheme)) return false;
@@ -132,7 +157,7 @@ export class FastLane {
   }
 
   /** GET /api/snowflake/get/{key}: one ID of the node's own layout, as text (Leaf's). */
-  #leafSnowflake(p: LaneParts, req: IncomingMessage, res: ServerResponse, url: string) {
+  #leafSnowflake(p: Lane, req: IncomingMessage, res: ServerResponse, url: string) {
     if (!KEY.test(url.slice(LEAF_SNOWFLAKE.length))) return false;
     const { deps } = p;
     const node = deps.nodes.get(deps.config.layout);
@@ -153,7 +178,7 @@ export class FastLane {
   }
 
   /** GET /api/segment/get/{key}: the tag's next number, as text (Leaf's), from its buffer. */
-  #leafSegment(p: LaneParts, req: IncomingMessage, res: ServerResponse, url: string) {
+  #leafSegment(p: Lane, req: IncomingMessage, res: ServerResponse, url: string) {
     const key = url.slice(LEAF_SEGMENT.length);
     if (!KEY.test(key)) return false;
     const { deps } = p;
@@ -186,7 +211,12 @@ export class FastLane {
     if (h.host === undefined && req.httpVersion === '1.1') return null;
     let principal: Principal | null;
     try {
-      principal = (this.#auth as TokenAuth).identify(h.authorization);
+      const known = this.#known.get(req.socket);
+      if (known !== undefined && known.header === h.authorization) principal = known.who;
+      else {
+        principal = (this.#auth as TokenAuth).identify(h.authorization);
+        this.#known.set(req.socket, { header: h.authorization, who: principal });
+      }
       allowScope(principal, 'ids');
       allow(principal);
     } catch {
@@ -204,10 +234,6 @@ export class FastLane {
     return { principal, headers, started };
   }
 }
-
-const IDS_ROUTE = '/v1/ids/:scheme';
-const LEAF_SNOWFLAKE_ROUTE = '/api/snowflake/get/:key';
-const LEAF_SEGMENT_ROUTE = '/api/segment/get/:key';
 
 /** The request headers the lane reads, the first of each (as Node's `req.headers` keeps). */
 interface LaneHeaders {
@@ -266,10 +292,10 @@ function mintNow(node: SnowflakeNode, count: number): string[] | null {
 
 /** Writes the answer and counts it as the metrics plugin counts a route's. */
 function answer(
-  p: LaneParts,
+  p: Lane,
   res: ServerResponse,
   a: Admitted,
-  route: string,
+  route: Route,
   status: number,
   type: string,
   body: string,
@@ -278,11 +304,13 @@ function answer(
   headers.push('content-type', type, 'content-length', String(Buffer.byteLength(body)));
   res.writeHead(status, headers);
   res.end(body);
-  p.deps.metrics.request(route, 'GET', status, (performance.now() - a.started) / 1000);
+  const seconds = (performance.now() - a.started) / 1000;
+  if (status === 200) p.ok[route](seconds);
+  else p.deps.metrics.request(route, 'GET', status, seconds);
 }
 
 /** A failure after admission, as the errors plugin answers, logs and counts it. */
-function failJson(p: LaneParts, res: ServerResponse, a: Admitted, route: string, error: unknown) {
+function failJson(p: Lane, res: ServerResponse, a: Admitted, route: Route, error: unknown) {
   const f = describeFailure(error);
   if (f.status >= 500) p.deps.logger?.error({ code: f.code, route }, f.message);
   countFailure(p.deps.metrics, error);
@@ -291,7 +319,7 @@ function failJson(p: LaneParts, res: ServerResponse, a: Admitted, route: string,
 }
 
 /** A failure of a Leaf route after admission, as the route answers it. */
-function failText(p: LaneParts, res: ServerResponse, a: Admitted, route: string, error: unknown) {
+function failText(p: Lane, res: ServerResponse, a: Admitted, route: Route, error: unknown) {
   const f = leafFailure(error);
   answer(p, res, a, route, f.status, TEXT, f.body);
 }

@@ -5,8 +5,9 @@
  * One limiter per app, read by both of the app's paths (the routes' hook in plugins/limits.ts
  * and the fast lane), so a request counts once whichever path answers it.
  *
- * At most `maxKeys` keys are kept (least recently used dropped first), so callers from many
- * addresses cannot grow the process without bound; a dropped key starts a new window.
+ * At most `maxKeys` keys are kept (the one whose window opened first is dropped first, which
+ * costs a request nothing while its window lasts), so callers from many addresses cannot grow
+ * the process without bound; a dropped key starts a new window.
  */
 
 /** One key's window. */
@@ -63,13 +64,12 @@ export class RateLimiter {
     const now = this.#now();
     let w = this.#windows.get(key);
     if (w === undefined || w.startMs + this.windowMs <= now) {
+      // Set at the end: the map's order is the order the windows opened.
+      if (w !== undefined) this.#windows.delete(key);
+      else if (this.#windows.size >= this.#maxKeys) this.#dropOldest();
       w = { count: 0, startMs: now };
-      if (this.#windows.size >= this.#maxKeys) this.#dropOldest();
-    } else {
-      // Moved to the end: the map's order is the order of last use.
-      this.#windows.delete(key);
+      this.#windows.set(key, w);
     }
-    this.#windows.set(key, w);
     w.count++;
     const limited = w.count > this.max;
     return {
