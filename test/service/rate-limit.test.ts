@@ -1,0 +1,37 @@
+// The service's rate limit (rate-limit.ts): a fixed window per key opened by its first
+// request, the headers' values, and a bounded number of keys.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RateLimiter } from '../../packages/server/src/service/rate-limit.js';
+
+test('a fixed window per key: max requests, then limited until the window closes', () => {
+  let now = 1_000_000;
+  const l = new RateLimiter({ max: 3, windowMs: 10_000, now: () => now });
+  assert.deepEqual(l.take('a'), { limited: false, limit: 3, remaining: 2, resetS: 10 });
+  now += 2_500;
+  assert.deepEqual(l.take('a'), { limited: false, limit: 3, remaining: 1, resetS: 8 });
+  assert.equal(l.full('a'), false);
+  assert.equal(l.take('a').remaining, 0);
+  assert.equal(l.full('a'), true, 'the next one would be over');
+  assert.equal(l.full('b'), false, 'another key has its own window');
+  assert.deepEqual(l.take('a'), { limited: true, limit: 3, remaining: 0, resetS: 8 });
+  now += 7_499;
+  assert.equal(l.take('a').limited, true, '1 ms before the window closes');
+  now += 1;
+  assert.deepEqual(l.take('a'), { limited: false, limit: 3, remaining: 2, resetS: 10 });
+});
+
+test('at most maxKeys keys: the one whose window opened first goes', () => {
+  let now = 0;
+  const l = new RateLimiter({ max: 1, windowMs: 60_000, maxKeys: 2, now: () => now });
+  l.take('a');
+  now += 1;
+  l.take('b');
+  l.take('a');
+  assert.equal(l.full('a'), true);
+  now += 1;
+  l.take('c');
+  assert.equal(l.full('a'), false, 'a, opened first, was dropped: a new window');
+  assert.equal(l.full('b'), true);
+  assert.equal(l.full('c'), true);
+});
