@@ -32,7 +32,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { HLC_HEADER, MAX_TAG_LENGTH } from 'idforge';
+import { HLC_HEADER, MAX_TAG_LENGTH, SERVICE_SCHEMES } from 'idforge';
 import type { SnowflakeNode } from 'idforge/coord';
 import { allowScheme, allowScope, allowTag, type Principal, TokenAuth } from './auth.js';
 import type { RouteDeps } from './deps.js';
@@ -67,7 +67,8 @@ const LEAF_SNOWFLAKE = '/api/snowflake/get/';
 const LEAF_SEGMENT = '/api/segment/get/';
 const COUNT = /^count=([1-9][0-9]{0,6})$/;
 const KEY = new RegExp(`^[A-Za-z0-9._~-]{1,${MAX_TAG_LENGTH}}$`);
-const LANE_SCHEMES = new Set<string>(['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake']);
+// Every scheme of the wire contract but HLC (its header exchange stays the route's).
+const LANE_SCHEMES = new Set<string>(SERVICE_SCHEMES.filter((s) => s !== 'hlc'));
 
 /** A request the lane has admitted: who sent it, its rate-limit headers, when it began. */
 interface Admitted {

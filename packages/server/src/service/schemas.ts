@@ -3,7 +3,7 @@
  * document. 64-bit IDs and sequence numbers are decimal strings, never JSON numbers.
  */
 
-import { SERVICE_SCHEMES, type ServiceScheme } from 'idforge';
+import { INSPECT_SCHEMES, SERVICE_SCHEMES, type ServiceScheme } from 'idforge';
 import { MAX_TAG_LENGTH } from 'idforge/sequences';
 
 /**
@@ -266,7 +266,7 @@ export const inspectSchema = {
     properties: {
       scheme: {
         type: 'string',
-        enum: ['uuid', 'uuidv1', 'uuidv4', 'uuidv6', 'uuidv7', 'ulid', 'ksuid', 'snowflake'],
+        enum: [...INSPECT_SCHEMES],
       },
       layout: { type: 'string', maxLength: 64 },
     },
