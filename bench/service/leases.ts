@@ -37,7 +37,7 @@ export async function nodeRate(
       await setImmediate();
     }
     const rate = n / ((performance.now() - started) / 1000);
-    const none = { p50: 0, p99: 0, p999: 0, loadCores: Number.NaN };
+    const none = { p50: 0, p99: 0, p999: 0, loadCores: Number.NaN, serverUsPerReq: Number.NaN };
     return { name, reqPerSec: Number.NaN, idsPerSec: rate, ...none, errors, non2xx: 0 };
   } finally {
     await node.close();
@@ -84,6 +84,7 @@ export async function renewRoundTrip(
     idsPerSec: Number.NaN,
     ...percentiles(times),
     loadCores: Number.NaN,
+    serverUsPerReq: Number.NaN,
     errors: 0,
     non2xx: 0,
   };

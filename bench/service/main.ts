@@ -19,7 +19,8 @@
  * worker's cap (4,096 IDs/ms = 4.1 M/s); UUIDv7 count=1000 over 5 M IDs/s; the client over
  * 10 M sequence numbers/s. Printed with p50/p99/p999 latency, the cores autocannon itself
  * used during each row (it runs in this process), the machine's cores and load average, and
- * the ratios.
+ * the ratios, and the CPU time the server's processes spent per request (from /proc), which
+ * says what a request costs the server whether it or autocannon set the rate.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -30,7 +31,7 @@ import autocannon from 'autocannon';
 import { createClient, httpLeaseStore } from '../../packages/idforge/src/client/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { nodeRate, renewRoundTrip } from './leases.js';
-import { percentiles, type Row } from './row.js';
+import { percentiles, type Row, treeCpuSeconds } from './row.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -101,12 +102,15 @@ async function load(
   url: string,
   idsPerRequest: number,
   headers: Record<string, string> = {},
+  server?: ChildProcess,
 ): Promise<Row> {
   // A short warm-up so the JIT and the segment/step state settle before measuring.
   await autocannon({ url, connections: CONNECTIONS, duration: 1, headers });
   const cpu = process.cpuUsage();
+  const serverCpu = treeCpuSeconds(server?.pid);
   const started = performance.now();
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const serverUs = ((treeCpuSeconds(server?.pid) - serverCpu) * 1e6) / r.requests.total;
   const used = process.cpuUsage(cpu);
   const wallUs = (performance.now() - started) * 1000;
   return {
@@ -117,6 +121,7 @@ async function load(
     p99: r.latency.p99,
     p999: (r.latency as unknown as Record<string, number>).p99_9 ?? Number.NaN,
     loadCores: (used.user + used.system) / wallUs,
+    serverUsPerReq: serverUs,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
   };
@@ -150,6 +155,7 @@ async function clientRate(url: string, tag: string): Promise<Row> {
       // Latency of the calls that had to wait on the network (the rest cost nanoseconds).
       ...percentiles(latencies),
       loadCores: Number.NaN,
+      serverUsPerReq: Number.NaN,
       errors: 0,
       non2xx: 0,
     };
@@ -177,6 +183,7 @@ function print(rows: readonly Row[]): void {
     'p99 ms',
     'p999 ms',
     'load gen cores',
+    'server µs/req',
     'errors',
     'vs goal',
   ];
@@ -209,6 +216,7 @@ function print(rows: readonly Row[]): void {
     r.p99.toFixed(2),
     Number.isNaN(r.p999) ? '-' : r.p999.toFixed(2),
     Number.isNaN(r.loadCores) ? '-' : r.loadCores.toFixed(2),
+    Number.isNaN(r.serverUsPerReq) ? '-' : r.serverUsPerReq.toFixed(1),
     String(r.errors + r.non2xx),
     goal(r),
   ]);
@@ -258,7 +266,7 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
   );
   const bare = start([bareScript], /listening on (http:\/\/\S+)/);
   try {
-    rows.push(await load('bare node:http constant', await bare.url, 1));
+    rows.push(await load('bare node:http constant', await bare.url, 1, {}, bare.child));
   } finally {
     await stop(bare.child);
   }
@@ -272,7 +280,13 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
     const server = start([floor, ...args], /listening on (http:\/\/\S+)/);
     try {
       rows.push(
-        await load(name, `${await server.url}/?count=1`, 1, { authorization: `Bearer ${TOKEN}` }),
+        await load(
+          name,
+          `${await server.url}/?count=1`,
+          1,
+          { authorization: `Bearer ${TOKEN}` },
+          server.child,
+        ),
       );
     } finally {
       await stop(server.child);
@@ -325,13 +339,14 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
         `${url}/v1/ids/snowflake?count=1`,
         1,
         auth,
+        service.child,
       ),
     );
-    rows.push(await load('snowflake count=1000', `${url}/v1/ids/snowflake?count=1000`, 1000, auth));
-    rows.push(await load('uuidv7 count=1000', `${url}/v1/ids/uuidv7?count=1000`, 1000, auth));
-    rows.push(
-      await load('leaf /api/snowflake/get/{key}', `${url}/api/snowflake/get/bench`, 1, auth),
-    );
+    const ids = (name: string, path: string, n: number) =>
+      load(name, `${url}${path}`, n, auth, service.child);
+    rows.push(await ids('snowflake count=1000', '/v1/ids/snowflake?count=1000', 1000));
+    rows.push(await ids('uuidv7 count=1000', '/v1/ids/uuidv7?count=1000', 1000));
+    rows.push(await ids('leaf /api/snowflake/get/{key}', '/api/snowflake/get/bench', 1));
     rows.push(await clientRate(url, 'bench'));
     rows.push(...(await leaseRows(url, `sqlite:${join(dir, 'idforge.db')}`)));
   } finally {
@@ -378,6 +393,7 @@ async function processRows(
           `${url}/v1/ids/snowflake?count=1`,
           1,
           auth,
+          node.child,
         ),
       );
     } finally {
