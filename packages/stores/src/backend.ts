@@ -170,3 +170,8 @@ export function fileOptions(options: StoreFileOptions): StoreFileOptions {
     ...(options.onCreate === undefined ? {} : { onCreate: options.onCreate }),
   };
 }
+
+/** The URL protocols a backend's URLs may start with: its name, aliases and shown schemes. */
+export function backendProtocols(b: Pick<Backend, 'name' | 'aliases' | 'shownSchemes'>): string[] {
+  return [b.name, ...(b.aliases ?? []), ...(b.shownSchemes ?? [])].map((s) => `${s}:`);
+}

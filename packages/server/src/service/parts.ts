@@ -6,7 +6,7 @@
  * them.
  */
 import { randomUUID } from 'node:crypto';
-import { type Clock, getLayout, MonotonicClock } from 'idforge';
+import { type Clock, getLayout, MonotonicClock, type NumberRange } from 'idforge';
 import {
   createSnowflakeNode,
   type LeaseStore,
@@ -237,7 +237,7 @@ function share(next: bigint, first: bigint, last: bigint): number {
 
 function remaining(b: {
   current: { next: bigint; last: bigint } | null;
-  next: { first: bigint; last: bigint } | null;
+  next: NumberRange | null;
 }): number {
   let n = 0n;
   if (b.current !== null) n += b.current.last - b.current.next + 1n;

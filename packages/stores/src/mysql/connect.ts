@@ -18,11 +18,13 @@
 import { IdforgeError, StoreUnavailableError } from 'idforge';
 import { assertNumber, RunningDeadline } from 'idforge/internal';
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2/promise';
+import { backendProtocols } from '../backend.js';
 import { callFailure } from '../call.js';
 import { loadDriver } from '../driver.js';
 import type { MysqlPromisePool } from '../driver-types.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import { redactUrl, type ServerUrlForm, splitServerUrl } from '../url.js';
+import { mysqlBackend } from './backend.js';
 
 /** Options of the MariaDB/MySQL stores. */
 export interface MysqlStoreOptions {
@@ -38,7 +40,7 @@ export interface MysqlStoreOptions {
 const POOL_SIZE = 4;
 
 const MYSQL_URL: ServerUrlForm = {
-  protocols: ['mysql:', 'mariadb:'],
+  protocols: backendProtocols(mysqlBackend),
   form: 'mysql://user@host:port/database',
   schemes: 'a mysql:// or mariadb:// URL',
 };

@@ -10,10 +10,12 @@
 
 import { assertNumber } from 'idforge/internal';
 import type pg from 'pg';
+import { backendProtocols } from '../backend.js';
 import { loadDriver } from '../driver.js';
 import type { PgPool } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import { redactUrl, type ServerUrlForm, splitServerUrl } from '../url.js';
+import { postgresBackend } from './backend.js';
 import { quoteNamespace } from './schema.js';
 
 /** Options of the PostgreSQL stores' `open…` functions. */
@@ -50,7 +52,7 @@ export interface PostgresClientOptions {
 export const DEFAULT_POSTGRES_NAMESPACE = 'idforge';
 
 const POSTGRES_URL: ServerUrlForm = {
-  protocols: ['postgres:', 'postgresql:'],
+  protocols: backendProtocols(postgresBackend),
   form: 'postgres://user@host:port/database',
   schemes: 'a postgres:// or postgresql:// URL',
 };

@@ -1,8 +1,10 @@
 /** Redis connections for the idforge stores (ioredis), from `redis://host:port[/db][?namespace=NAME]` URLs. */
+import { backendProtocols } from '../backend.js';
 import { loadDriver } from '../driver.js';
 import type { RedisClient } from '../driver-types.js';
 import { storeError } from '../store-error.js';
 import { redactUrl, type ServerUrlForm, splitServerUrl } from '../url.js';
+import { redisBackend } from './backend.js';
 
 /** Options of the Redis stores' `open…` functions. */
 export interface RedisStoreOptions {
@@ -48,7 +50,7 @@ export interface RedisClientOptions {
 }
 
 const REDIS_URL: ServerUrlForm = {
-  protocols: ['redis:', 'rediss:'],
+  protocols: backendProtocols(redisBackend),
   form: 'redis://host:port[/db]',
   schemes: 'redis:// or rediss://',
 };
