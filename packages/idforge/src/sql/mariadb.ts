@@ -12,6 +12,7 @@
  * (SYSDATE, not NOW(): NOW() is fixed for a statement). Stored functions may not be column
  * DEFAULTs in MariaDB: call them in the INSERT (or a BEFORE INSERT trigger).
  */
+import { INT64_MAX } from '../core/internal.js';
 import { type LayoutSql, nodeBitsSql, type SqlFunction } from './layout-sql.js';
 
 const MAX_MS = 281474976710655; // 2^48 - 1
@@ -135,7 +136,7 @@ BEGIN
     ${raise('idforge_snowflake: the time is past the horizon of the layout')};
   END IF;
   SET x_id = (x_t << ${l.timeShift}) | ${nodeBitsSql(l, 'x_node')} | ((x_v & ${l.seqMask}) << ${l.seqShift})${gene};
-  IF x_id > 9223372036854775807 THEN
+  IF x_id > ${INT64_MAX} THEN
     ${raise('idforge_snowflake: the ID passes the signed 64-bit range of BIGINT')};
   END IF;
   RETURN x_id;
@@ -224,7 +225,7 @@ BEGIN
     ${raise(`${name}: the time is outside the time range of the layout`)};
   END IF;
   SET id = (((ms - ${l.epochMs}) DIV ${l.unitMs}) << ${l.timeShift})${rest};
-  IF id > 9223372036854775807 THEN
+  IF id > ${INT64_MAX} THEN
     ${raise(`${name}: the bound passes the signed 64-bit range of BIGINT`)};
   END IF;
   RETURN id;
