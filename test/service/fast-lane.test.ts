@@ -37,6 +37,8 @@ async function send(base: string, path: string, headers: Record<string, string>)
   // A Leaf segment number is the whole body; two apps draw different numbers of one tag.
   const body = /^[0-9]+$/.test(text) ? '<n>' : text.replace(ID, '<id>');
   if (out['content-length'] !== undefined) out['content-length'] = '<n>';
+  // The HLC stamp moves with every answer; both paths must give one.
+  if (out['idforge-hlc'] !== undefined) out['idforge-hlc'] = '<hlc>';
   // Two limiters' windows opened a few ms apart may round to different seconds.
   for (const k of ['x-ratelimit-reset', 'retry-after']) {
     if (out[k] !== undefined) {
@@ -105,6 +107,7 @@ describe('the fast lane answers as the routes do', () => {
           logLevel: 'silent',
           maxEventLoopDelayMs: 0,
           maxCount: 500,
+          hlc: true,
           rateLimit: RATE_LIMIT,
           rateWindowMs: 60_000,
           tokens: [
@@ -192,6 +195,9 @@ describe('the fast lane answers as the routes do', () => {
       ['/v1/ids/nope', ids],
       ['/v1/ids/snowflake/', ids],
       ['/v1/ids/hlc', ids],
+      ['/v1/ids/snowflake', { ...ids, 'idforge-hlc': '0000000000000000' }],
+      // Once the node's HLC has a time, every answer carries it: the lane's as the route's.
+      ['/v1/ids/snowflake?count=0', ids],
       ['/api/snowflake/get/%41', ids],
       ['/api/snowflake/get/k?x=1', ids],
       ['/api/snowflake/get/k', { authorization: `Bearer ${LEASE}` }],
@@ -201,6 +207,9 @@ describe('the fast lane answers as the routes do', () => {
     for (const [path, headers] of refused) {
       assert.equal(await same(path, headers), 0, `${path} went to Fastify`);
     }
+    const stamped = await both('/v1/ids/ulid', ids);
+    assert.equal(stamped.taken, 1);
+    assert.equal(stamped.answer.headers['idforge-hlc'], '<hlc>', 'the lane stamps its answers');
   });
 
   test('headers the lane reads from the raw list: the first of each, as Node keeps them', async () => {
