@@ -41,6 +41,7 @@ import { limitsPlugin } from './plugins/limits.js';
 import { loadGuardPlugin } from './plugins/load-guard.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { shutdownPlugin } from './plugins/shutdown.js';
+import { JSON_TYPE } from './reply.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { idRoutes } from './routes/ids.js';
@@ -135,7 +136,7 @@ function laneServer(lane: FastLane, deps: ServiceDeps) {
         // A bug of the lane: answered as the error handler answers one, never a crash.
         deps.logger?.error({ err: error }, 'fast lane failed');
         if (!res.headersSent) {
-          res.writeHead(statusOf(ServiceCode.INTERNAL), { 'content-type': 'application/json' });
+          res.writeHead(statusOf(ServiceCode.INTERNAL), { 'content-type': JSON_TYPE });
           res.end(errorJson(ServiceCode.INTERNAL, 'internal error (see the server log)'));
         }
         return;

@@ -41,10 +41,10 @@ import { describeFailure, errorJson, leafFailure } from './errors.js';
 import { isGenerated } from './generated.js';
 import type { LoopLag } from './lag.js';
 import { countFailure } from './plugins/errors.js';
-import { RATE_HEADERS, type RateLimiter, rateKey } from './rate-limit.js';
+import { type RateLimiter, rateHeaders, rateKey } from './rate-limit.js';
 import { idsBody, JSON_TYPE, TEXT, wantsText } from './reply.js';
 import type { Scheme } from './schemas.js';
-import { snowflakes } from './snowflakes.js';
+import { snowflakes, snowflakesNow } from './snowflakes.js';
 
 /** What the lane reads of the app, once its plugins are registered. */
 export interface LaneParts {
@@ -70,9 +70,8 @@ const KEY = new RegExp(`^[A-Za-z0-9._~-]{1,${MAX_TAG_LENGTH}}$`);
 // Every scheme of the wire contract but HLC (its header exchange stays the route's).
 const LANE_SCHEMES = new Set<string>(SERVICE_SCHEMES.filter((s) => s !== 'hlc'));
 
-/** A request the lane has admitted: who sent it, its rate-limit headers, when it began. */
+/** A request the lane has admitted: its answer's headers so far, when it began. */
 interface Admitted {
-  readonly principal: Principal | null;
   readonly headers: string[];
   readonly started: number;
 }
@@ -148,7 +147,7 @@ export class FastLane {
       done(deps.generated.mint(scheme, count));
       return true;
     }
-    const minted = mintNow(node as SnowflakeNode, count);
+    const minted = snowflakesNow(node as SnowflakeNode, count);
     if (minted !== null) done(minted);
     else
       snowflakes(node as SnowflakeNode, count).then(done, (error) =>
@@ -171,7 +170,7 @@ export class FastLane {
       deps.issued.add('snowflake', 1);
       answer(p, res, a, LEAF_SNOWFLAKE_ROUTE, 200, TEXT, ids[0] as string);
     };
-    const minted = mintNow(node, 1);
+    const minted = snowflakesNow(node, 1);
     if (minted !== null) done(minted);
     else
       snowflakes(node, 1).then(done, (error) => failText(p, res, a, LEAF_SNOWFLAKE_ROUTE, error));
@@ -228,11 +227,9 @@ export class FastLane {
     if (limiter !== null) {
       const key = rateKey(principal, req.socket.remoteAddress);
       if (limiter.full(key)) return null;
-      const d = limiter.take(key);
-      headers.push(RATE_HEADERS.limit, String(d.limit), RATE_HEADERS.remaining);
-      headers.push(String(d.remaining), RATE_HEADERS.reset, String(d.resetS));
+      headers.push(...rateHeaders(limiter.take(key)));
     }
-    return { principal, headers, started };
+    return { headers, started };
   }
 }
 
@@ -276,19 +273,6 @@ function countOf(query: string, max: number): number {
   if (m === null) return 0;
   const n = Number(m[1]);
   return n <= max ? n : 0;
-}
-
-/** The node's IDs if it can mint them at once; null when it must wait (see snowflakes()). */
-function mintNow(node: SnowflakeNode, count: number): string[] | null {
-  let ids: bigint[];
-  try {
-    ids = node.batch(count);
-  } catch {
-    return null;
-  }
-  const out = new Array<string>(ids.length);
-  for (let i = 0; i < ids.length; i++) out[i] = (ids[i] as bigint).toString();
-  return out;
 }
 
 /** Writes the answer and counts it as the metrics plugin counts a route's. */

@@ -198,15 +198,6 @@ export class ServiceMetrics {
     this.#ids.slot(scheme, { scheme }).n += n;
   }
 
-  /** {@link issued} for one scheme, its series found once (on the first call). */
-  issuer(scheme: string): (n: number) => void {
-    let slot: CountSlot | undefined;
-    return (n) => {
-      slot ??= this.#ids.slot(scheme, { scheme });
-      slot.n += n;
-    };
-  }
-
   /** Numbers of `tag` served one by one (after they were: the tag exists). */
   served(tag: string, n: number): void {
     const l = this.tagLabel(tag);
@@ -220,12 +211,8 @@ export class ServiceMetrics {
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
-    this.#requests.slot(`${route} ${method} ${status}`, {
-      route,
-      method,
-      status: String(status),
-    }).n++;
-    observe(this.#latency.slot(route), LATENCY_BUCKETS, seconds);
+    this.#requestCount(route, method, status).n++;
+    observe(this.#latency.slot(route), this.#latency.bounds, seconds);
   }
 
   /** {@link request} for one route, method and status, its series found once (on the first call). */
@@ -233,15 +220,19 @@ export class ServiceMetrics {
     let count: CountSlot | undefined;
     let latency: LatencySlot | undefined;
     return (seconds) => {
-      count ??= this.#requests.slot(`${route} ${method} ${status}`, {
-        route,
-        method,
-        status: String(status),
-      });
+      count ??= this.#requestCount(route, method, status);
       latency ??= this.#latency.slot(route);
       count.n++;
-      observe(latency, LATENCY_BUCKETS, seconds);
+      observe(latency, this.#latency.bounds, seconds);
     };
+  }
+
+  #requestCount(route: string, method: string, status: number): CountSlot {
+    return this.#requests.slot(`${route} ${method} ${status}`, {
+      route,
+      method,
+      status: String(status),
+    });
   }
 
   /**

@@ -28,11 +28,19 @@ export interface RateDecision {
   readonly resetS: number;
 }
 
-export const RATE_HEADERS = {
-  limit: 'x-ratelimit-limit',
-  remaining: 'x-ratelimit-remaining',
-  reset: 'x-ratelimit-reset',
-} as const;
+/** The headers of an answer the limit counted, as name, value pairs (429: with Retry-After). */
+export function rateHeaders(d: RateDecision): string[] {
+  const h = [
+    'x-ratelimit-limit',
+    String(d.limit),
+    'x-ratelimit-remaining',
+    String(d.remaining),
+    'x-ratelimit-reset',
+    String(d.resetS),
+  ];
+  if (d.limited) h.push('retry-after', String(d.resetS));
+  return h;
+}
 
 export interface RateLimiterOptions {
   /** Requests per window and key (≥ 1). */

@@ -14,12 +14,27 @@ export async function snowflakes(
   count: number,
   gene?: SnowflakeGeneOptions,
 ): Promise<string[]> {
+  return (
+    snowflakesNow(node, count, gene) ?? decimal(await node.batchAsync(count, READY_WAIT_MS, gene))
+  );
+}
+
+/** {@link snowflakes} when the node can mint them at once; null when it would have to wait. */
+export function snowflakesNow(
+  node: SnowflakeNode,
+  count: number,
+  gene?: SnowflakeGeneOptions,
+): string[] | null {
   let ids: bigint[];
   try {
     ids = node.batch(count, gene);
   } catch {
-    ids = await node.batchAsync(count, READY_WAIT_MS, gene);
+    return null;
   }
+  return decimal(ids);
+}
+
+function decimal(ids: readonly bigint[]): string[] {
   const out = new Array<string>(ids.length);
   for (let i = 0; i < ids.length; i++) out[i] = (ids[i] as bigint).toString();
   return out;

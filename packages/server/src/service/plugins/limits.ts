@@ -9,7 +9,7 @@
 import type { FastifyReply } from 'fastify';
 import type { ServiceDeps } from '../deps.js';
 import { HttpError, ServiceCode } from '../errors.js';
-import { RATE_HEADERS, type RateDecision, RateLimiter, rateKey } from '../rate-limit.js';
+import { type RateDecision, RateLimiter, rateHeaders, rateKey } from '../rate-limit.js';
 import { type Hook, hooks, servicePlugin } from './plugin.js';
 
 declare module 'fastify' {
@@ -28,10 +28,8 @@ export function rateLimited(limiter: RateLimiter, d: RateDecision, who: string):
 }
 
 function setHeaders(reply: FastifyReply, d: RateDecision): void {
-  reply.header(RATE_HEADERS.limit, d.limit);
-  reply.header(RATE_HEADERS.remaining, d.remaining);
-  reply.header(RATE_HEADERS.reset, d.resetS);
-  if (d.limited) reply.header('retry-after', d.resetS);
+  const h = rateHeaders(d);
+  for (let i = 0; i < h.length; i += 2) reply.header(h[i] as string, h[i + 1]);
 }
 
 export const limitsPlugin = servicePlugin(
