@@ -7,7 +7,11 @@
  * while the commands still load is held and handed to the command as soon as it subscribes,
  * so that a stop sent at any moment of start-up ends the process cleanly instead of being
  * lost (issue 19). Other commands keep the default action (Ctrl-C ends them at once).
+ *
+ * `serve` also turns V8's concurrent marking off before the commands load (see
+ * {@link serveHeapFlags}).
  */
+import { setFlagsFromString } from 'node:v8';
 import type { CliHost, CliIo } from '../cli/index.js';
 
 /** What a bin runs: the command line's `run`, and the host lending the other packages. */
@@ -19,9 +23,29 @@ export interface BinOptions {
   readonly host?: CliHost;
 }
 
+/**
+ * What `serve` asks of V8 before anything else loads: no concurrent marking, unless the
+ * process was started with `--concurrent-marking` (on node's command line or NODE_OPTIONS).
+ * On Node 20 (V8 11.3) a major GC marked concurrently while the service starts leaves, in most
+ * processes, the objects behind `process.nextTick` off V8's fast path: each of the seven or so
+ * ticks Node's HTTP code takes per request then goes through the runtime, and `nextTick` alone
+ * took 7 % of a loaded server's CPU against 0.7 % with marking on the main thread (CPU
+ * profiles of `idforge-server serve` under `count=1` load; docs/benchmarks.md). Marking on the
+ * main thread is still incremental; the service's heap is small, so its major GCs are rare.
+ */
+export function serveHeapFlags(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions: string = process.env.NODE_OPTIONS ?? '',
+): string | null {
+  const asked = [...execArgv, ...nodeOptions.split(/\s+/)];
+  return asked.some((a) => /^--concurrent[-_]marking$/.test(a)) ? null : '--no-concurrent-marking';
+}
+
 /** Runs the command line as the process: sets the exit code, ends a stuck `serve`. */
 export async function binMain(options: BinOptions): Promise<void> {
   const serving = options.argv[0] === 'serve';
+  const flags = serving ? serveHeapFlags() : null;
+  if (flags !== null) setFlagsFromString(flags);
   const held: string[] = [];
   const listeners = new Set<(signal: string) => void>();
   const early = (signal: NodeJS.Signals) => {
