@@ -2,7 +2,7 @@
 // request, the headers' values, and a bounded number of keys.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RateLimiter } from '../../packages/server/src/service/rate-limit.js';
+import { RateLimiter, rateHeaders } from '../../packages/server/src/service/rate-limit.js';
 
 test('a fixed window per key: max requests, then limited until the window closes', () => {
   let now = 1_000_000;
@@ -34,4 +34,34 @@ test('at most maxKeys keys: the one whose window opened first goes', () => {
   assert.equal(l.full('a'), false, 'a, opened first, was dropped: a new window');
   assert.equal(l.full('b'), true);
   assert.equal(l.full('c'), true);
+});
+
+test('takeUnlessFull counts as take does, and refuses with nothing counted when full', () => {
+  let now = 5_000;
+  const l = new RateLimiter({ max: 2, windowMs: 10_000, now: () => now });
+  assert.deepEqual(l.takeUnlessFull('a'), { limited: false, limit: 2, remaining: 1, resetS: 10 });
+  assert.deepEqual(l.takeUnlessFull('a'), { limited: false, limit: 2, remaining: 0, resetS: 10 });
+  assert.equal(l.takeUnlessFull('a'), null, 'the third would be over: refused');
+  assert.equal(l.takeUnlessFull('a'), null, 'and the refusal counted nothing');
+  assert.deepEqual(l.take('a'), { limited: true, limit: 2, remaining: 0, resetS: 10 });
+  now += 10_000;
+  assert.deepEqual(l.takeUnlessFull('a'), { limited: false, limit: 2, remaining: 1, resetS: 10 });
+});
+
+test('rateHeaders appends to a list it is given', () => {
+  const into = ['content-type', 'text/plain'];
+  const d = { limited: true, limit: 5, remaining: 0, resetS: 3 };
+  assert.equal(rateHeaders(d, into), into);
+  assert.deepEqual(into, [
+    'content-type',
+    'text/plain',
+    'x-ratelimit-limit',
+    '5',
+    'x-ratelimit-remaining',
+    '0',
+    'x-ratelimit-reset',
+    '3',
+    'retry-after',
+    '3',
+  ]);
 });

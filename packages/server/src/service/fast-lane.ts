@@ -65,10 +65,17 @@ type Lane = LaneParts & { readonly ok: Readonly<Record<Route, (seconds: number) 
 const IDS = '/v1/ids/';
 const LEAF_SNOWFLAKE = '/api/snowflake/get/';
 const LEAF_SEGMENT = '/api/segment/get/';
-const COUNT = /^count=([1-9][0-9]{0,6})$/;
+const COUNT = 'count=';
 const KEY = new RegExp(`^[A-Za-z0-9._~-]{1,${MAX_TAG_LENGTH}}$`);
 // Every scheme of the wire contract but HLC (its header exchange stays the route's).
 const LANE_SCHEMES = new Set<string>(SERVICE_SCHEMES.filter((s) => s !== 'hlc'));
+
+/** A connection's admitted Authorization header, who it named, and their rate-limit key. */
+interface Known {
+  readonly header: string | undefined;
+  readonly who: Principal | null;
+  readonly key: string;
+}
 
 /** A request the lane has admitted: its answer's headers so far, when it began. */
 interface Admitted {
@@ -86,7 +93,7 @@ export class FastLane {
    * already verified), it skips the digest. Only a verified header is kept, so a guess is never
    * compared with anything but what its own connection sent.
    */
-  readonly #known = new WeakMap<Socket, { header: string | undefined; who: Principal | null }>();
+  readonly #known = new WeakMap<Socket, Known>();
   #taken = 0;
 
   /** Requests the lane has answered (the rest went to Fastify). */
@@ -209,25 +216,23 @@ export class FastLane {
     const started = performance.now();
     if (p.drain.closing || p.loadGuard?.overloaded === true) return null;
     if (h.host === undefined && req.httpVersion === '1.1') return null;
-    let principal: Principal | null;
+    let known = this.#known.get(req.socket);
     try {
-      const known = this.#known.get(req.socket);
-      if (known !== undefined && known.header === h.authorization) principal = known.who;
-      else {
-        principal = (this.#auth as TokenAuth).identify(h.authorization);
-        this.#known.set(req.socket, { header: h.authorization, who: principal });
+      if (known === undefined || known.header !== h.authorization) {
+        const who = (this.#auth as TokenAuth).identify(h.authorization);
+        known = { header: h.authorization, who, key: rateKey(who, req.socket.remoteAddress) };
+        this.#known.set(req.socket, known);
       }
-      allowScope(principal, 'ids');
-      allow(principal);
+      allowScope(known.who, 'ids');
+      allow(known.who);
     } catch {
       return null;
     }
     const headers: string[] = [];
-    const limiter = p.limiter;
-    if (limiter !== null) {
-      const key = rateKey(principal, req.socket.remoteAddress);
-      if (limiter.full(key)) return null;
-      headers.push(...rateHeaders(limiter.take(key)));
+    if (p.limiter !== null) {
+      const d = p.limiter.takeUnlessFull(known.key);
+      if (d === null) return null;
+      rateHeaders(d, headers);
     }
     return { headers, started };
   }
@@ -267,12 +272,20 @@ function scanHeaders(raw: readonly string[]): LaneHeaders {
   return h;
 }
 
-/** `count=N` alone, 1 ≤ N ≤ max, as a number; else 0 (the route's validation decides). */
+/**
+ * `count=N` alone, 1 ≤ N ≤ max (decimal, no sign, no leading zero, at most 7 digits), as a
+ * number; else 0 (the route's validation decides).
+ */
 function countOf(query: string, max: number): number {
-  const m = COUNT.exec(query);
-  if (m === null) return 0;
-  const n = Number(m[1]);
-  return n <= max ? n : 0;
+  const n = query.length - COUNT.length;
+  if (n < 1 || n > 7 || !query.startsWith(COUNT)) return 0;
+  let v = 0;
+  for (let i = COUNT.length; i < query.length; i++) {
+    const d = query.charCodeAt(i) - 48;
+    if (d < 0 || d > 9 || (d === 0 && v === 0)) return 0;
+    v = v * 10 + d;
+  }
+  return v <= max ? v : 0;
 }
 
 /** Writes the answer and counts it as the metrics plugin counts a route's. */

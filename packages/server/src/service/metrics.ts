@@ -103,7 +103,7 @@ function trackedTagsGauge(r: Registry, tracked: ReadonlySet<string>): void {
 export class ServiceMetrics {
   readonly registry = new Registry();
   readonly #ids: HotCounter<'scheme'>;
-  readonly #numbers: Counter<'tag'>;
+  readonly #numbers: HotCounter<'tag'>;
   readonly #segments: Counter<'tag'>;
   readonly #requests: HotCounter<'route' | 'method' | 'status'>;
   readonly #latency: HotHistogram;
@@ -123,11 +123,15 @@ export class ServiceMetrics {
         this.#ids.flush(),
       ),
     );
-    this.#numbers = counter(
-      r,
-      'idforge_sequence_numbers_issued_total',
-      'Sequence numbers served one by one, by tag',
-      ['tag'],
+    // Leaf's segment route moves it on every request, as the requests move #requests.
+    this.#numbers = new HotCounter(
+      counter(
+        r,
+        'idforge_sequence_numbers_issued_total',
+        'Sequence numbers served one by one, by tag',
+        ['tag'],
+        () => this.#numbers.flush(),
+      ),
     );
     this.#segments = counter(
       r,
@@ -201,7 +205,7 @@ export class ServiceMetrics {
   /** Numbers of `tag` served one by one (after they were: the tag exists). */
   served(tag: string, n: number): void {
     const l = this.tagLabel(tag);
-    this.#child(`seq ${l}`, () => this.#numbers.labels(l)).inc(n);
+    this.#numbers.slot(l, { tag: l }).n += n;
   }
 
   /** Numbers of `tag` handed out in a segment (after it was: the tag exists). */

@@ -28,18 +28,21 @@ export interface RateDecision {
   readonly resetS: number;
 }
 
-/** The headers of an answer the limit counted, as name, value pairs (429: with Retry-After). */
-export function rateHeaders(d: RateDecision): string[] {
-  const h = [
+/**
+ * The headers of an answer the limit counted, as name, value pairs (429: with Retry-After),
+ * appended to `into` (a new list by default).
+ */
+export function rateHeaders(d: RateDecision, into: string[] = []): string[] {
+  into.push(
     'x-ratelimit-limit',
     String(d.limit),
     'x-ratelimit-remaining',
     String(d.remaining),
     'x-ratelimit-reset',
     String(d.resetS),
-  ];
-  if (d.limited) h.push('retry-after', String(d.resetS));
-  return h;
+  );
+  if (d.limited) into.push('retry-after', String(d.resetS));
+  return into;
 }
 
 export interface RateLimiterOptions {
@@ -70,14 +73,37 @@ export class RateLimiter {
   /** Counts one request of `key`. */
   take(key: string): RateDecision {
     const now = this.#now();
-    let w = this.#windows.get(key);
-    if (w === undefined || w.startMs + this.windowMs <= now) {
-      // Set at the end: the map's order is the order the windows opened.
-      if (w !== undefined) this.#windows.delete(key);
-      else if (this.#windows.size >= this.#maxKeys) this.#dropOldest();
-      w = { count: 0, startMs: now };
-      this.#windows.set(key, w);
-    }
+    return this.#decide(this.#open(key, this.#windows.get(key), now), now);
+  }
+
+  /**
+   * Counts one request of `key` unless it would be over the limit: its decision, or null with
+   * nothing counted (what {@link full} then {@link take} do, with one lookup and one clock read).
+   */
+  takeUnlessFull(key: string): RateDecision | null {
+    const now = this.#now();
+    const w = this.#windows.get(key);
+    if (w !== undefined && w.startMs + this.windowMs > now && w.count >= this.max) return null;
+    return this.#decide(this.#open(key, w, now), now);
+  }
+
+  /** Whether the next request of `key` would be over the limit (counts nothing). */
+  full(key: string): boolean {
+    const w = this.#windows.get(key);
+    return w !== undefined && w.startMs + this.windowMs > this.#now() && w.count >= this.max;
+  }
+
+  /** `key`'s window `w` if still open at `now`, else a new one (set last: the map's order). */
+  #open(key: string, w: Window | undefined, now: number): Window {
+    if (w !== undefined && w.startMs + this.windowMs > now) return w;
+    if (w !== undefined) this.#windows.delete(key);
+    else if (this.#windows.size >= this.#maxKeys) this.#dropOldest();
+    const opened = { count: 0, startMs: now };
+    this.#windows.set(key, opened);
+    return opened;
+  }
+
+  #decide(w: Window, now: number): RateDecision {
     w.count++;
     const limited = w.count > this.max;
     return {
@@ -86,12 +112,6 @@ export class RateLimiter {
       remaining: limited ? 0 : this.max - w.count,
       resetS: Math.ceil((w.startMs + this.windowMs - now) / 1000),
     };
-  }
-
-  /** Whether the next request of `key` would be over the limit (counts nothing). */
-  full(key: string): boolean {
-    const w = this.#windows.get(key);
-    return w !== undefined && w.startMs + this.windowMs > this.#now() && w.count >= this.max;
   }
 
   #dropOldest(): void {
