@@ -7,13 +7,15 @@
  *      parts the service runs per request but no idforge code (floor.mjs: the stack's floor);
  *   2. `idforge serve` as deployed: a scoped bearer token on every request, the rate limit and
  *      the event-loop guard on, metrics counted: /v1/ids/snowflake?count=1, ?count=1000,
- *      /v1/ids/uuidv7?count=1000 and Leaf's /api/snowflake/get/{key};
+ *      /v1/ids/uuidv7?count=1000 and Leaf's /api/snowflake/get/{key} and /api/segment/get/{key};
  * then the client's `sequence(tag).next()` with prefetched segments against the same service,
  * and the lease rows (leases.ts): a node in this process leased through the service
  * (`httpLeaseStore`, a `lease` token) against one leased on the store itself (both expected at
  * the layout's cap: the lease is off the issue path), and one lease renewal's round trip, over
  * HTTP and on the store; last, count=1 against `idforge serve --processes 2` (and `auto`
  * when that is not 2 here), to show what more processes give on this host.
+ * The rows compared with each other (the bare server and Fastify's, the floor, count=1, Leaf's
+ * two routes, count=1 with V8's concurrent marking left on) run interleaved (interleave.ts).
  * Each server is its own process (one core for it, one for autocannon). Goals (issue 10):
  * count=1 at 80 % of the bare server's requests/s; Snowflake count=1000 at 90 % of one
  * worker's cap (4,096 IDs/ms = 4.1 M/s); UUIDv7 count=1000 over 5 M IDs/s; the client over
@@ -30,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createClient, httpLeaseStore } from '../../packages/idforge/src/client/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
+import { interleaved } from './interleave.js';
 import { nodeRate, renewRoundTrip } from './leases.js';
 import { percentiles, type Row, treeCpuSeconds } from './row.js';
 
@@ -205,7 +208,9 @@ function print(rows: readonly Row[]): void {
     if (r.name.startsWith('node in process'))
       return `${((r.idsPerSec / CAP) * 100).toFixed(0)} % of cap (expected ~100 %)`;
     if (r.name.startsWith('leaf'))
-      return `${of(r, bare)} of bare, ${of(r, fastify)} of bare Fastify`;
+      return `${of(r, bare)} of bare (goal 80 %), ${of(r, fastify)} of bare Fastify`;
+    if (r.name.includes('concurrent marking'))
+      return `${of(r, bare)} of bare, ${of(r, single)} of serve's default (marking off)`;
     return '';
   };
   const cells = rows.map((r) => [
@@ -249,49 +254,31 @@ async function leaseRows(url: string, storeUrl: string): Promise<Row[]> {
   }
 }
 
-async function main(): Promise<void> {
+/** The service's command line: the build when it is as new as the sources, else tsx. */
+function serviceCli(): string[] {
+  // The built CLI when there is one as new as the sources (as deployed); else the sources
+  // through tsx: a build older than the sources would measure code that is not there any more.
+  const built = join(root, 'packages/server/dist/bin/idforge-server.js');
+  const fresh = existsSync(built) && statSync(built).mtimeMs >= newestSource();
   console.log(
-    `idforge service benchmark: ${machine()}; ${DURATION} s per target, ${CONNECTIONS} connections`,
+    `service: ${fresh ? 'packages/server/dist (npm run build)' : `the sources via tsx${existsSync(built) ? ' (packages/server/dist is older than the sources: npm run build)' : ''}`}`,
   );
-  const dir = mkdtempSync(join(tmpdir(), 'idforge-bench-'));
-  const rows: Row[] = [];
-  const bareScript = join(dir, 'bare.mjs');
+  return fresh
+    ? [built]
+    : ['--import', loader, join(root, 'packages/server/src/bin/idforge-server.ts')];
+}
+
+/** The bench's files: the bare server's script and the service's config (SQLite in `dir`). */
+function writeFiles(dir: string) {
+  const bare = join(dir, 'bare.mjs');
   writeFileSync(
-    bareScript,
+    bare,
     `import { createServer } from 'node:http';
 const s = createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ids":["1"]}'); });
 s.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + s.address().port));
 process.on('SIGTERM', () => s.close(() => process.exit(0)));
 `,
   );
-  const bare = start([bareScript], /listening on (http:\/\/\S+)/);
-  try {
-    rows.push(await load('bare node:http constant', await bare.url, 1, {}, bare.child));
-  } finally {
-    await stop(bare.child);
-  }
-  // The framework's own share (a bare Fastify route), and the floor of the deployed stack
-  // (Fastify with auth, schema, rate limit, guard and metrics, but no idforge code).
-  const floor = join(root, 'bench/service/floor.mjs');
-  for (const [name, args] of [
-    ['bare Fastify route, constant', ['--bare']],
-    ['Fastify + deployed parts, constant', ['--token', TOKEN]],
-  ] as const) {
-    const server = start([floor, ...args], /listening on (http:\/\/\S+)/);
-    try {
-      rows.push(
-        await load(
-          name,
-          `${await server.url}/?count=1`,
-          1,
-          { authorization: `Bearer ${TOKEN}` },
-          server.child,
-        ),
-      );
-    } finally {
-      await stop(server.child);
-    }
-  }
   const config = join(dir, 'idforge.json');
   writeFileSync(
     config,
@@ -307,57 +294,113 @@ process.on('SIGTERM', () => s.close(() => process.exit(0)));
       ],
     }),
   );
-  // The built CLI when there is one as new as the sources (as deployed); else the sources
-  // through tsx: a build older than the sources would measure code that is not there any more.
-  const built = join(root, 'packages/server/dist/bin/idforge-server.js');
-  const fresh = existsSync(built) && statSync(built).mtimeMs >= newestSource();
-  const cli = fresh
-    ? [built]
-    : ['--import', loader, join(root, 'packages/server/src/bin/idforge-server.ts')];
-  console.log(
-    `service: ${fresh ? 'packages/server/dist (npm run build)' : `the sources via tsx${existsSync(built) ? ' (packages/server/dist is older than the sources: npm run build)' : ''}`}`,
+  return { bare, config };
+}
+
+type Started = ReturnType<typeof start>;
+const LISTENING = /"msg":"listening on (http:\/\/[^"]+)"/;
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+/**
+ * The rows that are compared with each other, interleaved (interleave.ts): the bare server,
+ * the bare Fastify route and the stack's floor, then the service's count=1 and Leaf's two
+ * routes, and count=1 on a second service left with V8's concurrent marking (Node's default,
+ * which `serve` turns off: packages/idforge/src/bin/main.ts).
+ */
+async function ratioRows(bare: Started, floors: Started[], svc: Started, gc: Started) {
+  const [bareUrl, fastify, floor, service, marking] = await Promise.all(
+    [bare, ...floors, svc, gc].map((s) => s.url),
   );
-  const service = start(
-    [...cli, 'serve', '--config', config, '--log-level', 'info'],
-    /"msg":"listening on (http:\/\/[^"]+)"/,
-    {},
-    dir,
+  const t = (
+    name: string,
+    url: string,
+    server: Started,
+    headers: Record<string, string> = AUTH,
+  ) => ({
+    name,
+    url,
+    idsPerRequest: 1,
+    headers,
+    server: server.child,
+  });
+  return interleaved(
+    [
+      t('bare node:http constant', bareUrl as string, bare, {}),
+      t('bare Fastify route, constant', `${fastify}/?count=1`, floors[0] as Started),
+      t('Fastify + deployed parts, constant', `${floor}/?count=1`, floors[1] as Started),
+      t('snowflake count=1 (auth, metrics, limits)', `${service}/v1/ids/snowflake?count=1`, svc),
+      t('leaf /api/snowflake/get/{key}', `${service}/api/snowflake/get/bench`, svc),
+      t('leaf /api/segment/get/{key}', `${service}/api/segment/get/bench`, svc),
+      t('count=1, V8 concurrent marking on', `${marking}/v1/ids/snowflake?count=1`, gc),
+    ],
+    DURATION,
+    quick ? 2 : 5,
+    CONNECTIONS,
   );
-  const auth = { authorization: `Bearer ${TOKEN}` };
+}
+
+/** Creates the tag `bench` (Leaf's segment route and the client use it). */
+async function createTag(url: string): Promise<void> {
+  const created = await fetch(`${url}/v1/sequences/bench`, {
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify({ step: 100_000 }),
+  });
+  if (created.status !== 201)
+    throw new Error(`creating the tag: ${created.status} ${await created.text()}`);
+}
+
+/** Every row but the --processes ones: the interleaved group, then the service's own. */
+async function serviceRows(cli: string[], dir: string, files: { bare: string; config: string }) {
+  const serve = (node: string[] = []) =>
+    start(
+      [...node, ...cli, 'serve', '--config', files.config, '--log-level', 'info'],
+      LISTENING,
+      {},
+      dir,
+    );
+  const service = serve();
+  const marking = serve(['--concurrent-marking']);
+  const bare = start([files.bare], /listening on (http:\/\/\S+)/);
+  const floor = join(root, 'bench/service/floor.mjs');
+  const floors = [['--bare'], ['--token', TOKEN]].map((a) =>
+    start([floor, ...a], /listening on (http:\/\/\S+)/),
+  );
   try {
     const url = await service.url;
-    const created = await fetch(`${url}/v1/sequences/bench`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ step: 100_000 }),
-    });
-    if (created.status !== 201)
-      throw new Error(`creating the tag: ${created.status} ${await created.text()}`);
-    rows.push(
-      await load(
-        'snowflake count=1 (auth, metrics, limits)',
-        `${url}/v1/ids/snowflake?count=1`,
-        1,
-        auth,
-        service.child,
-      ),
-    );
+    await createTag(url);
+    const rows = await ratioRows(bare, floors, service, marking);
+    await Promise.all([bare, marking, ...floors].map((s) => stop(s.child)));
     const ids = (name: string, path: string, n: number) =>
-      load(name, `${url}${path}`, n, auth, service.child);
+      load(name, `${url}${path}`, n, AUTH, service.child);
     rows.push(await ids('snowflake count=1000', '/v1/ids/snowflake?count=1000', 1000));
     rows.push(await ids('uuidv7 count=1000', '/v1/ids/uuidv7?count=1000', 1000));
-    rows.push(await ids('leaf /api/snowflake/get/{key}', '/api/snowflake/get/bench', 1));
     rows.push(await clientRate(url, 'bench'));
     rows.push(...(await leaseRows(url, `sqlite:${join(dir, 'idforge.db')}`)));
+    return rows;
   } finally {
-    await stop(service.child);
+    await Promise.all([service, bare, marking, ...floors].map((s) => stop(s.child)));
   }
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `idforge service benchmark: ${machine()}; ${DURATION} s per target, ${CONNECTIONS} connections`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'idforge-bench-'));
+  const files = writeFiles(dir);
+  const cli = serviceCli();
   try {
-    rows.push(...(await processRows(cli, config, dir, auth)));
+    const rows = await serviceRows(cli, dir, files);
+    rows.push(...(await processRows(cli, files.config, dir, AUTH)));
+    print(rows);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  print(rows);
+  console.log(
+    'The first seven rows ran interleaved (each a slice of every round, the order rotating), ' +
+      "so their ratios share the machine's drift; the others ran one after another.",
+  );
   console.log(
     `--processes: one process per core; on this ${cpus().length}-core host the load generator ` +
       '(autocannon, in this process) takes the share of a core its column states, so processes ' +
