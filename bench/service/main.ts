@@ -304,13 +304,21 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 /**
  * The rows that are compared with each other, interleaved (interleave.ts): the bare server,
  * the bare Fastify route and the stack's floor, then the service's count=1 and Leaf's two
- * routes, and count=1 on a second service left with V8's concurrent marking (Node's default,
- * which `serve` turns off: packages/idforge/src/bin/main.ts).
+ * routes, count=1 on a second service left with V8's concurrent marking (Node's default,
+ * which `serve` turns off: packages/idforge/src/bin/main.ts), and count=1 on `--processes 2`
+ * (and `auto` when that is not 2 here), each a node of its own on the same store.
  */
-async function ratioRows(bare: Started, floors: Started[], svc: Started, gc: Started) {
+async function ratioRows(
+  bare: Started,
+  floors: Started[],
+  svc: Started,
+  gc: Started,
+  multi: readonly (Started & { label: string })[],
+) {
   const [bareUrl, fastify, floor, service, marking] = await Promise.all(
     [bare, ...floors, svc, gc].map((s) => s.url),
   );
+  const multiUrls = await Promise.all(multi.map((m) => m.url));
   const t = (
     name: string,
     url: string,
@@ -332,6 +340,13 @@ async function ratioRows(bare: Started, floors: Started[], svc: Started, gc: Sta
       t('leaf /api/snowflake/get/{key}', `${service}/api/snowflake/get/bench`, svc),
       t('leaf /api/segment/get/{key}', `${service}/api/segment/get/bench`, svc),
       t('count=1, V8 concurrent marking on', `${marking}/v1/ids/snowflake?count=1`, gc),
+      ...multi.map((m, i) =>
+        t(
+          `snowflake count=1, --processes ${m.label}`,
+          `${multiUrls[i]}/v1/ids/snowflake?count=1`,
+          m,
+        ),
+      ),
     ],
     DURATION,
     quick ? 2 : 5,
@@ -361,16 +376,26 @@ async function serviceRows(cli: string[], dir: string, files: { bare: string; co
     );
   const service = serve();
   const marking = serve(['--concurrent-marking']);
+  const multi = (availableParallelism() === 2 ? ['2'] : ['2', 'auto']).map((n) => ({
+    label: n === 'auto' ? `auto = ${availableParallelism()}` : n,
+    ...start(
+      [...cli, 'serve', '--config', files.config, '--log-level', 'info', '--processes', n],
+      /"msg":"\d+ processes listening on (http:\/\/[^"]+)"/,
+      {},
+      dir,
+    ),
+  }));
   const bare = start([files.bare], /listening on (http:\/\/\S+)/);
   const floor = join(root, 'bench/service/floor.mjs');
   const floors = [['--bare'], ['--token', TOKEN]].map((a) =>
     start([floor, ...a], /listening on (http:\/\/\S+)/),
   );
+  const started = [service, bare, marking, ...floors, ...multi];
   try {
     const url = await service.url;
     await createTag(url);
-    const rows = await ratioRows(bare, floors, service, marking);
-    await Promise.all([bare, marking, ...floors].map((s) => stop(s.child)));
+    const rows = await ratioRows(bare, floors, service, marking, multi);
+    await Promise.all(started.filter((s) => s !== service).map((s) => stop(s.child)));
     const ids = (name: string, path: string, n: number) =>
       load(name, `${url}${path}`, n, AUTH, service.child);
     rows.push(await ids('snowflake count=1000', '/v1/ids/snowflake?count=1000', 1000));
@@ -379,7 +404,7 @@ async function serviceRows(cli: string[], dir: string, files: { bare: string; co
     rows.push(...(await leaseRows(url, `sqlite:${join(dir, 'idforge.db')}`)));
     return rows;
   } finally {
-    await Promise.all([service, bare, marking, ...floors].map((s) => stop(s.child)));
+    await Promise.all(started.map((s) => stop(s.child)));
   }
 }
 
@@ -392,58 +417,20 @@ async function main(): Promise<void> {
   const cli = serviceCli();
   try {
     const rows = await serviceRows(cli, dir, files);
-    rows.push(...(await processRows(cli, files.config, dir, AUTH)));
     print(rows);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   console.log(
-    'The first seven rows ran interleaved (each a slice of every round, the order rotating), ' +
-      "so their ratios share the machine's drift; the others ran one after another.",
+    'The rows from the bare server to --processes ran interleaved (each a slice of every ' +
+      "round, the order rotating), so their ratios share the machine's drift; the others ran " +
+      'one after another.',
   );
   console.log(
     `--processes: one process per core; on this ${cpus().length}-core host the load generator ` +
       '(autocannon, in this process) takes the share of a core its column states, so processes ' +
       'beyond the cores left to them compete with it: read a 2-core run as a floor, not as scaling',
   );
-}
-
-/**
- * `snowflake count=1` against `idforge serve --processes 2` and `--processes auto` (when auto
- * is not 2 here), each a node of its own on the same store and settings as the single one.
- */
-async function processRows(
-  cli: string[],
-  config: string,
-  dir: string,
-  auth: Record<string, string>,
-): Promise<Row[]> {
-  const out: Row[] = [];
-  const counts = availableParallelism() === 2 ? ['2'] : ['2', 'auto'];
-  for (const n of counts) {
-    const node = start(
-      [...cli, 'serve', '--config', config, '--log-level', 'info', '--processes', n],
-      /"msg":"\d+ processes listening on (http:\/\/[^"]+)"/,
-      {},
-      dir,
-    );
-    try {
-      const url = await node.url;
-      const label = n === 'auto' ? `auto = ${availableParallelism()}` : n;
-      out.push(
-        await load(
-          `snowflake count=1, --processes ${label}`,
-          `${url}/v1/ids/snowflake?count=1`,
-          1,
-          auth,
-          node.child,
-        ),
-      );
-    } finally {
-      await stop(node.child);
-    }
-  }
-  return out;
 }
 
 await main();
