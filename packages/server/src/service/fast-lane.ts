@@ -141,24 +141,19 @@ export class FastLane {
     if (deps.hlc !== undefined && h.hlc) return false;
     const node = scheme === 'snowflake' ? deps.nodes.get(deps.config.layout) : undefined;
     if (scheme === 'snowflake' && node === undefined) return false;
-    const a = this.#admit(p, req, h, (who) => allowScheme(who, scheme));
+    const a = this.#admit(p, req, h, scheme, null);
     if (a === null) return false;
     const text = wantsText(h.accept);
-    const done = (ids: string[]) => {
-      deps.issued.add(scheme, count);
-      const stamp = deps.hlc?.header();
-      if (stamp != null) a.headers.push(HLC_HEADER, stamp);
-      answer(p, res, a, IDS_ROUTE, 200, text ? TEXT : JSON_TYPE, idsBody(text, ids));
-    };
     if (isGenerated(scheme)) {
-      done(deps.generated.mint(scheme, count));
+      sendIds(p, res, a, scheme, text, deps.generated.mint(scheme, count));
       return true;
     }
     const minted = snowflakesNow(node as SnowflakeNode, count);
-    if (minted !== null) done(minted);
+    if (minted !== null) sendIds(p, res, a, scheme, text, minted);
     else
-      snowflakes(node as SnowflakeNode, count).then(done, (error) =>
-        failJson(p, res, a, IDS_ROUTE, error),
+      snowflakes(node as SnowflakeNode, count).then(
+        (ids) => sendIds(p, res, a, scheme, text, ids),
+        (error) => failJson(p, res, a, IDS_ROUTE, error),
       );
     return true;
   }
@@ -169,18 +164,15 @@ export class FastLane {
     const { deps } = p;
     const node = deps.nodes.get(deps.config.layout);
     if (node === undefined) return false;
-    const a = this.#admit(p, req, scanHeaders(req.rawHeaders), (who) =>
-      allowScheme(who, 'snowflake'),
-    );
+    const a = this.#admit(p, req, scanHeaders(req.rawHeaders), 'snowflake', null);
     if (a === null) return false;
-    const done = (ids: string[]) => {
-      deps.issued.add('snowflake', 1);
-      answer(p, res, a, LEAF_SNOWFLAKE_ROUTE, 200, TEXT, ids[0] as string);
-    };
     const minted = snowflakesNow(node, 1);
-    if (minted !== null) done(minted);
+    if (minted !== null) sendLeafId(p, res, a, minted);
     else
-      snowflakes(node, 1).then(done, (error) => failText(p, res, a, LEAF_SNOWFLAKE_ROUTE, error));
+      snowflakes(node, 1).then(
+        (ids) => sendLeafId(p, res, a, ids),
+        (error) => failText(p, res, a, LEAF_SNOWFLAKE_ROUTE, error),
+      );
     return true;
   }
 
@@ -191,30 +183,33 @@ export class FastLane {
     const { deps } = p;
     const buffer = deps.sequences.opened(key);
     if (buffer === undefined) return false;
-    const a = this.#admit(p, req, scanHeaders(req.rawHeaders), (who) => allowTag(who, key));
+    const a = this.#admit(p, req, scanHeaders(req.rawHeaders), null, key);
     if (a === null) return false;
-    const done = (v: bigint) => {
-      deps.metrics.served(key, 1);
-      answer(p, res, a, LEAF_SEGMENT_ROUTE, 200, TEXT, v.toString());
-    };
     const v = buffer.tryNext();
-    if (v !== undefined) done(v);
-    else buffer.next().then(done, (error) => failText(p, res, a, LEAF_SEGMENT_ROUTE, error));
+    if (v !== undefined) sendNumber(p, res, a, key, v);
+    else
+      buffer.next().then(
+        (n) => sendNumber(p, res, a, key, n),
+        (error) => failText(p, res, a, LEAF_SEGMENT_ROUTE, error),
+      );
     return true;
   }
 
   /**
-   * The gate's checks, the scope's and `allow`'s, then the rate limit: the admitted request
-   * (its count taken), or null when any of them would refuse it (nothing counted).
+   * The gate's checks, the scope's, then the token's schemes (`scheme`) or tags (`tag`), then
+   * the rate limit: the admitted request (its count taken), or null when any of them would
+   * refuse it (nothing counted).
    */
   #admit(
     p: LaneParts,
     req: IncomingMessage,
     h: LaneHeaders,
-    allow: (who: Principal | null) => void,
+    scheme: Scheme | null,
+    tag: string | null,
   ): Admitted | null {
     const started = performance.now();
-    if (p.drain.closing || p.loadGuard?.overloaded === true) return null;
+    if (p.drain.closing) return null;
+    if (p.loadGuard !== null && p.loadGuard.lagAt(started) > p.loadGuard.limitMs) return null;
     if (h.host === undefined && req.httpVersion === '1.1') return null;
     let known = this.#known.get(req.socket);
     try {
@@ -224,7 +219,8 @@ export class FastLane {
         this.#known.set(req.socket, known);
       }
       allowScope(known.who, 'ids');
-      allow(known.who);
+      if (tag !== null) allowTag(known.who, tag);
+      else allowScheme(known.who, scheme as Scheme);
     } catch {
       return null;
     }
@@ -286,6 +282,33 @@ function countOf(query: string, max: number): number {
     v = v * 10 + d;
   }
   return v <= max ? v : 0;
+}
+
+/** A /v1/ids answer: the IDs counted as issued, the node's HLC stamp, the body. */
+function sendIds(
+  p: Lane,
+  res: ServerResponse,
+  a: Admitted,
+  scheme: Scheme,
+  text: boolean,
+  ids: string[],
+) {
+  p.deps.issued.add(scheme, ids.length);
+  const stamp = p.deps.hlc?.header();
+  if (stamp != null) a.headers.push(HLC_HEADER, stamp);
+  answer(p, res, a, IDS_ROUTE, 200, text ? TEXT : JSON_TYPE, idsBody(text, ids));
+}
+
+/** Leaf's Snowflake answer: the one ID, as text. */
+function sendLeafId(p: Lane, res: ServerResponse, a: Admitted, ids: string[]) {
+  p.deps.issued.add('snowflake', 1);
+  answer(p, res, a, LEAF_SNOWFLAKE_ROUTE, 200, TEXT, ids[0] as string);
+}
+
+/** Leaf's segment answer: the tag's number, as text. */
+function sendNumber(p: Lane, res: ServerResponse, a: Admitted, tag: string, v: bigint) {
+  p.deps.metrics.served(tag, 1);
+  answer(p, res, a, LEAF_SEGMENT_ROUTE, 200, TEXT, v.toString());
 }
 
 /** Writes the answer and counts it as the metrics plugin counts a route's. */

@@ -52,8 +52,13 @@ export class LoopLag {
    * it are read in the same loop turn, before the timer runs.
    */
   get lagMs(): number {
+    return this.lagAt(performance.now());
+  }
+
+  /** {@link lagMs} at `now` (a `performance.now()` the caller has just read). */
+  lagAt(now: number): number {
     if (this.#timer === undefined) return 0;
-    return Math.max(this.#lagMs, performance.now() - this.#last - this.#sampleMs);
+    return Math.max(this.#lagMs, now - this.#last - this.#sampleMs);
   }
 
   /** Whether the lag is above the limit. */

@@ -198,8 +198,9 @@ export class ServiceMetrics {
     return c;
   }
 
-  issued(scheme: string, n: number): void {
-    this.#ids.slot(scheme, { scheme }).n += n;
+  /** The series of `idforge_ids_issued_total` for `scheme`, to add to (made on first use). */
+  issuedSeries(scheme: string): CountSlot {
+    return this.#ids.slot(scheme, { scheme });
   }
 
   /** Numbers of `tag` served one by one (after they were: the tag exists). */

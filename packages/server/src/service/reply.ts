@@ -18,6 +18,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The body of {@link sendIds}: one ID per line when `text`, else the JSON IdBatchBody. */
 export function idsBody(text: boolean, ids: readonly string[]): string {
+  if (ids.length === 1) return text ? `${ids[0]}\n` : `{"ids":["${ids[0]}"]}`;
   if (text) return ids.length === 0 ? '' : `${ids.join('\n')}\n`;
   return ids.length === 0 ? '{"ids":[]}' : `{"ids":["${ids.join('","')}"]}`;
 }
