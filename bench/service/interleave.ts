@@ -9,8 +9,9 @@
  * to be: figures of one run.
  */
 import type { ChildProcess } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
-import { type Row, treeCpuSeconds } from './row.js';
+import { percentiles, type Row, treeCpuSeconds } from './row.js';
 
 /** One target of the interleaved rows. */
 export interface Target {
@@ -29,9 +30,8 @@ interface Tally {
   loadSeconds: number;
   errors: number;
   non2xx: number;
-  p50: number[];
-  p99: number[];
-  p999: number[];
+  /** Every response's latency (ms), all slices. */
+  times: number[];
 }
 
 /** One slice of `t`: autocannon for `seconds`, added to `tally`. */
@@ -39,7 +39,14 @@ async function slice(t: Target, seconds: number, connections: number, tally: Tal
   const cpu = process.cpuUsage();
   const serverCpu = treeCpuSeconds(t.server.pid);
   const started = performance.now();
-  const r = await autocannon({ url: t.url, connections, duration: seconds, headers: t.headers });
+  // The instance is an emitter as well as the promise of its result (autocannon's types say
+  // only the promise).
+  const run = autocannon({ url: t.url, connections, duration: seconds, headers: t.headers });
+  (run as unknown as EventEmitter).on(
+    'response',
+    (_client: unknown, _status: number, _bytes: number, ms: number) => tally.times.push(ms),
+  );
+  const r = await run;
   tally.serverSeconds += treeCpuSeconds(t.server.pid) - serverCpu;
   const used = process.cpuUsage(cpu);
   tally.loadSeconds += (used.user + used.system) / 1e6;
@@ -47,17 +54,12 @@ async function slice(t: Target, seconds: number, connections: number, tally: Tal
   tally.requests += r.requests.total;
   tally.errors += r.errors + r.timeouts;
   tally.non2xx += r.non2xx;
-  tally.p50.push(r.latency.p50);
-  tally.p99.push(r.latency.p99);
-  tally.p999.push((r.latency as unknown as Record<string, number>).p99_9 ?? Number.NaN);
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /**
  * The targets' rows: `rounds` rounds of `seconds / rounds` per target after a one-second
- * warm-up each. Requests/s over the slices' own time; p50 the median of the slices', p99 and
- * p999 the worst slice's.
+ * warm-up each. Requests/s over the slices' own time; p50, p99 and p999 over every response
+ * of every slice.
  */
 export async function interleaved(
   targets: readonly Target[],
@@ -75,9 +77,7 @@ export async function interleaved(
       loadSeconds: 0,
       errors: 0,
       non2xx: 0,
-      p50: [],
-      p99: [],
-      p999: [],
+      times: [],
     }),
   );
   const each = Math.max(1, Math.round(seconds / rounds));
@@ -94,9 +94,7 @@ export async function interleaved(
       name: t.name,
       reqPerSec,
       idsPerSec: reqPerSec * t.idsPerRequest,
-      p50: median(y.p50),
-      p99: Math.max(...y.p99),
-      p999: Math.max(...y.p999),
+      ...percentiles(y.times),
       loadCores: y.loadSeconds / y.seconds,
       serverUsPerReq: (y.serverSeconds * 1e6) / y.requests,
       errors: y.errors,

@@ -349,7 +349,7 @@ async function ratioRows(
       ),
     ],
     DURATION,
-    quick ? 2 : 5,
+    quick ? 2 : DURATION,
     CONNECTIONS,
   );
 }
