@@ -24,21 +24,20 @@ export interface BinOptions {
 }
 
 /**
- * What `serve` asks of V8 before anything else loads: no concurrent marking, unless the
- * process was started with `--concurrent-marking` (on node's command line or NODE_OPTIONS).
- * On Node 20 (V8 11.3) a major GC marked concurrently while the service starts leaves, in most
- * processes, the objects behind `process.nextTick` off V8's fast path: each of the seven or so
- * ticks Node's HTTP code takes per request then goes through the runtime, and `nextTick` alone
- * took 7 % of a loaded server's CPU against 0.7 % with marking on the main thread (CPU
- * profiles of `idforge-server serve` under `count=1` load; docs/benchmarks.md). Marking on the
- * main thread is still incremental; the service's heap is small, so its major GCs are rare.
+ * What `serve` asks of V8 before anything else loads: no concurrent marking, unless node was
+ * started with `--concurrent-marking` (NODE_OPTIONS cannot carry V8's GC flags: node refuses
+ * them there). On Node 20 (V8 11.3) a major GC marked concurrently while the service starts
+ * leaves, in most processes, the objects behind `process.nextTick` off V8's fast path: each of
+ * the seven or so ticks Node's HTTP code takes per request then goes through the runtime, and
+ * `nextTick` alone took 7 % of a loaded server's CPU against 0.7 % with marking on the main
+ * thread (CPU profiles of `idforge-server serve` under `count=1` load; docs/benchmarks.md).
+ * Marking on the main thread is still incremental; the service's heap is small, so its major
+ * GCs are rare.
  */
-export function serveHeapFlags(
-  execArgv: readonly string[] = process.execArgv,
-  nodeOptions: string = process.env.NODE_OPTIONS ?? '',
-): string | null {
-  const asked = [...execArgv, ...nodeOptions.split(/\s+/)];
-  return asked.some((a) => /^--concurrent[-_]marking$/.test(a)) ? null : '--no-concurrent-marking';
+export function serveHeapFlags(execArgv: readonly string[] = process.execArgv): string | null {
+  return execArgv.some((a) => /^--concurrent[-_]marking$/.test(a))
+    ? null
+    : '--no-concurrent-marking';
 }
 
 /** Runs the command line as the process: sets the exit code, ends a stuck `serve`. */
