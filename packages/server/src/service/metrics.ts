@@ -82,6 +82,12 @@ function counter<L extends string>(
   });
 }
 
+/** A counter registered in `r`, its series kept as plain numbers until a scrape (hot-series.ts). */
+function hotCounter<L extends string>(r: Registry, name: string, help: string, labelNames: L[]) {
+  const hot: HotCounter<L> = new HotCounter(counter(r, name, help, labelNames, () => hot.flush()));
+  return hot;
+}
+
 /** A latency histogram registered in `r`, with its labels. */
 function histogram<L extends string>(r: Registry, name: string, help: string, labelNames: L[]) {
   return new Histogram<L>({ name, help, labelNames, buckets: LATENCY_BUCKETS, registers: [r] });
@@ -118,20 +124,13 @@ export class ServiceMetrics {
   constructor(sources: MetricsSources) {
     const r = this.registry;
     collectDefaultMetrics({ register: r });
-    this.#ids = new HotCounter(
-      counter(r, 'idforge_ids_issued_total', 'IDs issued, by scheme', ['scheme'], () =>
-        this.#ids.flush(),
-      ),
-    );
+    this.#ids = hotCounter(r, 'idforge_ids_issued_total', 'IDs issued, by scheme', ['scheme']);
     // Leaf's segment route moves it on every request, as the requests move #requests.
-    this.#numbers = new HotCounter(
-      counter(
-        r,
-        'idforge_sequence_numbers_issued_total',
-        'Sequence numbers served one by one, by tag',
-        ['tag'],
-        () => this.#numbers.flush(),
-      ),
+    this.#numbers = hotCounter(
+      r,
+      'idforge_sequence_numbers_issued_total',
+      'Sequence numbers served one by one, by tag',
+      ['tag'],
     );
     this.#segments = counter(
       r,
@@ -139,14 +138,11 @@ export class ServiceMetrics {
       'Numbers handed to clients in whole segments, by tag',
       ['tag'],
     );
-    this.#requests = new HotCounter(
-      counter(
-        r,
-        'idforge_http_requests_total',
-        'HTTP requests, by route, method and status',
-        ['route', 'method', 'status'],
-        () => this.#requests.flush(),
-      ),
+    this.#requests = hotCounter(
+      r,
+      'idforge_http_requests_total',
+      'HTTP requests, by route, method and status',
+      ['route', 'method', 'status'],
     );
     this.#latency = new HotHistogram(r, {
       name: 'idforge_http_request_duration_seconds',
