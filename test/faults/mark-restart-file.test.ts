@@ -13,5 +13,5 @@ let n = 0;
 markRestartSuite('file', {
   url: () => `file:${join(dir, `restart-${n++}.json`)}`,
   ttlMs: 1500,
-  cycles: 9,
+  cycles: 6,
 });

@@ -14,6 +14,6 @@ markRestartSuite('postgres', {
     return urls.at(-1)!;
   },
   ttlMs: 1500,
-  cycles: 12,
+  cycles: 6,
   skip,
 });

@@ -12,5 +12,5 @@ let n = 0;
 markRestartSuite('sqlite', {
   url: () => `sqlite:${join(dir, `restart-${n++}.db`)}`,
   ttlMs: 1500,
-  cycles: 9,
+  cycles: 6,
 });

@@ -1,8 +1,9 @@
-// Crash and restart with a rewound clock, on a real store: 9 to 12 cycles of running at full
-// rate, SIGKILL at a random moment, and a restart with the clock 1 s, 10 s or 1 h behind the last
-// issued ID. Every restart must wait (within tolerance) or fail with IDF_BEHIND_MARK, and the
-// union of all IDs has no duplicate. The negative control restarts a bare generator (no
-// mark) under the same worker ID: it must produce duplicates, proving the check can fail.
+// Crash and restart with a rewound clock, on a real store: 6 cycles (each rewind twice) of
+// running at full rate, SIGKILL at a random moment, and a restart with the clock 1 s, 10 s or
+// 1 h behind the last issued ID. Every restart must wait (within tolerance) or fail with
+// IDF_BEHIND_MARK, and the union of all IDs has no duplicate. The negative control restarts a
+// bare generator (no mark) under the same worker ID: it must produce duplicates, proving the
+// check can fail.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
