@@ -29,12 +29,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { createClient, httpLeaseStore } from '../../packages/idforge/src/client/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { interleaved } from './interleave.js';
 import { nodeRate, renewRoundTrip } from './leases.js';
-import { percentiles, type Row, treeCpuSeconds } from './row.js';
+import { percentiles, type Row } from './row.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -100,34 +99,21 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/** One target alone: a one-second warm-up, then DURATION seconds (interleave.ts's tally). */
 async function load(
   name: string,
   url: string,
   idsPerRequest: number,
-  headers: Record<string, string> = {},
-  server?: ChildProcess,
+  headers: Record<string, string>,
+  server: ChildProcess,
 ): Promise<Row> {
-  // A short warm-up so the JIT and the segment/step state settle before measuring.
-  await autocannon({ url, connections: CONNECTIONS, duration: 1, headers });
-  const cpu = process.cpuUsage();
-  const serverCpu = treeCpuSeconds(server?.pid);
-  const started = performance.now();
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-  const serverUs = ((treeCpuSeconds(server?.pid) - serverCpu) * 1e6) / r.requests.total;
-  const used = process.cpuUsage(cpu);
-  const wallUs = (performance.now() - started) * 1000;
-  return {
-    name,
-    reqPerSec: r.requests.average,
-    idsPerSec: r.requests.average * idsPerRequest,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    p999: (r.latency as unknown as Record<string, number>).p99_9 ?? Number.NaN,
-    loadCores: (used.user + used.system) / wallUs,
-    serverUsPerReq: serverUs,
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-  };
+  const [row] = await interleaved(
+    [{ name, url, idsPerRequest, headers, server }],
+    DURATION,
+    1,
+    CONNECTIONS,
+  );
+  return row as Row;
 }
 
 /** Sequence numbers per second through the client, most from its prefetched segments. */
