@@ -153,6 +153,39 @@ describe('SnowflakeNode on SQLite', () => {
     await store.close();
   });
 
+  test('a clock behind the mark that does not move refuses until it is past the mark', async () => {
+    // The start waits out the gap in real time; a clock that did not move meanwhile (stopped,
+    // stepped back again) is still behind, and only the mark floor keeps IDs above the last
+    // holder's.
+    const store = await openLeaseStore(freshUrl());
+    const clock = new ManualClock(Date.now());
+    const a = await createSnowflakeNode({ store, workerIds: 7, clock, ...quiet });
+    clock.advance(500);
+    const last = a.next();
+    await a.close();
+    const mark = (await store.readMark(7))!;
+    clock.set(mark - 40);
+    const b = await createSnowflakeNode({ store, workerIds: 7, clock, ...quiet });
+    try {
+      assert.throws(
+        () => b.next(),
+        (e: unknown) =>
+          e instanceof IdforgeError &&
+          e.code === 'IDF_NOT_READY' &&
+          /past the high-water/.test(e.message),
+        'refused while the clock is behind the mark',
+      );
+      assert.equal(b.readiness.pastMark, false);
+      clock.set(mark);
+      const first = b.next();
+      assert.ok(first > last);
+      assert.ok(decompose(layout, first).unixMs >= mark, 'issued only past the mark');
+    } finally {
+      await b.close();
+      await store.close();
+    }
+  });
+
   test('store down while running: issues until the lease deadline, stops, then recovers', async () => {
     // An injected clock: the deadline is exact (last renewal sent + ttl - guard), not a window.
     const clock = new ManualClock(Date.now());
