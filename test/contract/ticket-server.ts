@@ -140,6 +140,13 @@ export function ticketServerContract(h: TicketHarness, skip: string | false): vo
       assert.deepEqual(await take(s, 'wiped', 2), [1002n, 1004n]);
     });
 
+    test('a floor equal to the offset is already issued: the series starts one step above', async () => {
+      // The boundary of "the first ticket above the floor": the offset itself is the floor.
+      const s = await open();
+      await s.setup('atoffset', 3, 2, 2n);
+      assert.deepEqual(await take(s, 'atoffset', 2), [5n, 8n]);
+    });
+
     test('a sequence never set up rejects with UnknownTagError naming the server and the fix', async () => {
       const s = await open();
       await assert.rejects(s.next('missing'), (e: unknown) => {
