@@ -1,11 +1,14 @@
 // The LeaseStore contract on SQLite: a fresh database file per test (the directory removed at
-// the end); the "concurrent" test races separate processes on one file.
+// the end); the "concurrent" test races separate processes on one file. Then a file made before
+// the lease table had its grant mark.
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
-import { leaseStoreContract } from './lease-store.js';
+import { leaseStoreContract, owner, request } from './lease-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,4 +19,27 @@ leaseStoreContract('sqlite', {
   open: () => openLeaseStore(freshUrl()),
   shortTtlMs: 500,
   processes: { freshUrl, open: (url) => openLeaseStore(url) },
+});
+
+test('migrate adds the grant mark to a lease table made before it; its leases keep working', async () => {
+  const url = freshUrl();
+  const old = new Database(url.slice('sqlite:'.length));
+  old.exec(`
+    CREATE TABLE idforge_leases (worker_id INTEGER PRIMARY KEY, instance_id TEXT NOT NULL,
+      host TEXT NOT NULL, pid INTEGER NOT NULL, started_at_ms INTEGER NOT NULL,
+      expires_at_ms INTEGER NOT NULL, last_issued_ms INTEGER, clock_ms INTEGER,
+      store_clock_ms INTEGER);
+    CREATE TABLE idforge_marks (worker_id INTEGER PRIMARY KEY, mark_ms INTEGER NOT NULL);
+    INSERT INTO idforge_marks VALUES (3, 5000);`);
+  old.close();
+  const store = await openLeaseStore(url);
+  try {
+    await store.migrate();
+    const l = await store.acquire({ ...request(owner(), 3, 3), reserveMarkMs: 0 });
+    assert.equal(l?.previousMarkMs, 5000);
+    await store.release(l, 0);
+    assert.equal(await store.readMark(3), 5000, 'the grant mark recorded in the added column');
+  } finally {
+    await store.close();
+  }
 });

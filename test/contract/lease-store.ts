@@ -181,6 +181,32 @@ export function leaseStoreContract(name: string, options: ContractOptions): void
         assert.equal(l2.markMs, t + 1234, 'a grant never lowers the mark');
       }));
 
+    // Issue 32 item 8: a holder that issued nothing (or a caller through the service with a
+    // `lease` token) released with finalMarkMs 0 and erased the mark a former holder left, so a
+    // node restarted behind it reissued that holder's IDs. The release lowers a reservation
+    // made during the lease, never the mark that was there when the lease was granted.
+    test('a release never lowers the mark below the one found at grant', () =>
+      withStore(open, async (s) => {
+        const t = Date.now();
+        const first = await s.acquire({ ...request(owner(), 5, 5), reserveMarkMs: t + 9000 });
+        assert.ok(first);
+        await s.release(first, t + 8000);
+        assert.equal(await s.readMark(5), t + 8000, 'the first holder sets it exactly');
+        const eraser = await s.acquire({ ...request(owner(), 5, 5), reserveMarkMs: 0 });
+        assert.equal(eraser?.previousMarkMs, t + 8000);
+        await s.release(eraser, 0);
+        assert.equal(await s.readMark(5), t + 8000, 'a release to 0 keeps the mark of the grant');
+        const next = await s.acquire({ ...request(owner(), 5, 5), reserveMarkMs: t + 8100 });
+        assert.ok(next);
+        assert.equal((await s.renew(next, report(30_000, t + 20_000))).held, true);
+        await s.release(next, t + 8050);
+        assert.equal(
+          await s.readMark(5),
+          t + 8050,
+          'below its reservations, above the mark found at grant: set exactly',
+        );
+      }));
+
     test('renew and release by a non-holder change nothing', () =>
       withStore(open, async (s) => {
         const l = await s.acquire(request(owner(), 2, 2));

@@ -207,3 +207,22 @@ describe('a node leasing through the service', () => {
     await store.close();
   });
 });
+
+describe('what a lease token can do to a mark (issue 32)', () => {
+  const release = (workerId: number, instanceId: string, finalMarkMs: number | null) =>
+    call('POST', `/v1/worker-leases/${workerId}/release`, LEASE, { instanceId, finalMarkMs });
+
+  test('a release to 0 leaves the mark a former holder left (item 8)', async () => {
+    const holder = acquireBody({ min: 981, max: 981, reserveMarkMs: Date.now() + 2000 });
+    const got = await call('POST', '/v1/worker-leases', LEASE, holder).then((r) => r.json());
+    assert.equal(got.lease?.workerId, 981);
+    const left = Date.now() + 1000;
+    assert.equal((await release(981, holder.instanceId, left)).status, 200);
+    const eraser = acquireBody({ min: 981, max: 981, instanceId: 'eraser' });
+    const taken = await call('POST', '/v1/worker-leases', LEASE, eraser).then((r) => r.json());
+    assert.equal(taken.lease?.previousMarkMs, left);
+    assert.equal((await release(981, 'eraser', 0)).status, 200);
+    const read = await call('GET', '/v1/worker-leases/981/mark', LEASE).then((r) => r.json());
+    assert.equal(read.markMs, left, 'the mark found at grant stays');
+  });
+});

@@ -11,7 +11,8 @@
  * - the **mark** (clock high-water mark) of a worker ID is a unix-ms time that is an
  *   exclusive upper bound on the tick start of every ID ever issued under that worker ID.
  *   It is kept per worker ID, apart from leases, and survives them; it only moves forward,
- *   except that the holder may set it exactly at a graceful release;
+ *   except that the holder may set it exactly at a graceful release, down to (never below)
+ *   the mark found when its lease was granted;
  * - a **claim** is a heartbeat a holder writes for its worker ID with every grant and renewal,
  *   expiring with the lease, in a separate place that is not exclusive: when a lease is taken
  *   while its holder is alive (a store edited by hand), the new holder still sees the old
@@ -118,7 +119,9 @@ export interface LeaseStore {
   /**
    * Ends the lease and this instance's claim if still held by it. With `finalMarkMs`, sets the
    * mark to exactly that value (lower than a reservation is allowed here, and only here: the
-   * holder knows the last tick it issued). Idempotent.
+   * holder knows the last tick it issued), but never below the mark the store found when it
+   * granted this lease (`Lease.previousMarkMs`, which the store keeps with the lease): that mark
+   * guards IDs of earlier holders, which this holder cannot vouch for. Idempotent.
    */
   release(lease: Lease, finalMarkMs: number | null): Promise<void>;
   /** Live leases, ordered by worker ID. */

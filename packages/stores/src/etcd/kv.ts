@@ -37,6 +37,8 @@ export interface LeaseValue {
   readonly ttlS: number;
   readonly clockMs: number | null;
   readonly lastIssuedMs: number | null;
+  /** The mark when the lease was granted (absent: none, or an older value): the release's floor. */
+  readonly grantMarkMs?: number | null;
 }
 
 /** The keys of one namespace. */

@@ -198,7 +198,11 @@ export class EtcdLeaseStore implements LeaseStore {
           { ...markKey, target: 'Mod', mod_revision: modRevision(markKv) },
         ],
         success: [
-          putOp(k.lease(workerId), JSON.stringify(value), leaseId),
+          putOp(
+            k.lease(workerId),
+            JSON.stringify({ ...value, grantMarkMs: previousMarkMs }),
+            leaseId,
+          ),
           putOp(k.claim(workerId, o.instanceId), o.instanceId, leaseId),
           ...(markMs === previousMarkMs ? [] : [putOp(k.mark(workerId), String(markMs))]),
         ],
@@ -287,6 +291,9 @@ export class EtcdLeaseStore implements LeaseStore {
           if (claim !== undefined) await this.#revoke(claim.lease, call);
           return;
         }
+        // Never below the mark found at grant: it guards earlier holders' IDs.
+        const floor = leaseValueOf(leaseKv).grantMarkMs ?? null;
+        const mark = finalMarkMs === null ? null : Math.max(finalMarkMs, floor ?? finalMarkMs);
         const txn = await this.#txn(call, {
           compare: [
             { key: Buffer.from(k.lease(w)), target: 'Mod', mod_revision: leaseKv.mod_revision },
@@ -294,7 +301,7 @@ export class EtcdLeaseStore implements LeaseStore {
           success: [
             deleteOp(k.lease(w)),
             deleteOp(k.claim(w, lease.instanceId)),
-            ...(finalMarkMs === null ? [] : [putOp(k.mark(w), String(finalMarkMs))]),
+            ...(mark === null ? [] : [putOp(k.mark(w), String(mark))]),
           ],
         });
         if (txn.succeeded) {

@@ -121,6 +121,7 @@ export class FileLeaseStore implements LeaseStore {
       if (workerId < 0) return null;
       const key = String(workerId);
       const o = request.owner;
+      const previous = ns.marks[key];
       ns.leases[key] = {
         instanceId: o.instanceId,
         host: o.host,
@@ -130,8 +131,8 @@ export class FileLeaseStore implements LeaseStore {
         lastIssuedMs: null,
         clockMs: request.clockMs,
         storeClockMs: now,
+        grantMarkMs: previous ?? null,
       };
-      const previous = ns.marks[key];
       const markMs = Math.max(previous ?? Number.NEGATIVE_INFINITY, request.reserveMarkMs);
       ns.marks[key] = markMs;
       setClaim(ns, workerId, o.instanceId, now + request.ttlMs);
@@ -169,7 +170,11 @@ export class FileLeaseStore implements LeaseStore {
       }
       if (entry === undefined || entry.instanceId !== lease.instanceId) return;
       delete ns.leases[key];
-      if (finalMarkMs !== null && ns.marks[key] !== undefined) ns.marks[key] = finalMarkMs;
+      // Exactly the holder's final mark, never below the mark found at grant: that one guards
+      // earlier holders' IDs, which this holder cannot vouch for.
+      if (finalMarkMs !== null && ns.marks[key] !== undefined) {
+        ns.marks[key] = Math.max(finalMarkMs, entry.grantMarkMs ?? finalMarkMs);
+      }
     });
   }
 

@@ -26,6 +26,8 @@ export interface LeaseEntry {
   lastIssuedMs: number | null;
   clockMs: number | null;
   storeClockMs: number | null;
+  /** The mark when the lease was granted (absent: none, or an older file): the release's floor. */
+  grantMarkMs?: number | null;
 }
 
 /** Leases, marks and claims of one namespace; every object has a null prototype. */

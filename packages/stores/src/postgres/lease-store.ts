@@ -162,9 +162,14 @@ export class PostgresLeaseStore extends PostgresStore implements LeaseStore {
     const { workerId, instanceId } = lease;
     return this.db.transaction('release', async (c) => {
       // The lease row first, as in acquire and renew: one lock order, no deadlock.
-      const dropped = await c.query(this.#sql.dropLease, [workerId, instanceId]);
-      if (dropped.rowCount === 1 && finalMarkMs !== null) {
-        await c.query(this.#sql.setMark, [workerId, ms(finalMarkMs)]);
+      const dropped = await c.query<{ grant_mark_ms: Int8 | null }>(this.#sql.dropLease, [
+        workerId,
+        instanceId,
+      ]);
+      const row = dropped.rows[0];
+      if (row !== undefined && finalMarkMs !== null) {
+        // Never below the mark found at grant: it guards earlier holders' IDs (setMark).
+        await c.query(this.#sql.setMark, [workerId, ms(finalMarkMs), row.grant_mark_ms]);
       }
       await c.query(this.#sql.dropClaim, [workerId, instanceId]);
     });

@@ -46,7 +46,7 @@ export interface LeaseSql {
   readonly markForUpdate: string;
   /** $1 worker, $2 mark: raises the mark to at least $2, returns it. */
   readonly raiseMark: string;
-  /** $1 worker, $2 mark: sets the mark to exactly $2. */
+  /** $1 worker, $2 mark, $3 floor (null: none): sets the mark to $2, or $3 when that is higher. */
   readonly setMark: string;
   /** $1 worker, $2 instance, $3 expiry: writes the claim and sweeps the worker's expired claims. */
   readonly claim: string;
@@ -54,7 +54,7 @@ export interface LeaseSql {
   readonly renew: string;
   /** $1 worker: the instance IDs of live claims. */
   readonly claimants: string;
-  /** $1 worker, $2 instance: deletes the lease if this instance holds it. */
+  /** $1 worker, $2 instance: deletes the lease if this instance holds it; its grant mark. */
   readonly dropLease: string;
   /** $1 worker, $2 instance: deletes this instance's claim. */
   readonly dropClaim: string;
@@ -85,6 +85,7 @@ CREATE TABLE IF NOT EXISTS ${leases} (
   clock_ms       bigint,
   store_clock_ms bigint
 );
+ALTER TABLE ${leases} ADD COLUMN IF NOT EXISTS grant_mark_ms bigint;
 CREATE TABLE IF NOT EXISTS ${marks} (
   worker_id integer PRIMARY KEY,
   mark_ms   bigint  NOT NULL
@@ -113,14 +114,15 @@ candidate AS (
 ),
 granted AS (
   INSERT INTO ${leases} AS l (worker_id, instance_id, host, pid, started_at_ms, expires_at_ms,
-    last_issued_ms, clock_ms, store_clock_ms)
+    last_issued_ms, clock_ms, store_clock_ms, grant_mark_ms)
   SELECT c.worker_id, $3::text, $4::text, $5::integer, $6::bigint, now.ms + $7::bigint,
-    NULL, $8::bigint, now.ms
+    NULL, $8::bigint, now.ms, (SELECT m.mark_ms FROM ${marks} m WHERE m.worker_id = c.worker_id)
   FROM candidate c, now
   ON CONFLICT (worker_id) DO UPDATE SET instance_id = excluded.instance_id,
     host = excluded.host, pid = excluded.pid, started_at_ms = excluded.started_at_ms,
     expires_at_ms = excluded.expires_at_ms, last_issued_ms = NULL,
-    clock_ms = excluded.clock_ms, store_clock_ms = excluded.store_clock_ms
+    clock_ms = excluded.clock_ms, store_clock_ms = excluded.store_clock_ms,
+    grant_mark_ms = excluded.grant_mark_ms
   WHERE l.expires_at_ms <= excluded.store_clock_ms
   RETURNING l.worker_id, l.expires_at_ms
 )
@@ -132,7 +134,8 @@ INSERT INTO ${marks} AS m (worker_id, mark_ms) VALUES ($1::integer, $2::bigint)
 ON CONFLICT (worker_id) DO UPDATE SET mark_ms = GREATEST(m.mark_ms, excluded.mark_ms)
 RETURNING m.mark_ms`,
     setMark: `
-INSERT INTO ${marks} AS m (worker_id, mark_ms) VALUES ($1::integer, $2::bigint)
+INSERT INTO ${marks} AS m (worker_id, mark_ms)
+VALUES ($1::integer, GREATEST($2::bigint, $3::bigint))
 ON CONFLICT (worker_id) DO UPDATE SET mark_ms = excluded.mark_ms`,
     // The sweep skips this instance's own row, which the upsert then updates.
     claim: `
@@ -155,7 +158,7 @@ SELECT instance_id FROM ${claims}
 WHERE worker_id = $1::integer AND expires_at_ms > ${NOW_MS} ORDER BY instance_id`,
     dropLease: `
 DELETE FROM ${leases} WHERE worker_id = $1::integer AND instance_id = $2::text
-RETURNING worker_id`,
+RETURNING worker_id, grant_mark_ms`,
     dropClaim: `DELETE FROM ${claims} WHERE worker_id = $1::integer AND instance_id = $2::text`,
     list: `
 SELECT l.worker_id, l.instance_id, l.host, l.pid, l.started_at_ms, l.expires_at_ms,

@@ -8,7 +8,8 @@
  * Keys, under the namespace prefix P (`NAME:`):
  *
  *   P lease:<id>    hash {instanceId, host, pid, startedAtMs, lastIssuedMs?, clockMs,
- *                   storeClockMs}, expiring by PEXPIRE: the lease; gone when it expires
+ *                   storeClockMs, grantMarkMs?}, expiring by PEXPIRE: the lease; gone when it
+ *                   expires. grantMarkMs: the mark when it was granted, the release's floor
  *   P mark:<id>     string, unix ms, no TTL: the worker ID's clock high-water mark
  *   P claims:<id>   sorted set, member instanceId, score expiry (unix ms, server clock);
  *                   the key itself expires with its latest claim
@@ -90,6 +91,7 @@ redis.call('HSET', lease, 'instanceId', ARGV[5], 'host', ARGV[6], 'pid', ARGV[7]
 redis.call('PEXPIRE', lease, int(ttl))
 redis.call('ZADD', p .. 'index', id, id)
 local prev, mark = raise_mark(p .. 'mark:' .. id, tonumber(ARGV[10]))
+if prev then redis.call('HSET', lease, 'grantMarkMs', prev) end
 write_claim(p .. 'claims:' .. id, ARGV[5], now + ttl, now)
 return {id, prev, mark}
 `,
@@ -126,16 +128,22 @@ return {held and 1 or 0, redis.call('ZRANGE', KEYS[3], 0, -1)}
 
 /**
  * Deletes the lease if it still names this instance and then sets the mark exactly (when a final
- * mark is given); removes this instance's claim in every case. Idempotent.
+ * mark is given), but never below the mark found at grant (which guards earlier holders' IDs);
+ * removes this instance's claim in every case. Idempotent.
  * KEYS: lease, mark, claims, index. ARGV: instanceId, finalMarkMs ('' for none), workerId.
  */
 export const RELEASE = script(
   'release',
   `
 if redis.call('HGET', KEYS[1], 'instanceId') == ARGV[1] then
+  local floor = redis.call('HGET', KEYS[1], 'grantMarkMs')
   redis.call('DEL', KEYS[1])
   redis.call('ZREM', KEYS[4], ARGV[3])
-  if ARGV[2] ~= '' then redis.call('SET', KEYS[2], int(tonumber(ARGV[2]))) end
+  if ARGV[2] ~= '' then
+    local mark = tonumber(ARGV[2])
+    if floor and tonumber(floor) > mark then mark = tonumber(floor) end
+    redis.call('SET', KEYS[2], int(mark))
+  end
 end
 redis.call('ZREM', KEYS[3], ARGV[1])
 return 0

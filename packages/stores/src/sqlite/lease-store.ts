@@ -17,7 +17,7 @@ import type {
 } from 'idforge/coord';
 import type { Ownership } from '../owned.js';
 import type { SqliteClientOptions } from './connect.js';
-import { SQLITE_LEASE_SCHEMA } from './schema.js';
+import { SQLITE_LEASE_COLUMNS, SQLITE_LEASE_SCHEMA } from './schema.js';
 import { openSqliteStore, type SqliteMigratingOptions, SqliteStore } from './store.js';
 
 interface LeaseRow {
@@ -63,7 +63,19 @@ export class SqliteLeaseStore extends SqliteStore implements LeaseStore {
 
   migrate(): Promise<void> {
     return this.run('migrate', () => {
-      this.#db.exec(this.tables(SQLITE_LEASE_SCHEMA));
+      this.#db.transaction(() => {
+        this.#db.exec(this.tables(SQLITE_LEASE_SCHEMA));
+        const table = this.tables('idforge_leases');
+        const have = new Set(
+          this.#db
+            .prepare(`PRAGMA table_info(${table})`)
+            .all()
+            .map((c) => (c as { name: string }).name),
+        );
+        for (const [name, type] of SQLITE_LEASE_COLUMNS) {
+          if (!have.has(name)) this.#db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+        }
+      })();
     });
   }
 
@@ -89,10 +101,13 @@ export class SqliteLeaseStore extends SqliteStore implements LeaseStore {
           }
           if (workerId < 0) return null;
           const o = request.owner;
+          const previous = this.#prepare('SELECT mark_ms FROM idforge_marks WHERE worker_id = ?')
+            .pluck()
+            .get(workerId) as number | undefined;
           this.#prepare(
             `INSERT INTO idforge_leases (worker_id, instance_id, host, pid, started_at_ms,
-               expires_at_ms, last_issued_ms, clock_ms, store_clock_ms)
-             VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+               expires_at_ms, last_issued_ms, clock_ms, store_clock_ms, grant_mark_ms)
+             VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
           ).run(
             workerId,
             o.instanceId,
@@ -102,10 +117,8 @@ export class SqliteLeaseStore extends SqliteStore implements LeaseStore {
             now + request.ttlMs,
             request.clockMs,
             now,
+            previous ?? null,
           );
-          const previous = this.#prepare('SELECT mark_ms FROM idforge_marks WHERE worker_id = ?')
-            .pluck()
-            .get(workerId) as number | undefined;
           const markMs = Math.max(previous ?? Number.NEGATIVE_INFINITY, request.reserveMarkMs);
           this.#prepare(
             `INSERT INTO idforge_marks (worker_id, mark_ms) VALUES (?, ?)
@@ -169,15 +182,18 @@ export class SqliteLeaseStore extends SqliteStore implements LeaseStore {
       this.#db
         .transaction(() => {
           const deleted = this.#prepare(
-            'DELETE FROM idforge_leases WHERE worker_id = ? AND instance_id = ?',
-          ).run(lease.workerId, lease.instanceId).changes;
+            'DELETE FROM idforge_leases WHERE worker_id = ? AND instance_id = ? RETURNING grant_mark_ms',
+          ).get(lease.workerId, lease.instanceId) as { grant_mark_ms: number | null } | undefined;
           this.#prepare('DELETE FROM idforge_claims WHERE worker_id = ? AND instance_id = ?').run(
             lease.workerId,
             lease.instanceId,
           );
-          if (deleted === 1 && finalMarkMs !== null) {
-            this.#prepare('UPDATE idforge_marks SET mark_ms = ? WHERE worker_id = ?').run(
+          if (deleted !== undefined && finalMarkMs !== null) {
+            // Exactly the holder's final mark, but never below the mark found at grant: that
+            // one guards IDs of earlier holders, which this holder cannot vouch for.
+            this.#prepare('UPDATE idforge_marks SET mark_ms = max(?, ?) WHERE worker_id = ?').run(
               finalMarkMs,
+              deleted.grant_mark_ms ?? finalMarkMs,
               lease.workerId,
             );
           }
