@@ -14,14 +14,20 @@ import {
   StoreUnavailableError,
 } from '../../packages/idforge/src/core/index.js';
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
-import { ConfigError, resolveConfig } from '../../packages/server/src/service/index.js';
+import { buildApp, ConfigError, resolveConfig } from '../../packages/server/src/service/index.js';
+import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { cli } from '../helpers/cli.js';
+import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { openTestService, type TestService } from '../helpers/service.js';
+import { serviceSkip } from '../helpers/services.js';
 import { closedPort } from '../helpers/tcp.js';
 
 const LEASE = 'lease-only-token-0123456789';
 const IDS = 'ids-only-token-0123456789ab';
 const ADMIN = 'admin-token-0123456789abcdef';
+const SMALL = 'small-lease-token-0123456789';
+const ONE = 'one-lease-token-0123456789ab';
+const pgSkip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);
 let svc: TestService;
 let base = '';
 
@@ -55,6 +61,8 @@ before(async () => {
       { name: 'fn-pool', token: LEASE, scopes: ['lease'] },
       { name: 'api', token: IDS },
       { name: 'ops', token: ADMIN, admin: true },
+      { name: 'fn-small', token: SMALL, scopes: ['lease'], workers: '200-203', maxLeases: 2 },
+      { name: 'fn-one', token: ONE, scopes: ['lease'], maxLeases: 1 },
     ],
   });
   base = await svc.app.listen({ host: '127.0.0.1', port: 0 });
@@ -224,5 +232,137 @@ describe('what a lease token can do to a mark (issue 32)', () => {
     assert.equal((await release(981, 'eraser', 0)).status, 200);
     const read = await call('GET', '/v1/worker-leases/981/mark', LEASE).then((r) => r.json());
     assert.equal(read.markMs, left, 'the mark found at grant stays');
+  });
+});
+
+describe('what one lease token can hold (issue 32 item 9)', () => {
+  const acquire = (token: string, over: Record<string, unknown>) =>
+    call('POST', '/v1/worker-leases', token, acquireBody(over));
+
+  test('a TTL past leaseMaxTtlMs and a mark past leaseMaxMarkAheadMs are 400s naming them', async () => {
+    const day = await acquire(LEASE, { min: 900, max: 900, ttlMs: 86_400_000 });
+    assert.equal(day.status, 400);
+    assert.match(await day.text(), /ttlMs 86400000 is more than leaseMaxTtlMs \(60000\)/);
+    const ahead = await acquire(LEASE, { min: 900, max: 900, reserveMarkMs: Date.now() + 600_000 });
+    assert.equal(ahead.status, 400);
+    assert.match(await ahead.text(), /reserveMarkMs .* leaseMaxMarkAheadMs \(90000\)/);
+    const ok = await acquire(LEASE, { min: 900, max: 900, ttlMs: 60_000 });
+    const { lease } = await ok.json();
+    assert.equal(lease?.workerId, 900);
+    const renew = (body: Record<string, unknown>) =>
+      call('POST', '/v1/worker-leases/900/renew', LEASE, {
+        instanceId: lease.instanceId,
+        ttlMs: 5000,
+        reserveMarkMs: Date.now(),
+        clockMs: Date.now(),
+        ...body,
+      });
+    assert.equal((await renew({ ttlMs: 3_600_000 })).status, 400);
+    assert.equal((await renew({ reserveMarkMs: Date.now() + 86_400_000 })).status, 400);
+    const mark = await call('GET', '/v1/worker-leases/900/mark', LEASE).then((r) => r.json());
+    assert.ok(mark.markMs < Date.now() + 90_000, `the mark stayed near the clock: ${mark.markMs}`);
+    assert.equal((await renew({})).status, 200);
+  });
+
+  test("a token's workers range and maxLeases bound what it takes", async () => {
+    const outside = await acquire(SMALL, { min: 0, max: 203 });
+    assert.equal(outside.status, 403);
+    assert.match(
+      (await outside.json()).error.message,
+      /"fn-small" may lease worker IDs 200-203 only, asked 0-203/,
+    );
+    const a = await acquire(SMALL, { min: 200, max: 203 }).then((r) => r.json());
+    const b = await acquire(SMALL, { min: 200, max: 203 }).then((r) => r.json());
+    assert.deepEqual([a.lease?.workerId, b.lease?.workerId], [200, 201]);
+    const third = await acquire(SMALL, { min: 200, max: 203 });
+    assert.equal(third.status, 403);
+    assert.match((await third.json()).error.message, /"fn-small" holds 2 leases, its maxLeases/);
+    const listed = await call('GET', '/v1/worker-leases', SMALL).then((r) => r.json());
+    assert.deepEqual(
+      listed.leases.filter((l: { token: string }) => l.token === 'fn-small').length,
+      2,
+      'the refused grant left nothing behind',
+    );
+    const release = { instanceId: a.lease.instanceId, finalMarkMs: null };
+    assert.equal((await call('POST', '/v1/worker-leases/200/release', SMALL, release)).status, 200);
+    const again = await acquire(SMALL, { min: 200, max: 203 }).then((r) => r.json());
+    assert.equal(again.lease?.workerId, 200, 'a released lease frees its place');
+  });
+
+  // On PostgreSQL, whose calls overlap on the wire (SQLite's run one after another), so the
+  // acquires' counts all run before any grant is stored.
+  test('racing acquires of one token never leave it more than maxLeases', {
+    skip: pgSkip,
+  }, async () => {
+    const url = freshNamespaceUrl('postgres', 'lease_routes');
+    const direct = await openLeaseStore(url);
+    await direct.migrate();
+    const app = await buildApp({ ...svc.deps, leaseStore: direct });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          app.inject({
+            method: 'POST',
+            url: '/v1/worker-leases',
+            headers: { authorization: `Bearer ${ONE}` },
+            payload: acquireBody({ min: 300, max: 309 }),
+          }),
+        ),
+      );
+      const statuses = answers.map((r) => r.statusCode).sort();
+      assert.ok(
+        statuses.every((st) => st === 200 || st === 403),
+        `statuses ${statuses}`,
+      );
+      const mine = (await direct.list()).filter((l) => l.instanceId.endsWith('@fn-one'));
+      assert.ok(mine.length <= 1, `fn-one holds ${mine.length} leases (statuses ${statuses})`);
+    } finally {
+      await app.close();
+      await direct.close();
+      await dropNamespaces('postgres', [url]);
+    }
+  });
+
+  test('the OpenAPI document says what is bounded and by which setting', async () => {
+    const doc = await call('GET', '/openapi.json', ADMIN).then((r) => r.json());
+    const acquireOp = doc.paths['/v1/worker-leases'].post;
+    assert.match(acquireOp.description, /ttlMs at most 60000 ms \(setting leaseMaxTtlMs\)/);
+    assert.match(acquireOp.description, /at most 90000 ms past its clock/);
+    assert.match(acquireOp.responses['403'].description, /"workers".*"maxLeases"/);
+    const body = acquireOp.requestBody.content['application/json'].schema.properties;
+    assert.match(body.ttlMs.description, /leaseMaxTtlMs/);
+    assert.match(body.reserveMarkMs.description, /leaseMaxMarkAheadMs/);
+    const release = doc.paths['/v1/worker-leases/{workerId}/release'].post;
+    const final = release.requestBody.content['application/json'].schema.properties.finalMarkMs;
+    assert.match(final.description, /leaseMaxMarkAheadMs/);
+  });
+
+  test('token workers and maxLeases are checked at start', () => {
+    const values = (extra: Record<string, unknown>) => ({
+      file: {
+        path: 'idforge.json',
+        values: { tokens: [{ name: 'a', token: LEASE, scopes: ['lease'], ...extra }] },
+      },
+    });
+    const t = resolveConfig(values({ workers: '5-9', maxLeases: 3 })).tokens[0];
+    assert.deepEqual([t?.workers, t?.maxLeases], [[5, 9], 3]);
+    const d = resolveConfig(values({})).tokens[0];
+    assert.deepEqual([d?.workers, d?.maxLeases], [null, null]);
+    for (const [key, bad] of [
+      ['workers', '9-5'],
+      ['workers', 'x'],
+      ['maxLeases', 0],
+      ['maxLeases', '1e3'],
+    ] as const) {
+      assert.throws(
+        () => resolveConfig(values({ [key]: bad })),
+        (e: unknown) => e instanceof ConfigError && e.key.endsWith(`tokens[0].${key}`),
+        `${key} ${bad}`,
+      );
+    }
+    assert.throws(
+      () => resolveConfig({ file: { path: 'f', values: { leaseMaxMarkAheadMs: 1000 } } }),
+      (e: unknown) => e instanceof ConfigError && /leaseMaxTtlMs/.test(e.message),
+    );
   });
 });

@@ -19,6 +19,10 @@ export interface Principal {
   readonly tags: ReadonlySet<string> | null;
   /** `ids` (IDs, sequences), `lease` (worker-ID leases): what routes of each access it may call. */
   readonly scopes: ReadonlySet<TokenScope>;
+  /** The worker IDs a `lease` token may lease, [min, max]; null: any. */
+  readonly workers?: readonly [number, number] | null;
+  /** How many live leases a `lease` token may hold; null: no limit. */
+  readonly maxLeases?: number | null;
 }
 
 // One-shot hashing: a third of the cost of createHash().update().digest() per request.
@@ -38,6 +42,8 @@ export class TokenAuth {
         schemes: scope(t.schemes),
         tags: scope(t.tags),
         scopes: new Set(t.scopes),
+        workers: t.workers ?? null,
+        maxLeases: t.maxLeases ?? null,
       });
     }
   }

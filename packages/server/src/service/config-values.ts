@@ -23,6 +23,13 @@ export interface TokenConfig {
    * over /v1/worker-leases, for in-process nodes). Default ['ids'].
    */
   readonly scopes: readonly TokenScope[];
+  /**
+   * With scope `lease`: the worker IDs it may lease, [min, max] (an acquire asking outside is
+   * a 403); null (or absent) for any. Default null.
+   */
+  readonly workers?: readonly [number, number] | null;
+  /** With scope `lease`: how many live leases it may hold at once; null (or absent): no limit. */
+  readonly maxLeases?: number | null;
 }
 
 /** The scopes of a token (docs/service.md, "Tokens"). */
@@ -162,7 +169,7 @@ export const logLevel: Parse<LogLevel> = (value, where) =>
     ? (value as LogLevel)
     : fail(where, `one of ${LOG_LEVELS.join(', ')}`, value);
 
-const TOKEN_KEYS = ['name', 'token', 'schemes', 'tags', 'admin', 'scopes'];
+const TOKEN_KEYS = ['name', 'token', 'schemes', 'tags', 'admin', 'scopes', 'workers', 'maxLeases'];
 
 function scopes(value: unknown, where: string): readonly TokenScope[] {
   if (value === undefined) return ['ids'];
@@ -182,8 +189,7 @@ function list(value: unknown, where: string): readonly string[] {
 }
 
 export const tokens: Parse<readonly TokenConfig[]> = (value, where) => {
-  if (!Array.isArray(value))
-    return fail(where, 'a list of {name, token, schemes, tags, admin, scopes}', value);
+  if (!Array.isArray(value)) return fail(where, `a list of {${TOKEN_KEYS.join(', ')}}`, value);
   const names = new Set<string>();
   return value.map((t, i) => {
     const at = `${where}[${i}]`;
@@ -218,6 +224,8 @@ export const tokens: Parse<readonly TokenConfig[]> = (value, where) => {
       tags: list(o.tags, `${at}.tags`),
       admin: o.admin === undefined ? false : bool(o.admin, `${at}.admin`),
       scopes: scopes(o.scopes, `${at}.scopes`),
+      workers: workerRange(o.workers ?? null, `${at}.workers`),
+      maxLeases: nullable(int(1, 1_000_000))(o.maxLeases ?? null, `${at}.maxLeases`),
     };
   });
 };

@@ -80,6 +80,13 @@ export interface ServiceConfig {
   readonly processes: number;
   readonly maxCount: number;
   readonly maxSegmentSize: number;
+  /** The longest lease a caller of /v1/worker-leases may ask for (its ttlMs), ms. */
+  readonly leaseMaxTtlMs: number;
+  /**
+   * How far past the service's clock a caller of /v1/worker-leases may set a worker ID's mark
+   * (reserveMarkMs, finalMarkMs), ms: a mark that far ahead keeps the ID from every node.
+   */
+  readonly leaseMaxMarkAheadMs: number;
   readonly tokens: readonly TokenConfig[];
   /** /healthz, /readyz, /metrics, /v1/status and the dashboard need a token too. */
   readonly protectOps: boolean;
@@ -187,6 +194,16 @@ export const CONFIG_KEYS = {
     default: 1_000_000,
     parse: int(1, 2 ** 31 - 1),
     help: 'largest segment handed to a client',
+  },
+  leaseMaxTtlMs: {
+    default: 60_000,
+    parse: int(100, 86_400_000),
+    help: 'longest lease TTL a /v1/worker-leases caller may ask for, ms',
+  },
+  leaseMaxMarkAheadMs: {
+    default: 90_000,
+    parse: int(100, 86_400_000),
+    help: 'furthest a /v1/worker-leases caller may set a mark past the clock, ms',
   },
   tokens: { default: [], parse: tokens, help: 'bearer tokens (config file only)' },
   protectOps: {
@@ -314,6 +331,14 @@ function finish(c: ServiceConfig): ServiceConfig {
         'tokens: two tokens have the same secret; give each client its own',
       );
     seen.add(t.token);
+  }
+  if (c.leaseMaxMarkAheadMs < c.leaseMaxTtlMs) {
+    // A node reserves its mark up to its TTL ahead: a tighter bound would refuse its renewals.
+    throw new ConfigError(
+      'leaseMaxMarkAheadMs',
+      `leaseMaxMarkAheadMs ${c.leaseMaxMarkAheadMs} is below leaseMaxTtlMs ${c.leaseMaxTtlMs}: ` +
+        "a node's renewals reserve up to its TTL ahead; raise it to at least leaseMaxTtlMs",
+    );
   }
   const layouts = c.layouts.filter((l) => l !== c.layout);
   const leases = 1 + layouts.length + (c.hlc ? 1 : 0);

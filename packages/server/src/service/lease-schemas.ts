@@ -7,7 +7,10 @@
 const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, { $ref: 'idforgeError#' }]));
 
-/** The longest lease a caller may ask for: a day. */
+/**
+ * The longest lease any configuration lets a caller ask for: a day. The service's setting
+ * leaseMaxTtlMs (default a minute, at most this) is the bound routes/leases.ts enforces.
+ */
 export const MAX_LEASE_TTL_MS = 86_400_000;
 /** Worker IDs a request may name: 0 .. 2^31 - 1 (any layout's). */
 const workerId = { type: 'integer', minimum: 0, maximum: 2_147_483_647 } as const;
@@ -17,7 +20,20 @@ const nullableMs = {
   minimum: 0,
   maximum: 8_640_000_000_000_000,
 } as const;
-const ttlMs = { type: 'integer', minimum: 1, maximum: MAX_LEASE_TTL_MS } as const;
+const ttlMs = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_LEASE_TTL_MS,
+  description: 'lease duration, ms; at most the setting leaseMaxTtlMs (400 past it)',
+} as const;
+/** A mark a caller sets: the service refuses one further ahead than it allows. */
+const markAhead = (what: string, type: 'integer' | ['integer', 'null']) =>
+  ({
+    type,
+    minimum: 0,
+    maximum: 8_640_000_000_000_000,
+    description: `${what}; at most the setting leaseMaxMarkAheadMs past the service's clock (400 past it)`,
+  }) as const;
 const instanceId = {
   type: 'string',
   pattern: '^[A-Za-z0-9._-]{1,64}$',
@@ -56,7 +72,7 @@ export const acquireLeaseSchema = {
       pid: { type: 'integer', minimum: 0, maximum: 4_294_967_295 },
       startedAtMs: ms,
       clockMs: ms,
-      reserveMarkMs: ms,
+      reserveMarkMs: markAhead('raise the mark to at least this, unix ms', 'integer'),
     },
     required: ['min', 'max', 'ttlMs', 'instanceId', 'host', 'pid', 'startedAtMs', 'clockMs'],
   },
@@ -76,7 +92,13 @@ export const renewLeaseSchema = {
   body: {
     type: 'object',
     additionalProperties: false,
-    properties: { instanceId, ttlMs, reserveMarkMs: ms, clockMs: ms, lastIssuedMs: nullableMs },
+    properties: {
+      instanceId,
+      ttlMs,
+      reserveMarkMs: markAhead('raise the mark to at least this, unix ms', 'integer'),
+      clockMs: ms,
+      lastIssuedMs: nullableMs,
+    },
     required: ['instanceId', 'ttlMs', 'reserveMarkMs', 'clockMs'],
   },
   response: {
@@ -98,7 +120,13 @@ export const releaseLeaseSchema = {
   body: {
     type: 'object',
     additionalProperties: false,
-    properties: { instanceId, finalMarkMs: nullableMs },
+    properties: {
+      instanceId,
+      finalMarkMs: markAhead(
+        'the mark to set, unix ms (null: as it is); never below the mark found at the grant',
+        ['integer', 'null'],
+      ),
+    },
     required: ['instanceId'],
   },
   response: {

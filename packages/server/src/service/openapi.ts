@@ -127,13 +127,22 @@ function errorResponses(
   }
   if (access === 'admin') out[403] = error('not an admin token (IDF_FORBIDDEN)');
   if (access === 'lease' && config.tokens.length > 0) {
-    out[403] = error('the token has no "lease" scope (IDF_FORBIDDEN)');
+    out[403] = error(
+      'the token has no "lease" scope, asks outside its "workers" or holds its "maxLeases" (IDF_FORBIDDEN)',
+    );
   }
   if (config.rateLimit > 0 && access !== 'ops') {
     out[429] = error("the token's requests per window are used up (IDF_RATE_LIMITED)", retryAfter);
   }
   return out;
 }
+
+/** What the lease routes bound, with this node's settings (docs/service.md, Leases over HTTP). */
+const leaseBounds = (c: ServiceConfig) =>
+  `Bounded by the service: ttlMs at most ${c.leaseMaxTtlMs} ms (setting leaseMaxTtlMs) and ` +
+  `reserveMarkMs or finalMarkMs at most ${c.leaseMaxMarkAheadMs} ms past its clock (setting ` +
+  'leaseMaxMarkAheadMs), else 400; a token\'s "workers" range and "maxLeases" count of ' +
+  'live leases, else 403. A release never sets a mark below the one found at the grant.';
 
 /** The swagger `transform`: security and every status, per operation, on this configuration. */
 export function documentRoute(config: ServiceConfig) {
@@ -153,6 +162,10 @@ export function documentRoute(config: ServiceConfig) {
       ...errorResponses(route, access, config),
       ...EXTRA[`${method} ${route.url}`],
     };
-    return { schema: { ...own, security: bearer ? [{ bearer: [] }] : [], response }, url };
+    const described = access === 'lease' ? { description: leaseBounds(config) } : {};
+    return {
+      schema: { ...own, ...described, security: bearer ? [{ bearer: [] }] : [], response },
+      url,
+    };
   };
 }

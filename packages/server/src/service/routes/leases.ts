@@ -10,9 +10,9 @@
  * caller sees its own instance IDs without the suffix.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Lease, LeaseRecord } from 'idforge/coord';
+import type { Lease, LeaseRecord, LeaseStore } from 'idforge/coord';
 import type { RouteDeps } from '../deps.js';
-import { badRequest } from '../errors.js';
+import { badRequest, HttpError, ServiceCode } from '../errors.js';
 import {
   acquireLeaseSchema,
   listWorkerLeasesSchema,
@@ -27,8 +27,6 @@ const lease = { access: 'lease' as const };
 
 /** The widest range one request may ask for. */
 const MAX_RANGE = 65_536;
-/** How far past the service's clock plus the TTL a mark may be set (a node's clock may lead). */
-const MARK_LEAD_MS = 600_000;
 
 /** The instance ID the store holds for `id` taken with this request's token. */
 export function storedInstanceId(req: FastifyRequest, id: string): string {
@@ -51,11 +49,62 @@ const shown = (req: FastifyRequest, stored: string) => {
     : stored;
 };
 
-/** Refuses a mark so far ahead that it would keep the worker ID from every node for long. */
-function checkMark(now: number, ttlMs: number, markMs: number | null | undefined, what: string) {
-  if (markMs != null && markMs > now + ttlMs + MARK_LEAD_MS) {
+/**
+ * Refuses a mark so far ahead that it would keep the worker ID from every node for long (a node
+ * starting on it waits for its clock to pass the mark, or fails IDF_BEHIND_MARK), and a lease
+ * so long that one token could hold worker IDs for that long: both bounds are the service's
+ * settings, not the caller's.
+ */
+function checkBounds(
+  { config, now = Date.now }: RouteDeps,
+  ttlMs: number | null,
+  markMs: number | null | undefined,
+  what: string,
+): void {
+  const { leaseMaxTtlMs, leaseMaxMarkAheadMs } = config;
+  if (ttlMs !== null && ttlMs > leaseMaxTtlMs) {
     throw badRequest(
-      `${what} ${markMs} is more than ttlMs + ${MARK_LEAD_MS} ms past the service clock (${now}): check the node's clock`,
+      `ttlMs ${ttlMs} is more than leaseMaxTtlMs (${leaseMaxTtlMs}): ask for a shorter lease ` +
+        '(a node renews every third of it), or raise the setting leaseMaxTtlMs',
+    );
+  }
+  const t = now();
+  if (markMs != null && markMs > t + leaseMaxMarkAheadMs) {
+    throw badRequest(
+      `${what} ${markMs} is more than leaseMaxMarkAheadMs (${leaseMaxMarkAheadMs}) ms past the ` +
+        `service clock (${t}): check the node's clock, or raise the setting leaseMaxMarkAheadMs`,
+    );
+  }
+}
+
+/** Throws 403 unless the request's token may lease worker IDs in [min, max]. */
+function checkTokenRange(req: FastifyRequest, min: number, max: number): void {
+  const p = req.principal;
+  const w = p?.workers ?? null;
+  if (p != null && w !== null && (min < w[0] || max > w[1])) {
+    throw new HttpError(
+      ServiceCode.FORBIDDEN,
+      `token "${p.name}" may lease worker IDs ${w[0]}-${w[1]} only, asked ${min}-${max}: ` +
+        'ask within its range, or widen the token\'s "workers"',
+    );
+  }
+}
+
+/**
+ * Throws 403 when the request's token holds more than its `maxLeases` live leases (`extra`: the
+ * lease this request is about to take). Counted in the store, which every service process and
+ * node shares, by the token's name in the holder's instance ID.
+ */
+async function checkTokenCount(req: FastifyRequest, store: LeaseStore, extra: number) {
+  const p = req.principal;
+  const max = p?.maxLeases ?? null;
+  if (p == null || max === null) return;
+  const held = (await store.list()).filter((r) => holderOf(r.instanceId).token === p.name).length;
+  if (held + extra > max) {
+    throw new HttpError(
+      ServiceCode.FORBIDDEN,
+      `token "${p.name}" holds ${held - 1 + extra} leases, its maxLeases (${max}): release one ` +
+        'first, or raise the token\'s "maxLeases"',
     );
   }
 }
@@ -72,19 +121,26 @@ interface AcquireBody {
   reserveMarkMs?: number;
 }
 
-function acquireRoute(app: FastifyInstance, { leaseStore, now = Date.now }: RouteDeps): void {
+/** Refuses what an acquire may not ask for, before the store sees it. */
+function checkAcquire(req: FastifyRequest<{ Body: AcquireBody }>, deps: RouteDeps): void {
+  const b = req.body;
+  if (b.min > b.max) throw badRequest(`expected min <= max, got ${b.min} > ${b.max}`);
+  if (b.max - b.min >= MAX_RANGE) {
+    throw badRequest(`expected a range of at most ${MAX_RANGE} worker IDs, got ${b.min}..${b.max}`);
+  }
+  checkBounds(deps, b.ttlMs, b.reserveMarkMs, 'reserveMarkMs');
+  checkTokenRange(req, b.min, b.max);
+}
+
+function acquireRoute(app: FastifyInstance, deps: RouteDeps): void {
+  const { leaseStore } = deps;
   app.post<{ Body: AcquireBody }>(
     '/v1/worker-leases',
     { schema: acquireLeaseSchema, config: lease },
     async (req) => {
+      checkAcquire(req, deps);
+      await checkTokenCount(req, leaseStore, 1);
       const b = req.body;
-      if (b.min > b.max) throw badRequest(`expected min <= max, got ${b.min} > ${b.max}`);
-      if (b.max - b.min >= MAX_RANGE) {
-        throw badRequest(
-          `expected a range of at most ${MAX_RANGE} worker IDs, got ${b.min}..${b.max}`,
-        );
-      }
-      checkMark(now(), b.ttlMs, b.reserveMarkMs, 'reserveMarkMs');
       const owner = {
         instanceId: storedInstanceId(req, b.instanceId),
         host: b.host,
@@ -99,9 +155,24 @@ function acquireRoute(app: FastifyInstance, { leaseStore, now = Date.now }: Rout
         clockMs: b.clockMs,
         reserveMarkMs: b.reserveMarkMs ?? 0,
       });
+      if (granted !== null) await keepWithinCount(req, leaseStore, granted);
       return { lease: granted === null ? null : { ...granted, instanceId: b.instanceId } };
     },
   );
+}
+
+/**
+ * Counts again once `granted` is in the store: grants of one token racing through several
+ * processes all passed the count before any was stored. Over the limit, the grant is given back
+ * with the mark it found (the store keeps at least that) and the request refused.
+ */
+async function keepWithinCount(req: FastifyRequest, store: LeaseStore, granted: Lease) {
+  try {
+    await checkTokenCount(req, store, 0);
+  } catch (error) {
+    await store.release(granted, granted.previousMarkMs);
+    throw error;
+  }
 }
 
 interface RenewBody {
@@ -120,13 +191,14 @@ const leaseOf = (req: FastifyRequest, workerId: number, instanceId: string): Lea
   markMs: 0,
 });
 
-function renewRoutes(app: FastifyInstance, { leaseStore, now = Date.now }: RouteDeps): void {
+function renewRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { leaseStore } = deps;
   app.post<{ Params: { workerId: number }; Body: RenewBody }>(
     '/v1/worker-leases/:workerId/renew',
     { schema: renewLeaseSchema, config: lease },
     async (req) => {
       const b = req.body;
-      checkMark(now(), b.ttlMs, b.reserveMarkMs, 'reserveMarkMs');
+      checkBounds(deps, b.ttlMs, b.reserveMarkMs, 'reserveMarkMs');
       const result = await leaseStore.renew(leaseOf(req, req.params.workerId, b.instanceId), {
         ttlMs: b.ttlMs,
         reserveMarkMs: b.reserveMarkMs,
@@ -144,7 +216,7 @@ function renewRoutes(app: FastifyInstance, { leaseStore, now = Date.now }: Route
     { schema: releaseLeaseSchema, config: lease },
     async (req) => {
       const { instanceId, finalMarkMs = null } = req.body;
-      checkMark(now(), 0, finalMarkMs, 'finalMarkMs');
+      checkBounds(deps, null, finalMarkMs, 'finalMarkMs');
       await leaseStore.release(leaseOf(req, req.params.workerId, instanceId), finalMarkMs);
       return { released: true };
     },
