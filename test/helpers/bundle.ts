@@ -11,16 +11,29 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
+import { workspaceSources } from '../../scripts/workspace-sources.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cache = join(root, 'node_modules', '.cache', 'idforge-test');
 const built = new Map<string, string>();
 
 /**
- * The `node` arguments that run the TypeScript file `entry` (an absolute path):
- * `[bundle.mjs]`. Built on first use in this process; removed when it exits.
+ * The workspace packages (idforge, @idforge/stores, ...) bundled from their sources, as
+ * dev-loader.mjs resolves them: a worker thread gets no loader on Node 20 (its --import and
+ * register() hooks do not reach the worker's imports), and external they would load the
+ * packages' dist/, an older build.
  */
-export function tsEntry(entry: string): string[] {
+function workspaceAliases(): Record<string, string> {
+  const sources = workspaceSources() as Map<string, string>;
+  return Object.fromEntries([...sources].map(([name, url]) => [name, fileURLToPath(url)]));
+}
+
+/**
+ * The `node` arguments that run the TypeScript file `entry` (an absolute path):
+ * `[bundle.mjs]`. Built on first use in this process; removed when it exits. With `workspace`,
+ * the workspace packages are bundled from their sources too (for worker threads).
+ */
+export function tsEntry(entry: string, options: { workspace?: boolean } = {}): string[] {
   let out = built.get(entry);
   if (out === undefined) {
     mkdirSync(cache, { recursive: true });
@@ -33,6 +46,7 @@ export function tsEntry(entry: string): string[] {
       format: 'esm',
       target: `node${process.versions.node.split('.')[0]}`,
       packages: 'external',
+      ...(options.workspace === true ? { alias: workspaceAliases() } : {}),
       logLevel: 'warning',
     });
     if (built.size === 0) process.once('exit', () => removeBundles());

@@ -1,14 +1,19 @@
 // The SQL functions on SQLite: registerIdforgeFunctions on better-sqlite3 connections (SQLite
-// has no stored functions), with the same vectors and bounds as PostgreSQL and MariaDB; and
+// has no stored functions), with the same vectors and bounds as PostgreSQL and MariaDB; one
+// file is one counter whatever path spelling or thread reaches it (issue 32); and
 // `idforge sql --store sqlite:` explaining that and creating no file.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { registerIdforgeFunctions } from '@idforge/stores';
 import Database from 'better-sqlite3';
 import { inspect, LAYOUTS, snowflakeBounds, snowflakeTimestamp, ulid, uuidv7Bounds } from 'idforge';
+import { tsEntry } from '../helpers/bundle.js';
 import { cli } from '../helpers/cli.js';
 import { snowflakeVectors } from '../vectors/snowflake.js';
 import {
@@ -29,6 +34,8 @@ function open(file: string, layout = LAYOUTS.default!, node = 5) {
   registerIdforgeFunctions(db, { layout, node });
   return db;
 }
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 function column(db: Database.Database, sql: string): unknown[] {
   return db.prepare(sql).safeIntegers(true).pluck().all();
@@ -106,4 +113,75 @@ test('sqlite: idforge sql --store sqlite: explains there is nothing to install a
     /SQLite has no stored functions.*registerIdforgeFunctions\(db, \{ layout, node \}\)/,
   );
   assert.equal(existsSync(file), false);
+});
+
+test('sqlite: one file through three spellings (plain, /./, a symlink) is one counter: 0 duplicates', () => {
+  const file = join(dir, 'spell.db');
+  const a = open(file);
+  symlinkSync(file, join(dir, 'spell-link.db'));
+  const others = [open(`${dir}/./spell.db`), open(join(dir, 'spell-link.db'))];
+  const mint = [a, ...others].map((db) =>
+    db.prepare('SELECT idforge_snowflake()').pluck().safeIntegers(true),
+  );
+  const ids: unknown[] = [];
+  for (let i = 0; i < 5000; i++) for (const s of mint) ids.push(s.get());
+  assert.equal(new Set(ids).size, ids.length, `${ids.length - new Set(ids).size} duplicates`);
+  for (const db of [a, ...others]) db.close();
+});
+
+type Minted = { ids?: bigint[]; error?: { code?: string; name: string; message: string } };
+
+function minter(entry: string, data: Record<string, unknown>): Promise<Minted> {
+  const worker = new Worker(entry, { workerData: data });
+  return new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`worker exited with ${code} before answering`)));
+  });
+}
+
+test('sqlite: four worker threads minting on one file with node 5: 0 duplicates, a thread refused says why; a fifth thread with node 6 mints beside them', async (t) => {
+  const file = join(dir, 'threads.db');
+  new Database(file).close();
+  const [entry] = tsEntry(fixture('sqlite-minter.ts'), { workspace: true });
+  const gate = new Int32Array(new SharedArrayBuffer(4));
+  const nodes = [5, 5, 5, 5, 6];
+  const results = await Promise.all(
+    nodes.map((node) => minter(entry!, { file, node, calls: 10_000, gate, workers: nodes.length })),
+  );
+  const ids = results.flatMap((r) => r.ids ?? []);
+  assert.equal(new Set(ids).size, ids.length, `${ids.length - new Set(ids).size} duplicates`);
+  assert.ok(results.filter((r) => r.ids !== undefined).length >= 2, 'node 5 and node 6 minted');
+  assert.equal(results[4]!.ids?.length, 10_000, 'the thread of its own node is never refused');
+  const refused = results.filter((x) => x.error !== undefined);
+  t.diagnostic(`${ids.length} IDs, ${refused.length} of the 4 threads of node 5 refused`);
+  for (const r of refused) {
+    assert.equal(r.error!.code, 'IDF_NODE_IN_USE', r.error!.message);
+    assert.match(r.error!.message, /node 5 .*threads\.db.* another thread or process/);
+    assert.match(r.error!.message, /its own node/);
+  }
+});
+
+test('sqlite: ISO text without a zone is UTC, under TZ=Asia/Shanghai too; fractions below the ms are floored', () => {
+  const texts = [
+    '2026-12-03 12:00:00',
+    '2026-12-03T12:00:00.1239',
+    '2026-12-03T12:00:00.999999Z',
+    '2026-12-03T14:00:00.5+02:00',
+    '2026-12-03',
+  ];
+  const [entry] = tsEntry(fixture('sqlite-times.ts'), { workspace: true });
+  const out = JSON.parse(
+    execFileSync(process.execPath, [entry!, ...texts, 'yesterday'], {
+      env: { ...process.env, TZ: 'Asia/Shanghai' },
+      encoding: 'utf8',
+    }),
+  ) as Record<string, [number, number] | string>;
+  const noon = Date.UTC(2026, 11, 3, 12);
+  const want = [noon, noon + 123, noon + 999, noon + 500, Date.UTC(2026, 11, 3)];
+  assert.deepEqual(
+    texts.map((t) => out[t]),
+    want.map((ms) => [ms, ms]),
+  );
+  assert.match(String(out.yesterday), /expected unix ms or ISO 8601 text/);
 });

@@ -67,4 +67,6 @@ export const ERROR_CATEGORY: Readonly<Record<ErrorCodeValue, ErrorCategory>> = {
   IDF_PUBLIC_KEYS_INVALID: 'internal',
   IDF_HLC_DRIFT: 'invalid',
   IDF_HLC_COUNTER_OVERFLOW: 'unavailable',
+  // Two minters configured with one node: an operator must give each its own.
+  IDF_NODE_IN_USE: 'internal',
 };

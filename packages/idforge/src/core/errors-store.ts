@@ -148,3 +148,34 @@ export class DriverBindingError extends DriverMissingError {
     this.detail = detail;
   }
 }
+
+/**
+ * `idforge_snowflake()` on a SQLite file (`registerIdforgeFunctions`): another thread or
+ * process of this host already mints with this node and layout on the file. Two minters of
+ * one node would repeat IDs (SQLite has no sequence to share while a statement runs), so the
+ * second is refused; the node is free again when the holder's thread or process ends.
+ */
+export class NodeInUseError extends IdforgeError {
+  /** The database file (its real path). */
+  readonly path: string;
+  readonly layout: string;
+  readonly node: number;
+  /** The claim file whose lock the holder keeps. */
+  readonly claimPath: string;
+
+  constructor(path: string, layout: string, node: number, claimPath: string) {
+    super(
+      'IDF_NODE_IN_USE',
+      `idforge_snowflake() with node ${node} (layout ${layout}) on ${path} is refused: ` +
+        'another thread or process of this host already mints with that node on this file ' +
+        `(it holds the lock of ${claimPath}), and two minters of one node would repeat IDs. ` +
+        'Register each thread or process with its own node (registerIdforgeFunctions(db, ' +
+        '{ layout, node })), or mint in one of them; the node is free again once the ' +
+        "holder's thread or process ends.",
+    );
+    this.path = path;
+    this.layout = layout;
+    this.node = node;
+    this.claimPath = claimPath;
+  }
+}

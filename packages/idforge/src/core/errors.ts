@@ -89,6 +89,8 @@ export const ErrorCode = {
   HLC_DRIFT: 'IDF_HLC_DRIFT',
   /** idforge/hlc: the HLC counter is full and the physical clock did not pass l in time. */
   HLC_COUNTER_OVERFLOW: 'IDF_HLC_COUNTER_OVERFLOW',
+  /** SQLite's idforge_snowflake(): another thread or process mints with this node on the file. */
+  NODE_IN_USE: 'IDF_NODE_IN_USE',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

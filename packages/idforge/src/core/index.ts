@@ -74,6 +74,7 @@ export {
 export {
   BenchTargetInUseError,
   DriverBindingError,
+  NodeInUseError,
   StoreAuthError,
   StoreNotMigratedError,
   StorePathError,

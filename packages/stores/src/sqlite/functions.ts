@@ -8,13 +8,18 @@
  * - `idforge_uuidv7()`: the library's UuidV7Generator, one per connection: strictly
  *   increasing on the connection. `idforge_uuidv7_at(t)`: `uuidv7At`.
  * - `idforge_snowflake()`: one SnowflakeGenerator per (database file, layout, node) in this
- *   process, made on the first call (registering to decode only builds none), shared by every connection registered with the same three, so connections of
- *   one process never repeat. SQLite has no sequence a function can take from while a
- *   statement runs, so two PROCESSES on one file need two nodes. The library's rules apply:
- *   a clock step back of up to `toleranceMs` (10) is waited out, a larger one throws
- *   ClockRollbackError; a used-up tick waits for the next.
+ *   thread, made on the first call (registering to decode only builds none), shared by every
+ *   connection registered with the same three, the file known by its device and inode (any
+ *   path spelling, a symlink), so connections of one thread never repeat. SQLite has no
+ *   sequence a function can take from while a statement runs, so another thread or process
+ *   minting with the same node on the file is refused with NodeInUseError (node-claim.ts: an
+ *   exclusive lock on a claim file, and a mark so that the next holder never repeats the
+ *   last one's IDs). The library's rules apply: a clock step back of up to `toleranceMs` (10)
+ *   is waited out, a larger one throws ClockRollbackError; a used-up tick waits for the next.
  * - `idforge_time(id)`: ISO 8601 text (UTC, ms) of a Snowflake (INTEGER, the layout's), UUIDv7
- *   or ULID (TEXT). Times given to the functions are unix ms (INTEGER) or ISO 8601 text.
+ *   or ULID (TEXT). Times given to the functions are unix ms (INTEGER) or ISO 8601 text as
+ *   SQLite's date functions read it (time-text.ts: no zone is UTC, whatever the host's TZ;
+ *   a fraction below the ms is floored), the same reading as the backfill's.
  * - `idforge_uuidv7_lowest/highest(t)`, `idforge_snowflake_lowest/highest(t)` and the
  *   table-valued `idforge_uuidv7_bounds(from, to)`, `idforge_snowflake_bounds(from, to)`.
  */
@@ -30,11 +35,19 @@ import {
   uuidv7At,
   uuidv7Bounds,
 } from 'idforge';
+import { defaultClock } from 'idforge/internal';
 import { layoutKey, layoutSql, nodeFieldsOf } from 'idforge/sql';
+import { fileIdentity, type NodeClaim, takeNodeClaim } from './node-claim.js';
+import { sqliteTextMs } from './time-text.js';
 
-/** The part of a better-sqlite3 `Database` that registers functions. */
+/**
+ * The part of a better-sqlite3 `Database` that registers functions (its constructor opens
+ * the claim of a minting node, node-claim.ts).
+ */
 export interface SqliteFunctionHost {
   readonly name: string;
+  /** Whether the database is in memory (better-sqlite3's `memory`). */
+  readonly memory?: boolean;
   function(
     name: string,
     options: { readonly deterministic?: boolean; readonly safeIntegers?: boolean },
@@ -61,15 +74,16 @@ export interface SqliteFunctionsOptions {
   readonly clock?: Clock;
 }
 
+/** This thread's generators by (file identity, layout, node), with the claim each holds. */
 const shared = new Map<string, SnowflakeGenerator>();
 
-/** A time argument: unix ms (number, bigint) or ISO 8601 text. `RangeError` otherwise. */
+/** A time argument: unix ms (number, bigint) or ISO 8601 text (time-text.ts). `RangeError` otherwise. */
 function msOf(name: string, t: unknown): number {
   const ms =
     typeof t === 'bigint' || typeof t === 'number'
       ? Number(t)
       : typeof t === 'string'
-        ? Date.parse(t)
+        ? (sqliteTextMs(t) ?? Number.NaN)
         : Number.NaN;
   if (!Number.isFinite(ms)) {
     throw new RangeError(`${name}: expected unix ms or ISO 8601 text, got ${String(t)}`);
@@ -91,13 +105,33 @@ function timeOf(layout: Layout, id: unknown): string {
   return new Date(ms).toISOString();
 }
 
-function generatorOf(db: SqliteFunctionHost, options: SqliteFunctionsOptions): SnowflakeGenerator {
-  const { layout, node, clock } = options;
-  const fields = nodeFieldsOf(layoutSql(layout), node);
-  const key = `${db.name}\n${layoutKey(layout)}\n${node}`;
+/**
+ * The thread's generator of (the file of `db`, layout, node), made on first use; a file's
+ * first one takes the node's claim (NodeInUseError when another thread or process holds it).
+ */
+function generatorOf(
+  db: SqliteFunctionHost,
+  file: ReturnType<typeof fileIdentity>,
+  options: SqliteFunctionsOptions,
+): SnowflakeGenerator {
+  const { layout, node } = options;
+  const clock = options.clock ?? defaultClock();
+  const key = `${file.key}\n${layoutKey(layout)}\n${node}`;
   let g = shared.get(key);
   if (g === undefined) {
-    g = new SnowflakeGenerator({ layout, fields, ...(clock === undefined ? {} : { clock }) });
+    const fields = nodeFieldsOf(layoutSql(layout), node);
+    let claim: NodeClaim | undefined;
+    if (file.path !== undefined) {
+      const Ctor = db.constructor as Parameters<typeof takeNodeClaim>[0];
+      const id = { name: layout.name, key: layoutKey(layout), unitMs: layout.unitMs };
+      claim = takeNodeClaim(Ctor, file.path, id, node, clock);
+    }
+    g = new SnowflakeGenerator({
+      layout,
+      fields,
+      clock,
+      ...(claim === undefined ? {} : { admit: (ms: number) => claim.admit(ms) }),
+    });
     shared.set(key, g);
   }
   return g;
@@ -114,6 +148,8 @@ export function registerIdforgeFunctions(
 ): void {
   const { layout, clock } = options;
   nodeFieldsOf(layoutSql(layout), options.node); // checked now, the generator made on first use
+  // Now, while the name still means what better-sqlite3 opened (relative to this directory).
+  const file = fileIdentity(db.name, db.memory === true);
   let snowflakes: SnowflakeGenerator | undefined;
   const v7 = new UuidV7Generator(clock === undefined ? {} : { clock });
   const fresh = { deterministic: false, safeIntegers: true };
@@ -121,7 +157,7 @@ export function registerIdforgeFunctions(
   db.function('idforge_uuidv7', fresh, () => v7.next());
   db.function('idforge_uuidv7_at', fresh, (t: unknown) => uuidv7At(msOf('idforge_uuidv7_at', t)));
   db.function('idforge_snowflake', fresh, () => {
-    snowflakes ??= generatorOf(db, options);
+    snowflakes ??= generatorOf(db, file, options);
     return snowflakes.next();
   });
   db.function('idforge_time', pure, (id: unknown) => timeOf(layout, id));
