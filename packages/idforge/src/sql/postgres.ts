@@ -4,14 +4,22 @@
  * extension: randomness from gen_random_uuid() (core since PostgreSQL 13; pgcrypto on 12).
  *
  * `idforge_snowflake()` moves one sequence: nextval, and setval when the clock's tick is
- * ahead. PostgreSQL's setval can move a sequence back, so the two run under a session-level
- * advisory lock (key {@link PG_LOCK_KEY}) held for those two calls only (never to the end of
- * the transaction), released on error too: every value of the sequence is then taken once.
+ * ahead. PostgreSQL's setval can move a sequence back, so the two run under an advisory lock
+ * (key {@link PG_LOCK_KEY}) held for those two calls only, never to the end of the caller's
+ * transaction. The lock is a transaction-level one taken inside a PL/pgSQL block that always
+ * ends by raising {@link RELEASE_STATE}: the block's subtransaction is rolled back, and the lock
+ * with it, whatever else happens (the sequence calls are not transactional and stay). A
+ * session-level lock leaked instead: a cancel or timeout that PostgreSQL processes after
+ * granting a waiting lock fails the call with the lock still held (issue 32), and every other
+ * session then waited on it.
  */
 import { type LayoutSql, nodeBitsSql, type SqlFunction } from './layout-sql.js';
 
 /** The advisory lock key of the Snowflake counter: "idforge1" in ASCII. */
 export const PG_LOCK_KEY = 7594309496036357425n;
+
+/** The SQLSTATE `idforge_snowflake()` raises and catches to end its lock's subtransaction. */
+export const RELEASE_STATE = 'IDF00';
 
 const MAX_MS = 281474976710655; // 2^48 - 1: the last UUIDv7 and ULID millisecond
 
@@ -128,18 +136,17 @@ BEGIN
     RAISE EXCEPTION 'idforge_snowflake: the clock (% ms) is before the epoch of layout ${name}', ms USING ERRCODE = '22008';
   END IF;
   c := ((ms - ${l.epochMs}) / ${l.unitMs}) << ${l.seqBits};
-  PERFORM pg_advisory_lock(${PG_LOCK_KEY});
   BEGIN
+    PERFORM pg_advisory_xact_lock(${PG_LOCK_KEY});
     v := nextval('idforge_snowflake_seq');
     IF v < c THEN
       PERFORM setval('idforge_snowflake_seq', c, true);
       v := c;
     END IF;
-  EXCEPTION WHEN query_canceled OR others THEN
-    PERFORM pg_advisory_unlock(${PG_LOCK_KEY});
-    RAISE;
+    RAISE SQLSTATE '${RELEASE_STATE}';
+  EXCEPTION WHEN SQLSTATE '${RELEASE_STATE}' THEN
+    NULL;
   END;
-  PERFORM pg_advisory_unlock(${PG_LOCK_KEY});
   t := v >> ${l.seqBits};
   IF t > ${l.timeMask} THEN
     RAISE EXCEPTION 'idforge_snowflake: tick % is past the horizon of layout ${name}', t USING ERRCODE = '22008';

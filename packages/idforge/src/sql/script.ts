@@ -42,7 +42,7 @@ export type SqlEngine = (typeof SQL_ENGINES)[number];
  * The version of the functions' SQL. A change to any function's text is a new version;
  * applying a newer version over an older one replaces every function (an upgrade).
  */
-export const SQL_FUNCTIONS_VERSION = 1;
+export const SQL_FUNCTIONS_VERSION = 2;
 
 /** Everything to install, upgrade or remove the functions of one layout on one engine. */
 export interface SqlScript {
