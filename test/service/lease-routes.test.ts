@@ -366,3 +366,76 @@ describe('what one lease token can hold (issue 32 item 9)', () => {
     );
   });
 });
+
+describe('integers and text a caller sends (issue 32 item 10)', () => {
+  test('a worker ID in a path is decimal digits, nothing else', async () => {
+    for (const bad of ['0x10', '1e3', '+1', '1.0', '%201', '0b11', '-1']) {
+      for (const [method, path, body] of [
+        ['GET', `/v1/worker-leases/${bad}/mark`, undefined],
+        ['POST', `/v1/worker-leases/${bad}/release`, { instanceId: 'x', finalMarkMs: null }],
+      ] as const) {
+        const res = await call(method, path, LEASE, body);
+        assert.equal(res.status, 400, `${method} ${path}`);
+        const { error } = await res.json();
+        assert.equal(error.code, 'IDF_BAD_REQUEST');
+        assert.match(error.message, /params\/workerId/, `${method} ${path}: ${error.message}`);
+      }
+    }
+    const ok = await call('GET', '/v1/worker-leases/16/mark', LEASE).then((r) => r.json());
+    assert.equal(ok.workerId, 16);
+  });
+
+  test('an integer in a body is a JSON number, not a string', async () => {
+    for (const [field, value] of [
+      ['min', '500'],
+      ['max', '3'],
+      ['ttlMs', '5000'],
+      ['pid', '1'],
+      ['reserveMarkMs', '0'],
+    ] as const) {
+      const res = await call('POST', '/v1/worker-leases', LEASE, acquireBody({ [field]: value }));
+      assert.equal(res.status, 400, field);
+      const { error } = await res.json();
+      assert.match(error.message, new RegExp(`body/${field}`), error.message);
+    }
+    const renew = await call('POST', '/v1/worker-leases/0/renew', LEASE, {
+      instanceId: 'x',
+      ttlMs: '5000',
+      reserveMarkMs: 0,
+      clockMs: 0,
+    });
+    assert.equal(renew.status, 400);
+    assert.match((await renew.json()).error.message, /body\/ttlMs/);
+  });
+
+  // On PostgreSQL, which refuses a NUL in text: the request came back a 503 and a store error.
+  test('a control character in host is a 400 naming it; the store never sees it', {
+    skip: pgSkip,
+  }, async () => {
+    const url = freshNamespaceUrl('postgres', 'lease_routes');
+    const direct = await openLeaseStore(url);
+    await direct.migrate();
+    const app = await buildApp({ ...svc.deps, leaseStore: direct });
+    try {
+      for (const host of ['\u0000', 'a\nb', 'tab\there']) {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/v1/worker-leases',
+          headers: { authorization: `Bearer ${LEASE}` },
+          payload: acquireBody({ min: 0, max: 0, host }),
+        });
+        assert.equal(res.statusCode, 400, JSON.stringify(host));
+        assert.match(res.json().error.message, /body\/host/);
+      }
+      assert.deepEqual(await direct.list(), [], 'nothing was leased');
+      const metrics = await svc.deps.metrics.registry.getSingleMetricAsString(
+        'idforge_store_errors_total',
+      );
+      assert.doesNotMatch(metrics, /operation="acquire"/, 'no store error was counted');
+    } finally {
+      await app.close();
+      await direct.close();
+      await dropNamespaces('postgres', [url]);
+    }
+  });
+});

@@ -68,7 +68,13 @@ export const acquireLeaseSchema = {
       max: workerId,
       ttlMs,
       instanceId,
-      host: { type: 'string', minLength: 1, maxLength: 255 },
+      // No control character (a NUL is refused by PostgreSQL's text, a newline forges a log line).
+      host: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+      },
       pid: { type: 'integer', minimum: 0, maximum: 4_294_967_295 },
       startedAtMs: ms,
       clockMs: ms,

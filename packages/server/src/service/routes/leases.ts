@@ -22,6 +22,7 @@ import {
   storeClockSchema,
 } from '../lease-schemas.js';
 import { routePlugin } from '../plugins/plugin.js';
+import { strictIntegers } from '../strict-integers.js';
 
 const lease = { access: 'lease' as const };
 
@@ -136,7 +137,11 @@ function acquireRoute(app: FastifyInstance, deps: RouteDeps): void {
   const { leaseStore } = deps;
   app.post<{ Body: AcquireBody }>(
     '/v1/worker-leases',
-    { schema: acquireLeaseSchema, config: lease },
+    {
+      schema: acquireLeaseSchema,
+      config: lease,
+      preValidation: strictIntegers(acquireLeaseSchema),
+    },
     async (req) => {
       checkAcquire(req, deps);
       await checkTokenCount(req, leaseStore, 1);
@@ -195,7 +200,7 @@ function renewRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { leaseStore } = deps;
   app.post<{ Params: { workerId: number }; Body: RenewBody }>(
     '/v1/worker-leases/:workerId/renew',
-    { schema: renewLeaseSchema, config: lease },
+    { schema: renewLeaseSchema, config: lease, preValidation: strictIntegers(renewLeaseSchema) },
     async (req) => {
       const b = req.body;
       checkBounds(deps, b.ttlMs, b.reserveMarkMs, 'reserveMarkMs');
@@ -213,7 +218,11 @@ function renewRoutes(app: FastifyInstance, deps: RouteDeps): void {
     Body: { instanceId: string; finalMarkMs?: number | null };
   }>(
     '/v1/worker-leases/:workerId/release',
-    { schema: releaseLeaseSchema, config: lease },
+    {
+      schema: releaseLeaseSchema,
+      config: lease,
+      preValidation: strictIntegers(releaseLeaseSchema),
+    },
     async (req) => {
       const { instanceId, finalMarkMs = null } = req.body;
       checkBounds(deps, null, finalMarkMs, 'finalMarkMs');
@@ -234,7 +243,7 @@ function readRoutes(app: FastifyInstance, { leaseStore }: RouteDeps): void {
   }));
   app.get<{ Params: { workerId: number } }>(
     '/v1/worker-leases/:workerId/mark',
-    { schema: readMarkSchema, config: lease },
+    { schema: readMarkSchema, config: lease, preValidation: strictIntegers(readMarkSchema) },
     async (req) => ({
       workerId: req.params.workerId,
       markMs: await leaseStore.readMark(req.params.workerId),
