@@ -22,6 +22,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { paced, watchStalls } from './backpressure.js';
 import {
   checkingIntervalMs,
   clientErrorHandler,
@@ -80,7 +81,7 @@ const ROUTES = [
 function fastifyOptions(deps: ServiceDeps, lane: FastLane | null) {
   const { config, metrics } = deps;
   return {
-    ...(lane === null ? {} : { serverFactory: laneServer(lane, deps) }),
+    serverFactory: laneServer(lane, deps),
     // No error reaches a log line with the request's bytes (Node's rawPacket): see safeError.
     ...(deps.logger === undefined
       ? { logger: false }
@@ -122,33 +123,53 @@ interface ServerSettings {
   readonly maxRequestsPerSocket: number;
 }
 
-/** The HTTP server of an app with a fast lane: the lane's listener, then Fastify's. */
-function laneServer(lane: FastLane, deps: ServiceDeps) {
+/**
+ * The app's HTTP server: the lane's listener (when it has one), then Fastify's, both paced
+ * (backpressure.ts: a connection whose answers are not read holds one answer, not one per
+ * request) and watched for answers left unread past writeTimeoutMs.
+ */
+function laneServer(lane: FastLane | null, deps: ServiceDeps) {
   return (
     fastify: (req: IncomingMessage, res: ServerResponse) => void,
     settings: Record<string, unknown>,
   ) => {
     const options = settings as unknown as ServerSettings;
-    const server = createServer(options.http ?? {}, (req, res) => {
-      try {
-        if (lane.take(req, res)) return;
-      } catch (error) {
-        // A bug of the lane: answered as the error handler answers one, never a crash.
-        deps.logger?.error({ err: error }, 'fast lane failed');
-        if (!res.headersSent) {
-          res.writeHead(statusOf(ServiceCode.INTERNAL), { 'content-type': JSON_TYPE });
-          res.end(errorJson(ServiceCode.INTERNAL, 'internal error (see the server log)'));
-        }
-        return;
-      }
-      fastify(req, res);
-    });
+    const server = createServer(options.http ?? {}, paced(laneListener(lane, deps, fastify)));
     server.keepAliveTimeout = options.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout;
     server.setTimeout(options.connectionTimeout);
     if (options.maxRequestsPerSocket > 0)
       server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    const { writeTimeoutMs } = deps.config;
+    watchStalls(server, writeTimeoutMs, (socket, pendingBytes) => {
+      const remote = socket.remoteAddress;
+      const why = `its answers were not read for writeTimeoutMs (${writeTimeoutMs} ms)`;
+      deps.logger?.warn({ remote, pendingBytes }, `closed a connection: ${why}`);
+    });
     return server;
+  };
+}
+
+/** The request listener: the lane's answer when it takes the request, else Fastify's. */
+function laneListener(
+  lane: FastLane | null,
+  deps: ServiceDeps,
+  fastify: (req: IncomingMessage, res: ServerResponse) => void,
+) {
+  if (lane === null) return fastify;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      if (lane.take(req, res)) return;
+    } catch (error) {
+      // A bug of the lane: answered as the error handler answers one, never a crash.
+      deps.logger?.error({ err: error }, 'fast lane failed');
+      if (!res.headersSent) {
+        res.writeHead(statusOf(ServiceCode.INTERNAL), { 'content-type': JSON_TYPE });
+        res.end(errorJson(ServiceCode.INTERNAL, 'internal error (see the server log)'));
+      }
+      return;
+    }
+    fastify(req, res);
   };
 }
 

@@ -99,6 +99,11 @@ export interface ServiceConfig {
    * IDF_REQUEST_TIMEOUT and the connection is closed (slowloris, a body trickled).
    */
   readonly requestTimeoutMs: number;
+  /**
+   * Longest a connection's answers may stay unread (written, not taken by the client, never
+   * drained): then the connection is closed, so a client that does not read holds nothing long.
+   */
+  readonly writeTimeoutMs: number;
   /** Answer 503 when the event loop lags more than this. 0 turns it off. */
   readonly maxEventLoopDelayMs: number;
   readonly shutdownTimeoutMs: number;
@@ -218,6 +223,11 @@ export const CONFIG_KEYS = {
     default: 10_000,
     parse: int(100, 600_000),
     help: 'longest time to receive one request (headers and body), ms; 408 then',
+  },
+  writeTimeoutMs: {
+    default: 30_000,
+    parse: int(100, 600_000),
+    help: 'longest time an answer may wait for its client to read it, ms; closed then',
   },
   maxEventLoopDelayMs: {
     default: 1000,
