@@ -65,3 +65,15 @@ test('rateHeaders appends to a list it is given', () => {
     '3',
   ]);
 });
+
+test('grant: what is asked, or a share of what is left, never past the limit (--processes)', () => {
+  let now = 0;
+  const l = new RateLimiter({ max: 20, windowMs: 10_000, now: () => now });
+  assert.deepEqual(l.grant('a', 1, 4), { granted: 5, remaining: 15, resetAtMs: 10_000 });
+  assert.deepEqual(l.grant('a', 1, 4), { granted: 3, remaining: 12, resetAtMs: 10_000 });
+  assert.deepEqual(l.grant('a', 13, 4), { granted: 12, remaining: 0, resetAtMs: 10_000 });
+  assert.deepEqual(l.grant('a', 1, 4), { granted: 0, remaining: 0, resetAtMs: 10_000 });
+  assert.equal(l.full('a'), true, 'what was granted counts in the window');
+  now += 10_000;
+  assert.deepEqual(l.grant('a', 1, 4), { granted: 5, remaining: 15, resetAtMs: 20_000 });
+});

@@ -8,8 +8,13 @@
  * once a process has stayed up STABLE_MS; the new one leases anew), and on `signal` sends
  * SIGTERM to every process and waits for them: each drains, records its marks and releases its
  * leases. Exit code 0 when every process stopped cleanly, 1 otherwise.
+ *
+ * It also keeps what must be the node's, not each process's: the rate limit's windows (the
+ * processes spend requests it grants them: cluster-rate.ts) and the carry-over of the counters
+ * of processes that died (cluster-carry.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
+import { CarryOver } from './cluster-carry.js';
 import {
   type ClusterMessage,
   GATHER_MS,
@@ -17,6 +22,7 @@ import {
   type ProcessAnswer,
 } from './cluster-view.js';
 import { probeListen } from './port-probe.js';
+import { RateLimiter } from './rate-limit.js';
 
 /** The environment variable that gives a forked process its index. */
 export const PROCESS_INDEX_ENV = 'IDFORGE_PROCESS_INDEX';
@@ -37,6 +43,9 @@ export interface PrimaryOptions {
   readonly signal: AbortSignal;
   /** How long a stop waits for the processes before it kills what is left, in ms. */
   readonly stopTimeoutMs: number;
+  /** The node's rate limit (requests per window and key; 0: off) and its window, in ms. */
+  readonly rateLimit: number;
+  readonly rateWindowMs: number;
 }
 
 interface Slot {
@@ -68,9 +77,15 @@ class Primary {
     { want: number; got: Map<number, unknown>; done: () => void }
   >();
   #nextGather = 1;
+  readonly #carry = new CarryOver();
+  readonly #limiter: RateLimiter | null;
 
   constructor(options: PrimaryOptions) {
     this.#o = options;
+    this.#limiter =
+      options.rateLimit > 0
+        ? new RateLimiter({ max: options.rateLimit, windowMs: options.rateWindowMs })
+        : null;
     this.#slots = Array.from({ length: options.processes }, () => ({
       worker: null,
       startedAt: 0,
@@ -112,8 +127,15 @@ class Primary {
       this.#slots[index]!.listening = m.url ?? null;
       this.#announce(m.url ?? '');
     } else if (m.idforge === 'ask' && m.kind !== undefined && m.id !== undefined) {
-      const id = m.id;
-      void this.#gather(m.kind).then((answers) => send(worker, { idforge: 'reply', id, answers }));
+      const { id, kind } = m;
+      void this.#gather(kind).then((answers) => {
+        const carried = this.#carry.gathered(kind, answers);
+        send(worker, { idforge: 'reply', id, answers, carried });
+      });
+    } else if (m.idforge === 'rate' && m.id !== undefined && this.#limiter !== null) {
+      // A process's requests of the node's limit: what it asks, or a share of what is left.
+      const grant = this.#limiter.grant(String(m.key), m.need ?? 1, 2 * this.#slots.length);
+      send(worker, { idforge: 'granted', id: m.id, grant });
     } else if (m.idforge === 'answer' && m.id !== undefined) {
       const g = this.#gathers.get(m.id);
       g?.got.set(index, m.value ?? null);
@@ -163,6 +185,7 @@ class Primary {
     if (slot.worker !== worker) return;
     slot.code = signal ?? code;
     slot.worker = null;
+    this.#carry.died(index);
     if (this.#stopping) return;
     const up = Date.now() - slot.startedAt;
     if (up >= STABLE_MS) slot.backoffMs = RESTART_MIN_MS;

@@ -8,13 +8,20 @@
  *   process → primary   { idforge: 'ask', id, kind }              a route needs every answer
  *   primary → process   { idforge: 'gather', id, kind }           answer for yourself
  *   process → primary   { idforge: 'answer', id, value }
- *   primary → process   { idforge: 'reply', id, answers }         one per process, in order
+ *   primary → process   { idforge: 'reply', id, answers, carried } one per process, in order
  *   process → primary   { idforge: 'listening', url }             once, after listen
+ *   process → primary   { idforge: 'rate', id, key, need }        requests of the node's limit
+ *   primary → process   { idforge: 'granted', id, grant }         (cluster-rate.ts)
+ *
+ * `carried` holds what counters of the node the processes that answered no longer hold (the
+ * primary's carry-over, cluster-carry.ts): a route that sums a counter adds it, so the sum
+ * never goes down when a process dies or does not answer.
  *
  * Every wait is bounded: a process that does not answer within GATHER_MS is reported missing
  * (`value: null, missing: true`), and an ask the primary does not reply to within ASK_MS
  * rejects, so a route never hangs on a stuck or dead process.
  */
+import type { Grant } from './rate-limit.js';
 
 /** What a route may gather from every process. */
 export type GatherKind = 'metrics' | 'status' | 'readiness';
@@ -29,6 +36,13 @@ export interface ProcessAnswer {
   readonly missing: boolean;
 }
 
+/** Every process's answer to a gather, and what the node's counters carry over (see above). */
+export interface Gathered {
+  readonly answers: ProcessAnswer[];
+  /** For `metrics`: parts to sum (counters, histograms); for `status`: issued counts; else null. */
+  readonly carried: unknown;
+}
+
 /** How long the primary waits for the processes' answers to one gather, in ms. */
 export const GATHER_MS = 1500;
 /** How long a process waits for the primary's reply to one ask, in ms. */
@@ -36,12 +50,16 @@ export const ASK_MS = 3000;
 
 /** A message of this protocol (anything else on the channel is someone else's). */
 export interface ClusterMessage {
-  readonly idforge: 'ask' | 'gather' | 'answer' | 'reply' | 'listening';
+  readonly idforge: 'ask' | 'gather' | 'answer' | 'reply' | 'listening' | 'rate' | 'granted';
   readonly id?: number;
   readonly kind?: GatherKind;
   readonly value?: unknown;
   readonly answers?: readonly ProcessAnswer[];
+  readonly carried?: unknown;
   readonly url?: string;
+  readonly key?: string;
+  readonly need?: number;
+  readonly grant?: Grant;
 }
 
 /** Whether `m` is a message of this protocol. */
@@ -55,8 +73,10 @@ export interface ClusterView {
   readonly index: number;
   /** How many processes the node runs. */
   readonly size: number;
-  /** Every process's answer to `kind`, in index order. Rejects after ASK_MS. */
-  gather(kind: GatherKind): Promise<ProcessAnswer[]>;
+  /** Every process's answer to `kind`, in index order, and the carry-over. Rejects after ASK_MS. */
+  gather(kind: GatherKind): Promise<Gathered>;
+  /** `need` (or more) requests of `key` from the node's rate limit. Rejects after ASK_MS. */
+  rate(key: string, need: number): Promise<Grant>;
   /** How this process answers `kind` when the primary asks (a route plugin registers it). */
   answer(kind: GatherKind, fn: () => unknown): void;
   /** Tells the primary this process listens at `url`. */
@@ -79,11 +99,11 @@ export function workerClusterView(
   channel: ClusterChannel = processChannel(),
 ): ClusterView {
   const handlers = new Map<GatherKind, () => unknown>();
-  const pending = new Map<number, (answers: ProcessAnswer[]) => void>();
+  const pending = new Map<number, (m: ClusterMessage) => void>();
   let next = 1;
   channel.onMessage((m) => {
     if (!isClusterMessage(m) || m.id === undefined) return;
-    if (m.idforge === 'reply') pending.get(m.id)?.(m.answers as ProcessAnswer[]);
+    if (m.idforge === 'reply' || m.idforge === 'granted') pending.get(m.id)?.(m);
     if (m.idforge !== 'gather' || m.kind === undefined) return;
     const id = m.id;
     const handler = handlers.get(m.kind);
@@ -94,27 +114,36 @@ export function workerClusterView(
         () => channel.send({ idforge: 'answer', id, value: null }),
       );
   });
+  /** Sends `message` with a new id; the primary's reply to it, or a rejection after ASK_MS. */
+  const ask = (message: ClusterMessage, what: string) => {
+    const id = next++;
+    return new Promise<ClusterMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`the primary process did not answer ${what} in ${ASK_MS} ms`));
+      }, ASK_MS);
+      timer.unref();
+      pending.set(id, (reply) => {
+        clearTimeout(timer);
+        pending.delete(id);
+        resolve(reply);
+      });
+      channel.send({ ...message, id });
+    });
+  };
   return {
     index,
     size,
     answer: (kind, fn) => void handlers.set(kind, fn),
     listening: (url) => channel.send({ idforge: 'listening', url }),
     close: () => channel.close(),
-    gather(kind) {
-      const id = next++;
-      return new Promise<ProcessAnswer[]>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          reject(new Error(`the primary process did not answer a ${kind} gather in ${ASK_MS} ms`));
-        }, ASK_MS);
-        timer.unref();
-        pending.set(id, (answers) => {
-          clearTimeout(timer);
-          pending.delete(id);
-          resolve(answers);
-        });
-        channel.send({ idforge: 'ask', id, kind });
-      });
+    async gather(kind) {
+      const m = await ask({ idforge: 'ask', kind }, `a ${kind} gather`);
+      return { answers: (m.answers ?? []) as ProcessAnswer[], carried: m.carried ?? null };
+    },
+    async rate(key, need) {
+      const m = await ask({ idforge: 'rate', key, need }, 'a rate-limit grant');
+      return m.grant as Grant;
     },
   };
 }

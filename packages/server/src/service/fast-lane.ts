@@ -41,7 +41,7 @@ import { describeFailure, errorJson, leafFailure } from './errors.js';
 import { isGenerated } from './generated.js';
 import type { LoopLag } from './lag.js';
 import { countFailure } from './plugins/errors.js';
-import { type RateLimiter, rateHeaders, rateKey } from './rate-limit.js';
+import { type Limiter, rateHeaders, rateKey } from './rate-limit.js';
 import { idsBody, JSON_TYPE, TEXT, wantsText } from './reply.js';
 import type { Scheme } from './schemas.js';
 import { snowflakes, snowflakesNow } from './snowflakes.js';
@@ -51,7 +51,7 @@ export interface LaneParts {
   readonly deps: RouteDeps;
   readonly drain: Drain;
   readonly loadGuard: LoopLag | null;
-  readonly limiter: RateLimiter | null;
+  readonly limiter: Limiter | null;
 }
 
 const IDS_ROUTE = '/v1/ids/:scheme';

@@ -8,6 +8,9 @@
  * At most `maxKeys` keys are kept (the one whose window opened first is dropped first, which
  * costs a request nothing while its window lasts), so callers from many addresses cannot grow
  * the process without bound; a dropped key starts a new window.
+ *
+ * In a `--processes N` node the windows are the primary's, and each process spends requests the
+ * primary granted it (cluster-rate.ts): the limit is the node's, not N times it.
  */
 
 /** One key's window. */
@@ -45,6 +48,25 @@ export function rateHeaders(d: RateDecision, into: string[] = []): string[] {
   return into;
 }
 
+/** What the app's paths count requests on: this process's windows, or the node's (cluster-rate.ts). */
+export interface Limiter {
+  readonly max: number;
+  readonly windowMs: number;
+  /** Counts one request of `key`; a promise when the decision needs the primary's grant. */
+  take(key: string): RateDecision | Promise<RateDecision>;
+  /** Counts one request of `key` if that can be decided at once and it is not over; else null. */
+  takeUnlessFull(key: string): RateDecision | null;
+}
+
+/** Requests of a key's window granted at once to one process of several (cluster-rate.ts). */
+export interface Grant {
+  readonly granted: number;
+  /** What is left in the window after this grant. */
+  readonly remaining: number;
+  /** When the window ends, Unix ms. */
+  readonly resetAtMs: number;
+}
+
 export interface RateLimiterOptions {
   /** Requests per window and key (≥ 1). */
   readonly max: number;
@@ -55,8 +77,8 @@ export interface RateLimiterOptions {
   readonly now?: () => number;
 }
 
-/** Fixed-window request counts per key. Holds state; one per app. */
-export class RateLimiter {
+/** Fixed-window request counts per key. Holds state; one per app (or per node: its primary). */
+export class RateLimiter implements Limiter {
   readonly max: number;
   readonly windowMs: number;
   readonly #maxKeys: number;
@@ -85,6 +107,23 @@ export class RateLimiter {
     const w = this.#windows.get(key);
     if (w !== undefined && w.startMs + this.windowMs > now && w.count >= this.max) return null;
     return this.#decide(this.#open(key, w, now), now);
+  }
+
+  /**
+   * Counts `need` requests of `key`, or a share of what is left of its window if more
+   * (`1/shares` of it), never past the limit: what one process of several may then admit
+   * itself. Granted 0 when the window is used up.
+   */
+  grant(key: string, need: number, shares: number): Grant {
+    const w = this.#open(key, this.#windows.get(key), this.#now());
+    const left = this.max - w.count;
+    const granted = Math.max(0, Math.min(left, Math.max(need, Math.floor(left / shares))));
+    w.count += granted;
+    return {
+      granted,
+      remaining: Math.max(0, left - granted),
+      resetAtMs: w.startMs + this.windowMs,
+    };
   }
 
   /** Whether the next request of `key` would be over the limit (counts nothing). */

@@ -136,8 +136,9 @@ async function serveAs(role: ClusterRole, config: ServiceConfig, io: CliIo, sign
   const write = (line: string) => io.stdout.write(line);
   if (role.kind === 'primary') {
     const stopTimeoutMs = config.shutdownTimeoutMs + 5000;
-    const { processes, host, port } = config;
-    return runPrimary({ processes, host, port, write, signal, stopTimeoutMs });
+    const { processes, host, port, rateLimit, rateWindowMs } = config;
+    const limit = { rateLimit, rateWindowMs };
+    return runPrimary({ processes, host, port, write, signal, stopTimeoutMs, ...limit });
   }
   const cluster = role.kind === 'process' ? { cluster: role.view } : {};
   try {

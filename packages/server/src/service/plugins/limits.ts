@@ -4,23 +4,31 @@
  * key and the exemption read what the gate sets on the request (its principal and access),
  * and the refusal is an HttpError answered by the errors plugin, with `Retry-After` set to the
  * seconds left in the window. Decorates the app with `rateLimiter` (null when off), which the
- * fast lane counts on too.
+ * fast lane counts on too. In one of several processes the limit is the node's, counted on the
+ * primary's windows (cluster-rate.ts): a decision may then wait for the primary's grant.
  */
 import type { FastifyReply } from 'fastify';
+import { ClusterRateLimiter } from '../cluster-rate.js';
 import type { ServiceDeps } from '../deps.js';
 import { HttpError, ServiceCode } from '../errors.js';
-import { type RateDecision, RateLimiter, rateHeaders, rateKey } from '../rate-limit.js';
+import {
+  type Limiter,
+  type RateDecision,
+  RateLimiter,
+  rateHeaders,
+  rateKey,
+} from '../rate-limit.js';
 import { type Hook, hooks, servicePlugin } from './plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The app's rate limit, or null when rateLimit is 0. */
-    readonly rateLimiter: RateLimiter | null;
+    readonly rateLimiter: Limiter | null;
   }
 }
 
 /** The refusal of a request over the limit (429 IDF_RATE_LIMITED). */
-export function rateLimited(limiter: RateLimiter, d: RateDecision, who: string): HttpError {
+export function rateLimited(limiter: Limiter, d: RateDecision, who: string): HttpError {
   return new HttpError(
     ServiceCode.RATE_LIMITED,
     `rate limit of ${d.limit} requests per ${limiter.windowMs / 1000} s reached for ${who}; retry in ${d.resetS} s or raise rateLimit`,
@@ -32,22 +40,33 @@ function setHeaders(reply: FastifyReply, d: RateDecision): void {
   for (let i = 0; i < h.length; i += 2) reply.header(h[i] as string, h[i + 1]);
 }
 
+/** The app's limiter: this process's, or its share of the node's; null when off. */
+function limiterOf({ config, cluster }: ServiceDeps): Limiter | null {
+  if (config.rateLimit === 0) return null;
+  if (cluster === undefined || cluster.size < 2)
+    return new RateLimiter({ max: config.rateLimit, windowMs: config.rateWindowMs });
+  return new ClusterRateLimiter(config.rateLimit, config.rateWindowMs, (key, need) =>
+    cluster.rate(key, need),
+  );
+}
+
 export const limitsPlugin = servicePlugin(
   'idforge-limits',
-  async (app, { config }: ServiceDeps) => {
-    const limiter =
-      config.rateLimit > 0
-        ? new RateLimiter({ max: config.rateLimit, windowMs: config.rateWindowMs })
-        : null;
+  async (app, deps: ServiceDeps) => {
+    const limiter = limiterOf(deps);
     app.decorate('rateLimiter', limiter);
     if (limiter === null) return;
     const count: Hook = (req, reply, done) => {
       if (req.access === 'ops') return done();
+      const decided = (d: RateDecision) => {
+        setHeaders(reply, d);
+        if (!d.limited) return done();
+        const who = req.principal === null ? `client ${req.ip}` : `token "${req.principal.name}"`;
+        done(rateLimited(limiter, d, who));
+      };
       const d = limiter.take(rateKey(req.principal, req.ip));
-      setHeaders(reply, d);
-      if (!d.limited) return done();
-      const who = req.principal === null ? `client ${req.ip}` : `token "${req.principal.name}"`;
-      done(rateLimited(limiter, d, who));
+      if (d instanceof Promise) d.then(decided, done);
+      else decided(d);
     };
     app.addHook('onRoute', (route) => {
       route.preHandler = [...hooks(route.preHandler), count];

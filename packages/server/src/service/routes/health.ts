@@ -162,7 +162,7 @@ function readiness(list: Check[]): Readiness {
  * answer, or is being restarted, is not); failures and warnings prefixed with the process.
  */
 async function nodeReadiness(cluster: ClusterView, own: Readiness): Promise<Readiness> {
-  const answers = await cluster.gather('readiness');
+  const { answers } = await cluster.gather('readiness');
   const failing: string[] = [];
   const warnings: string[] = [];
   const processes = answers.map((a) => {
@@ -182,6 +182,17 @@ async function checks(deps: RouteDeps, probe: StoreProbe): Promise<Check[]> {
   if (deps.clockWatch !== undefined) out.push(wallClockCheck(deps.clockWatch));
   if (deps.sequences.source !== null) out.push(await sequenceCheck(deps.sequences, probe));
   return out;
+}
+
+/**
+ * A --processes node's metrics: every process's that answered, summed, plus the counts the
+ * primary carries over (of processes that died or did not answer), so no sum goes down.
+ */
+async function nodeMetrics(cluster: ClusterView) {
+  const { answers, carried } = await cluster.gather('metrics');
+  const parts = answers.filter((a) => !a.missing && a.value !== null).map((a) => a.value);
+  if (Array.isArray(carried) && carried.length > 0) parts.push(carried);
+  return aggregateMetrics(parts as Parameters<typeof aggregateMetrics>[0]);
 }
 
 export const healthRoutes = routePlugin('health', async (app: FastifyInstance, deps: RouteDeps) => {
@@ -216,13 +227,7 @@ export const healthRoutes = routePlugin('health', async (app: FastifyInstance, d
     { config: ops, schema: { summary: 'Prometheus metrics', tags: ['health'] } },
     async (_req, reply) => {
       const { body, contentType } =
-        deps.cluster === undefined
-          ? await deps.metrics.render()
-          : await aggregateMetrics(
-              (await deps.cluster.gather('metrics'))
-                .filter((a) => !a.missing && a.value !== null)
-                .map((a) => a.value as Awaited<ReturnType<typeof deps.metrics.json>>),
-            );
+        deps.cluster === undefined ? await deps.metrics.render() : await nodeMetrics(deps.cluster);
       reply.type(contentType);
       return body;
     },

@@ -88,11 +88,12 @@ export const statusRoutes = routePlugin('status', async (app: FastifyInstance, d
     async () => {
       const own = status(deps);
       if (deps.cluster === undefined) return own;
-      const processes = (await deps.cluster.gather('status')).map((a) =>
-        processStatus(a.index, a.pid, a.value),
-      );
-      // `issued`: the whole node's counts (the dashboard's rates), each process's in its own.
-      const issued: Record<string, number> = {};
+      const { answers, carried } = await deps.cluster.gather('status');
+      const processes = answers.map((a) => processStatus(a.index, a.pid, a.value));
+      // `issued`: the whole node's counts (the dashboard's rates), each process's in its own;
+      // with what the primary carries over of processes that died or did not answer, so the
+      // sums never go down.
+      const issued: Record<string, number> = { ...((carried ?? {}) as Record<string, number>) };
       for (const p of processes) {
         for (const [k, v] of Object.entries((p.issued ?? {}) as Record<string, number>)) {
           issued[k] = (issued[k] ?? 0) + v;
