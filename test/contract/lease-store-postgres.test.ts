@@ -12,7 +12,8 @@ import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js'
 import { openPostgresLeaseStore } from '../../packages/stores/src/postgres/lease-store.js';
 import { serviceSkip } from '../helpers/services.js';
 import { silentServer, stallableProxy } from '../helpers/tcp.js';
-import { leaseStoreContract, owner, request, untilExpired } from './lease-store.js';
+import { early, waitFor } from '../helpers/wait.js';
+import { leaseStoreContract, owner, report, request, untilExpired } from './lease-store.js';
 
 const URL_ = process.env.IDFORGE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const server = new URL(URL_);
@@ -257,5 +258,66 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
     assert.equal(r.clockMs, 1_000);
     assert.ok(r.storeClockMs !== null && r.storeClockMs >= before);
     assert.equal(r.expiresAtMs, r.storeClockMs + 10_000);
+  });
+});
+
+// Renewals take no advisory lock, so a grant may run while a renewal's transaction is open: the
+// renewal has extended the lease (uncommitted) when the grant's snapshot still shows it expired.
+// Only the grant's re-check of expiry under the row lock (ON CONFLICT ... WHERE expired) keeps
+// it from taking a lease whose renewal then commits.
+describe('PostgreSQL lease store: a renewal held across the expiry', { skip }, () => {
+  test('a grant waiting on the renewing row does not take the renewed lease', async () => {
+    const ns = freshNamespace();
+    // Statements here wait on locks for as long as the test holds them.
+    const store = await openPostgresLeaseStore(URL_, { namespace: ns, queryTimeoutMs: 20_000 });
+    stores.push(store);
+    await store.migrate();
+    const blocker = new pg.Client({ connectionString: URL_ });
+    await blocker.connect();
+    // Its own session: pg_stat_activity is read once per transaction, the blocker's is open.
+    const observer = new pg.Client({ connectionString: URL_ });
+    await observer.connect();
+    // Long enough for the renewal below to reach the server before the lease expires.
+    const held = await store.acquire(request(owner(), 0, 0, 2000));
+    assert.ok(held);
+    const [{ expiresAtMs } = { expiresAtMs: 0 }] = await store.list();
+    const waiting = async (like: string) => {
+      const r = await observer.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE wait_event_type = 'Lock' AND query LIKE $1 AND query LIKE $2`,
+        [`%${ns}%`, like],
+      );
+      return r.rows[0].n > 0;
+    };
+    try {
+      // The renewal's mark write waits on this lock after its lease row is extended and locked.
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT mark_ms FROM "${ns}".marks WHERE worker_id = 0 FOR UPDATE`);
+      const renewed = early(() => store.renew(held, report(30_000, Date.now())));
+      // A renewal that lost the race with the expiry would answer not held at once.
+      const settled = renewed.then(() => true);
+      await waitFor(
+        async () => (await Promise.race([settled, waiting('%GREATEST%')])) === true,
+        "the renewal waiting on the mark's row",
+      );
+      assert.ok(await waiting('%GREATEST%'), 'the renewal is blocked, not answered');
+      await waitFor(
+        async () => ((await store.serverTimeMs()) ?? 0) > expiresAtMs,
+        'the first expiry to pass on the server clock',
+      );
+      const granted = early(() => store.acquire(request(owner(), 0, 0)));
+      await waitFor(() => waiting('%candidate AS%'), 'the grant waiting on the lease row');
+      await blocker.query('COMMIT');
+      assert.equal((await renewed).held, true, 'the renewal held');
+      assert.equal(await granted, null, 'the grant took nothing');
+      assert.deepEqual(
+        (await store.list()).map((l) => l.instanceId),
+        [held.instanceId],
+      );
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => undefined);
+      await blocker.end();
+      await observer.end();
+    }
   });
 });
