@@ -401,6 +401,31 @@ describe('LeaseKeeper.renewNow', () => {
     assert.deepEqual(f.calls, ['acquire@0', 'renew@500', 'renew@200']);
   });
 
+  // The store extends the lease from when the renewal ARRIVES; the keeper cannot know when
+  // that was, only that it was after the send: a deadline counted from the answer's arrival
+  // would outlive the store's expiry by the time the request spent on its way.
+  test('a renewal answered late: the deadline counts from the send, not from the answer', async (t) => {
+    const w = await world(t);
+    const f = w.faulty();
+    const a = w.keeper(f.store, recorder().events);
+    await a.acquire(0);
+    w.clock.advance(500);
+    let open!: () => void;
+    f.fault.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const renewed = early(() => a.renewNow());
+    await turn();
+    w.clock.advance(2_000); // 2 s on its way: the store (on this clock) extends from T0 + 2,500
+    f.fault.gate = null;
+    open();
+    assert.equal(await renewed, true);
+    assert.equal(a.deadlineMs, T0 + 500 + 9_000, 'sent + ttl - guard');
+    assert.equal(a.lastSentMs, T0 + 500);
+    const [rec] = await w.real.list();
+    assert.equal(rec!.expiresAtMs, T0 + 2_500 + 10_000, 'the store counted from the arrival');
+  });
+
   test('the reservation is capped at the deadline (window > ttl - guard)', async (t) => {
     const w = await world(t);
     const a = w.keeper(w.real, recorder().events, { windowMs: 20_000 });
