@@ -27,8 +27,8 @@ interface Answer {
 const ID =
   /\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9A-HJKMNP-TV-Z]{26}|[0-9A-Za-z]{27}|[0-9]{6,20})\b/g;
 
-async function send(base: string, path: string, headers: Record<string, string>) {
-  const r = await fetch(base + path, { headers });
+async function send(base: string, path: string, headers: Record<string, string>, method = 'GET') {
+  const r = await fetch(base + path, { headers, method });
   const out: Record<string, string> = {};
   r.headers.forEach((v, k) => {
     if (k !== 'date') out[k] = v;
@@ -146,16 +146,16 @@ describe('the fast lane answers as the routes do', () => {
   }
 
   /** Sends `path` to both apps, checks the answers agree; the lane's answer and its take. */
-  async function both(path: string, headers: Record<string, string>) {
+  async function both(path: string, headers: Record<string, string>, method = 'GET') {
     const taken = lane.fastLane?.taken ?? 0;
     const c0 = await counts(laneUrl);
-    const a = await send(laneUrl, path, headers);
+    const a = await send(laneUrl, path, headers, method);
     const c1 = await counts(laneUrl);
-    const b = await send(plainUrl, path, headers);
+    const b = await send(plainUrl, path, headers, method);
     const c2 = await counts(laneUrl);
     assert.deepEqual(a, b, `${path} ${JSON.stringify(headers)}`);
     assert.deepEqual(moved(c0, c1), moved(c1, c2), `metrics moved by ${path}`);
-    return { answer: a, taken: (lane.fastLane?.taken ?? 0) - taken };
+    return { answer: a, taken: (lane.fastLane?.taken ?? 0) - taken, moved: moved(c0, c1) };
   }
 
   const ids = { authorization: `Bearer ${IDS}` };
@@ -233,6 +233,39 @@ describe('the fast lane answers as the routes do', () => {
       3,
       'all but the bad first token and the hostless 1.1',
     );
+  });
+
+  test('HEAD on a minting route: 405 with Allow on both paths; no ID, no number, no rate-limit token', async () => {
+    // Each probe goes to both apps, so that their limiters stay alike for the tests after.
+    const get = async (path: string, headers: Record<string, string>) => {
+      const a = await fetch(laneUrl + path, { headers });
+      await (await fetch(plainUrl + path, { headers })).text();
+      return { remaining: Number(a.headers.get('x-ratelimit-remaining')), text: await a.text() };
+    };
+    const remaining = async () => (await get('/v1/ids/ulid', ids)).remaining;
+    const number = async () => Number((await get('/api/segment/get/orders', orders)).text);
+    const r0 = await remaining();
+    const n0 = await number();
+    for (const [path, headers] of [
+      ['/v1/ids/snowflake?count=5', ids],
+      ['/v1/ids/uuidv7', ids],
+      ['/api/snowflake/get/k', ids],
+      ['/api/segment/get/orders', orders],
+      ['/v1/sequences/orders?count=3', orders],
+    ] as const) {
+      const r = await both(path, headers, 'HEAD');
+      assert.equal(r.taken, 0, `HEAD ${path} went to Fastify`);
+      assert.equal(r.answer.status, 405, `HEAD ${path}`);
+      assert.equal(r.answer.headers.allow, 'GET', `HEAD ${path}: Allow`);
+      const minted = r.moved.filter((m) => !m.startsWith('idforge_http_request'));
+      assert.deepEqual(minted, [], `HEAD ${path} counted nothing issued`);
+    }
+    assert.equal(
+      await number(),
+      n0 + 2,
+      'no number of the tag was burned (the other app drew one)',
+    );
+    assert.equal(await remaining(), r0 - 1, 'only the GETs took a rate-limit token');
   });
 
   test('the rate limit counts once per request, whichever path answered', async () => {

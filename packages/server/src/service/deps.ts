@@ -70,6 +70,11 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * A GET that hands out IDs or numbers: its HEAD answers 405 (a HEAD would mint, count and
+     * consume a rate-limit request for an answer whose body it drops).
+     */
+    mints?: boolean;
   }
 }
 

@@ -15,11 +15,16 @@ import {
 } from 'idforge';
 
 /**
- * The categories of the service's answers: the library's, and two only the HTTP edge gives: a
- * caller over its rate (`rate-limited`: retry after Retry-After) and a request not received
- * whole in time (`request-timeout`: send it at once).
+ * The categories of the service's answers: the library's, and three only the HTTP edge gives: a
+ * caller over its rate (`rate-limited`: retry after Retry-After), a request not received
+ * whole in time (`request-timeout`: send it at once) and a method the route does not answer
+ * (`method-not-allowed`: HEAD on a route that mints, which would mint and drop what it minted).
  */
-export type ServiceCategory = ErrorCategory | 'rate-limited' | 'request-timeout';
+export type ServiceCategory =
+  | ErrorCategory
+  | 'rate-limited'
+  | 'request-timeout'
+  | 'method-not-allowed';
 
 /** The HTTP status of each category (AIP-193's mapping, and 410 for a withdrawn key). */
 export const CATEGORY_STATUS: Readonly<Record<ServiceCategory, number>> = {
@@ -27,6 +32,7 @@ export const CATEGORY_STATUS: Readonly<Record<ServiceCategory, number>> = {
   unauthorized: 401,
   forbidden: 403,
   'not-found': 404,
+  'method-not-allowed': 405,
   'request-timeout': 408,
   conflict: 409,
   gone: 410,
@@ -47,6 +53,7 @@ export const ServiceCode = {
   UNAUTHORIZED: 'IDF_UNAUTHORIZED',
   FORBIDDEN: 'IDF_FORBIDDEN',
   NOT_FOUND: 'IDF_NOT_FOUND',
+  METHOD_NOT_ALLOWED: 'IDF_METHOD_NOT_ALLOWED',
   REQUEST_TIMEOUT: 'IDF_REQUEST_TIMEOUT',
   RATE_LIMITED: 'IDF_RATE_LIMITED',
   OVERLOADED: 'IDF_OVERLOADED',
@@ -64,6 +71,7 @@ export const SERVICE_CATEGORY = {
   IDF_UNAUTHORIZED: 'unauthorized',
   IDF_FORBIDDEN: 'forbidden',
   IDF_NOT_FOUND: 'not-found',
+  IDF_METHOD_NOT_ALLOWED: 'method-not-allowed',
   IDF_REQUEST_TIMEOUT: 'request-timeout',
   IDF_RATE_LIMITED: 'rate-limited',
   IDF_OVERLOADED: 'unavailable',
@@ -136,6 +144,8 @@ export function codeOfStatus(status: number): ServiceCodeValue {
       return ServiceCode.FORBIDDEN;
     case 404:
       return ServiceCode.NOT_FOUND;
+    case 405:
+      return ServiceCode.METHOD_NOT_ALLOWED;
     case 408:
       return ServiceCode.REQUEST_TIMEOUT;
     case 429:

@@ -6,8 +6,8 @@
  * request builds an object every time. REF: bench/service (count=1: 42.1 k req/s against
  * 42.6 k before issue 19 added the first two and the last, within the noise).
  */
-import type { FastifyRequest, RouteOptions } from 'fastify';
-import { badRequest } from '../errors.js';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { badRequest, HttpError, ServiceCode } from '../errors.js';
 import { routeAccess } from '../openapi.js';
 import { decimalIntegers } from '../query.js';
 import { guarded, shed } from './load-guard.js';
@@ -22,6 +22,26 @@ export function hostless(req: FastifyRequest): boolean {
 }
 
 export const noHost = () => badRequest('an HTTP/1.1 request needs a Host header');
+
+/**
+ * Whether `route` is the HEAD Fastify adds beside a GET that mints (`config.mints`): a HEAD
+ * would mint, count and consume a rate-limit request for an answer whose body it drops, so it
+ * answers 405 (its handler is replaced and the rate limit skips it).
+ */
+export function refusesHead(route: { method: string | string[]; config?: unknown }): boolean {
+  return (
+    route.method === 'HEAD' && (route.config as { mints?: boolean } | undefined)?.mints === true
+  );
+}
+
+async function headRefused(req: FastifyRequest, reply: FastifyReply): Promise<never> {
+  reply.header('allow', 'GET');
+  const path = req.url.split('?')[0];
+  throw new HttpError(
+    ServiceCode.METHOD_NOT_ALLOWED,
+    `HEAD ${path} would hand out IDs it does not send, so it is refused: use GET`,
+  );
+}
 
 export const gatePlugin = servicePlugin(
   'idforge-gate',
@@ -49,6 +69,7 @@ export const gatePlugin = servicePlugin(
       };
     };
     app.addHook('onRoute', (route) => {
+      if (refusesHead(route)) route.handler = headRefused;
       route.onRequest = [gateOf(route), ...hooks(route.onRequest)];
     });
   },

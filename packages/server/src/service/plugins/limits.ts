@@ -18,6 +18,7 @@ import {
   rateHeaders,
   rateKey,
 } from '../rate-limit.js';
+import { refusesHead } from './gate.js';
 import { type Hook, hooks, servicePlugin } from './plugin.js';
 
 declare module 'fastify' {
@@ -69,7 +70,8 @@ export const limitsPlugin = servicePlugin(
       else decided(d);
     };
     app.addHook('onRoute', (route) => {
-      route.preHandler = [...hooks(route.preHandler), count];
+      // A refused HEAD is answered nothing a request is counted for.
+      if (!refusesHead(route)) route.preHandler = [...hooks(route.preHandler), count];
     });
   },
   { dependencies: ['idforge-gate', 'idforge-errors'] },

@@ -73,7 +73,10 @@ export const idRoutes = routePlugin('ids', async (app: FastifyInstance, deps: Ro
   const fromNode = fromNodes(deps);
   app.get<{ Params: { scheme: Scheme }; Querystring: IdsQuery }>(
     '/v1/ids/:scheme',
-    { schema: idsSchema(config.maxCount, [config.layout, ...config.layouts]) },
+    {
+      config: { mints: true },
+      schema: idsSchema(config.maxCount, [config.layout, ...config.layouts]),
+    },
     async (req, reply) => {
       const { scheme } = req.params;
       allowScheme(req.principal, scheme);

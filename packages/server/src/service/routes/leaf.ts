@@ -33,6 +33,7 @@ function segmentRoute(app: FastifyInstance, { sequences, metrics }: RouteDeps): 
   app.get<{ Params: { key: string } }>(
     '/api/segment/get/:key',
     {
+      config: { mints: true },
       schema: {
         summary: 'Leaf: one number of the tag `key`',
         tags: ['leaf'],
@@ -61,6 +62,7 @@ function snowflakeRoute(app: FastifyInstance, deps: RouteDeps, node: () => Snowf
   app.get<{ Params: { key: string } }>(
     '/api/snowflake/get/:key',
     {
+      config: { mints: true },
       schema: {
         summary: 'Leaf: one Snowflake ID (key ignored)',
         tags: ['leaf'],

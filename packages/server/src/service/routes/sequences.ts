@@ -14,7 +14,7 @@ export const sequenceRoutes = routePlugin(
     const { config, sequences, metrics } = deps;
     app.get<{ Params: { tag: string }; Querystring: { count: number } }>(
       '/v1/sequences/:tag',
-      { schema: sequenceSchema(config.maxCount) },
+      { config: { mints: true }, schema: sequenceSchema(config.maxCount) },
       async (req, reply) => {
         const { tag } = req.params;
         const { count } = req.query;
