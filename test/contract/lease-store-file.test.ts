@@ -23,7 +23,7 @@ import { parseFileUrl } from '../../packages/stores/src/file/connect.js';
 import { FileLeaseStore, openFileLeaseStore } from '../../packages/stores/src/file/lease-store.js';
 import { StateFile } from '../../packages/stores/src/file/state-file.js';
 import { tsEntry } from '../helpers/bundle.js';
-import { leaseStoreContract, owner, report, request } from './lease-store.js';
+import { expiryBoundary, leaseStoreContract, owner, report, request } from './lease-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-file-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,6 +37,10 @@ async function openFresh(url = `file:${fresh()}`): Promise<LeaseStore> {
 }
 
 leaseStoreContract('file', { open: () => openFresh(), shortTtlMs: 500 });
+expiryBoundary('file', async (now) => {
+  const file = new StateFile(fresh(), { timeoutMs: 1000, staleMs: 30_000 });
+  return new FileLeaseStore(file, 'file:test', 'idforge', now);
+});
 
 /** Asserts `p` rejects with StoreUnavailableError('file', address, operation). */
 async function rejectsUnavailable(p: Promise<unknown>, address: string, operation: string) {

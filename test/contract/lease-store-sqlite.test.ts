@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
-import { leaseStoreContract, owner, request } from './lease-store.js';
+import { SqliteLeaseStore } from '../../packages/stores/src/sqlite/lease-store.js';
+import { expiryBoundary, leaseStoreContract, owner, request } from './lease-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,6 +20,15 @@ leaseStoreContract('sqlite', {
   open: () => openLeaseStore(freshUrl()),
   shortTtlMs: 500,
   processes: { freshUrl, open: (url) => openLeaseStore(url) },
+});
+
+expiryBoundary('sqlite', async (now) => {
+  // On a database of the test's own, which the store leaves open: closed with the directory.
+  const database = new Database(join(dir, `leases-${n++}.db`));
+  after(() => database.close());
+  const s = new SqliteLeaseStore({ database, now });
+  await s.migrate();
+  return s;
 });
 
 test('migrate adds the grant mark to a lease table made before it; its leases keep working', async () => {

@@ -305,3 +305,29 @@ export function leaseStoreContract(name: string, options: ContractOptions): void
     }
   });
 }
+
+/**
+ * For a store whose clock a test can set (SQLite, file): a lease expires AT its expiry
+ * millisecond. A renewal one ms before it holds; one at that exact ms finds it expired, as a
+ * grant would (both read "expired" as expiresAtMs <= now), and changes nothing, so that a
+ * renewal and a grant at one instant never both win.
+ */
+export function expiryBoundary(name: string, open: (now: () => number) => Promise<LeaseStore>) {
+  test(`${name}: a renewal at the exact expiry millisecond is too late, one ms before holds`, async () => {
+    let now = 1_000_000;
+    const s = await open(() => now);
+    try {
+      const l = await s.acquire(request(owner(), 0, 0, 10_000));
+      assert.ok(l);
+      now += 9_999;
+      assert.equal((await s.renew(l, report(10_000, 0))).held, true, 'one ms before expiry');
+      now += 10_000; // exactly the renewed expiry
+      const late = await s.renew(l, report(10_000, 0));
+      assert.deepEqual(late, { held: false, claimants: [] }, 'at the expiry ms');
+      assert.deepEqual(await s.list(), [], 'the late renewal brought nothing back');
+      assert.equal((await s.acquire(request(owner(), 0, 0)))?.workerId, 0, 'free to a grant');
+    } finally {
+      await s.close();
+    }
+  });
+}
