@@ -47,10 +47,30 @@ function clientFailure(code: string, requestTimeoutMs: number): [number, string]
   return [400, `malformed HTTP/1.1 request${name}; send a valid request line and headers`];
 }
 
+type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
+
+/**
+ * Calls `then` once no answer is pending on `socket`, unless one ends the connection: the
+ * requests before the failure are answered first. Node gives the socket to the next pipelined
+ * answer in its own 'finish' listener, which runs before this one, so the socket is looked at
+ * again after each.
+ */
+function afterAnswers(socket: HttpSocket, then: () => void): void {
+  const res = socket._httpMessage as (ServerResponse & { _last?: boolean }) | null | undefined;
+  if (res == null) return then();
+  // An answer that ends the connection (Connection: close): nothing may follow it.
+  if (res._last === true || socket.destroyed) return;
+  res.once('finish', () => afterAnswers(socket, then));
+}
+
 /**
  * Fastify's `clientErrorHandler`: answers a connection-level failure in the documented shape,
- * unless an answer has already begun on the connection, then closes it. Logs the failure's
- * code at debug, never the error (it holds the request's bytes).
+ * then closes the connection. Requests received whole before the failure (a valid request,
+ * then bytes that are not HTTP) are answered first: a route may already be minting for one,
+ * and what is minted must be answered (the fast lane's answer is written at once, a route's
+ * later). A failure after a last answer (`Connection: close`) is not answered: the connection
+ * ends with that answer. Logs the failure's code at debug, never the error (it holds the
+ * request's bytes).
  */
 export function clientErrorHandler(requestTimeoutMs: number) {
   return function onClientError(
@@ -63,11 +83,17 @@ export function clientErrorHandler(requestTimeoutMs: number) {
     const code = error.code ?? 'unknown';
     const [status, message] = clientFailure(code, requestTimeoutMs);
     this.log.debug({ status, code }, 'client error');
-    const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (socket.writable && (res == null || !res.headersSent)) {
-      socket.write(rawAnswer(status, message));
+    const s = socket as HttpSocket;
+    // A request not received whole (a trickled body) is the one that failed: answered now.
+    if (s._httpMessage == null || s._httpMessage.req?.complete !== true) {
+      if (socket.writable) socket.write(rawAnswer(status, message));
+      socket.destroy();
+      return;
     }
-    socket.destroy();
+    afterAnswers(s, () => {
+      // end, not destroy: the answers before may still be in the socket's buffer.
+      if (socket.writable && !socket.writableEnded) socket.end(rawAnswer(status, message));
+    });
   };
 }
 
