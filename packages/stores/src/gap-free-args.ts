@@ -23,3 +23,19 @@ export function checkGapFreeKey(tag: string, period: string): void {
 export function lockTimeoutOf(ms: number | undefined): number {
   return assertInteger('lockTimeoutMs', ms ?? DEFAULT_GAP_FREE_LOCK_TIMEOUT_MS, 1, 600_000);
 }
+
+/** The largest number a gap-free row holds (its column is a signed 64-bit BIGINT). */
+export const GAP_FREE_MAX = 9223372036854775807n;
+
+/**
+ * The refusal of a `tx` outside any transaction (`expected`: what the store takes; `begin`:
+ * how the caller starts one): its number would commit on its own, and the caller's rollback
+ * could not give it back.
+ */
+export function outsideTransaction(expected: string, begin: string): TypeError {
+  return new TypeError(
+    `tx: expected ${expected} inside a transaction, got one outside any: the number would ` +
+      'commit on its own, and a rollback of your transaction could not give it back (a gap). ' +
+      `Call next(tx) after ${begin}, and COMMIT once the row that uses the number is written.`,
+  );
+}

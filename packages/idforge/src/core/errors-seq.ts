@@ -63,6 +63,28 @@ export class SequenceExhaustedError extends IdforgeError {
 }
 
 /**
+ * A gap-free period's row (idforge/sequences' `GapFreeSequence.next(tx)`) holds 2^63 - 1, the
+ * largest number its BIGINT column holds: there is no next number, and none was taken. Same
+ * code as the segments' exhaustion; `maxId` is that largest number.
+ */
+export class GapFreeExhaustedError extends SequenceExhaustedError {
+  readonly period: string;
+  readonly backend: string;
+
+  constructor(tag: string, period: string, backend: string, cause?: unknown) {
+    super(tag, 9223372036854775807n);
+    this.message =
+      `gap-free sequence "${tag}"${period === '' ? '' : ` (period ${period})`} is exhausted on ` +
+      `the ${backend} store: its last number is 2^63 - 1, the largest its BIGINT column holds, ` +
+      'so nothing was taken. Roll the transaction back and number on under a new tag (a new ' +
+      'series); never reset the row, which would reissue numbers.';
+    if (cause !== undefined) this.cause = cause;
+    this.period = period;
+    this.backend = backend;
+  }
+}
+
+/**
  * A counter (Redis INCRBY) returned a value at or below the durable high-water mark of the
  * blocks already served: the counter restarted (Redis without persistence) or was reset.
  * Nothing at or below the mark is served.

@@ -66,6 +66,7 @@ export {
 } from './errors-public.js';
 export {
   CounterRegressedError,
+  GapFreeExhaustedError,
   GapFreeTimeoutError,
   SequenceExhaustedError,
   TagExistsError,

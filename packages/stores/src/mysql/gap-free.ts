@@ -21,11 +21,17 @@
  * `innodb_lock_wait_timeout` (whole seconds, rounded up from `lockTimeoutMs`), put back after;
  * a timeout (1205) is `GapFreeTimeoutError` (InnoDB rolled back the statement, not the
  * transaction: roll it back). Other failures are `StoreUnavailableError`.
+ *
+ * A connection outside any transaction is refused (`TypeError`) before the row is touched or
+ * created: its number would commit alone, and the caller's rollback could not give it back.
+ * The first statement's OK packet tells (the server's status flags: in a transaction, or
+ * autocommit off, where every statement is in one). A row at 2^63 - 1 has no next number:
+ * the BIGINT overflow (1690) is `GapFreeExhaustedError`.
  */
-import { GapFreeTimeoutError } from 'idforge';
+import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge';
 import type { GapFreeStore } from 'idforge/sequences';
 import type { MysqlPromisePool, MysqlQuery } from '../driver-types.js';
-import { checkGapFreeKey, lockTimeoutOf } from '../gap-free-args.js';
+import { checkGapFreeKey, lockTimeoutOf, outsideTransaction } from '../gap-free-args.js';
 import { callerAddress } from '../owned.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import { storeError } from '../store-error.js';
@@ -48,6 +54,11 @@ export interface MysqlGapFreeOptions {
 
 /** MySQL's error number for a lock wait timeout. */
 const ER_LOCK_WAIT_TIMEOUT = 1205;
+/** MySQL's error number for a value out of its type's range (`last + 1` past 2^63 - 1). */
+const ER_DATA_OUT_OF_RANGE = 1690;
+/** The server status flags of an OK packet: in a transaction, autocommit on. */
+const SERVER_STATUS_IN_TRANS = 1;
+const SERVER_STATUS_AUTOCOMMIT = 2;
 
 function gapFreeSql(namespace: string) {
   const t = `\`${namespace}_gap_free\``;
@@ -62,12 +73,19 @@ function gapFreeSql(namespace: string) {
       'SET @idforge_lwt = @@SESSION.innodb_lock_wait_timeout, SESSION innodb_lock_wait_timeout = ?',
     restore: 'SET SESSION innodb_lock_wait_timeout = @idforge_lwt',
     bump: `UPDATE ${t} SET last = LAST_INSERT_ID(last + 1) WHERE tag = ? AND period = ?`,
-    exists: `SELECT last FROM ${t} WHERE tag = ? AND period = ?`,
+    // As text: mysql2 reads a BIGINT as a JavaScript number, exact only up to 2^53.
+    exists: `SELECT CAST(last AS CHAR) AS last FROM ${t} WHERE tag = ? AND period = ?`,
     create: `INSERT IGNORE INTO ${t} (tag, period, last) VALUES (?, ?, 0)`,
   };
 }
 
-type Header = { affectedRows: number; insertId: number | string };
+type Header = { affectedRows: number; insertId: number | string; serverStatus?: number };
+
+/** Whether the server said the connection is in a transaction (or has autocommit off). */
+function inTransaction(header: Header): boolean {
+  const status = header.serverStatus ?? 0;
+  return (status & SERVER_STATUS_IN_TRANS) !== 0 || (status & SERVER_STATUS_AUTOCOMMIT) === 0;
+}
 
 export class MysqlGapFreeStore implements GapFreeStore<MysqlTransactionConnection> {
   readonly backend = 'mysql';
@@ -117,22 +135,35 @@ export class MysqlGapFreeStore implements GapFreeStore<MysqlTransactionConnectio
         'tx: expected a mysql2/promise connection inside a transaction, got none',
       );
     }
-    await this.#ensureRow(tag, period);
     const q = async (sql: string, values: unknown[]) =>
       ((await tx.query({ sql }, values)) as unknown[])[0];
     try {
-      await q(this.#sql.timeout, [this.lockTimeoutMs / 1000]);
+      const set = (await q(this.#sql.timeout, [this.lockTimeoutMs / 1000])) as Header;
+      if (!inTransaction(set)) {
+        await q(this.#sql.restore, []);
+        throw outsideTransaction('a mysql2/promise connection', 'START TRANSACTION (or BEGIN)');
+      }
+      await this.#ensureRow(tag, period);
       const header = (await q(this.#sql.bump, [tag, period])) as Header;
       await q(this.#sql.restore, []);
       if (header.affectedRows !== 1) throw new Error(`the row of ${tag} ${period} is missing`);
       return BigInt(header.insertId);
     } catch (error) {
-      if ((error as { errno?: unknown })?.errno === ER_LOCK_WAIT_TIMEOUT) {
-        await q(this.#sql.restore, []).catch(() => undefined);
-        throw new GapFreeTimeoutError(tag, period, this.backend, this.lockTimeoutMs, error);
-      }
-      throw storeError(this.backend, this.address, 'gap-free increment', error);
+      throw await this.#failure(error, tag, period, () => q(this.#sql.restore, []));
     }
+  }
+
+  /** The typed error of a failed increment; the lock wait timeout put back first when it can be. */
+  async #failure(error: unknown, tag: string, period: string, restore: () => Promise<unknown>) {
+    if (error instanceof TypeError) return error;
+    const errno = (error as { errno?: unknown })?.errno;
+    if (errno === ER_LOCK_WAIT_TIMEOUT || errno === ER_DATA_OUT_OF_RANGE) {
+      await restore().catch(() => undefined);
+      return errno === ER_DATA_OUT_OF_RANGE
+        ? new GapFreeExhaustedError(tag, period, this.backend, error)
+        : new GapFreeTimeoutError(tag, period, this.backend, this.lockTimeoutMs, error);
+    }
+    return storeError(this.backend, this.address, 'gap-free increment', error);
   }
 
   async last(tag: string, period: string): Promise<bigint> {

@@ -21,11 +21,18 @@
  * has then aborted the caller's transaction (roll it back). Other failures are
  * `StoreUnavailableError`. Under REPEATABLE READ or SERIALIZABLE a second writer fails with a
  * serialization error instead of waiting: use READ COMMITTED (the default) for these.
+ *
+ * A client outside any transaction block is refused (`TypeError`) before the UPDATE: its number
+ * would commit alone, and the caller's rollback could not give it back. The first statement
+ * tells: node-postgres's `getTransactionStatus()` after it ('T' in a block), or, for a client
+ * without it (a pool, a wrapper), a `SAVEPOINT` released at once, which PostgreSQL refuses
+ * outside a block (25P01). A row at 2^63 - 1 has no next
+ * number: PostgreSQL's bigint overflow (22003) is `GapFreeExhaustedError`.
  */
-import { GapFreeTimeoutError } from 'idforge';
+import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge';
 import type { GapFreeStore } from 'idforge/sequences';
 import type { PgPool, PgQueryResult } from '../driver-types.js';
-import { checkGapFreeKey, lockTimeoutOf } from '../gap-free-args.js';
+import { checkGapFreeKey, lockTimeoutOf, outsideTransaction } from '../gap-free-args.js';
 import { callerAddress } from '../owned.js';
 import { storeError } from '../store-error.js';
 import { DEFAULT_POSTGRES_NAMESPACE } from './connect.js';
@@ -34,6 +41,8 @@ import { quoteNamespace } from './schema.js';
 /** The caller's client inside its transaction: a `pg.PoolClient` or a `pg.Client`. */
 export interface PgTransactionClient {
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+  /** node-postgres's: 'I' idle, 'T' in a transaction block, 'E' in a failed one. */
+  getTransactionStatus?(): string | null;
 }
 
 /** Options of {@link PostgresGapFreeStore}. */
@@ -61,6 +70,8 @@ CREATE TABLE IF NOT EXISTS ${t} (
     // The subquery (not flattened: OFFSET 0) reads the setting before set_config changes it.
     timeout: `SELECT prev, set_config('lock_timeout', $1::text, true)
 FROM (SELECT current_setting('lock_timeout') AS prev OFFSET 0) s`,
+    // Outside a block (an implicit one too) SAVEPOINT fails with 25P01 and changes nothing.
+    probe: 'SAVEPOINT idforge_gap_free; RELEASE SAVEPOINT idforge_gap_free',
     restore: `SELECT set_config('lock_timeout', $1::text, true)`,
     bump: `UPDATE ${t} SET last = last + 1 WHERE tag = $1::text AND period = $2::text RETURNING last::text AS last`,
     create: `INSERT INTO ${t} (tag, period, last) VALUES ($1::text, $2::text, 0) ON CONFLICT DO NOTHING`,
@@ -99,9 +110,20 @@ export class PostgresGapFreeStore implements GapFreeStore<PgTransactionClient> {
     if (typeof tx?.query !== 'function') {
       throw new TypeError('tx: expected a node-postgres client inside a transaction, got none');
     }
+    const value = await this.#take(tx, tag, period);
+    if (value === undefined) throw outsideTransaction('a node-postgres client', 'BEGIN');
+    return value;
+  }
+
+  /** The number, or undefined when `tx` is outside a transaction block (nothing taken). */
+  async #take(tx: PgTransactionClient, tag: string, period: string): Promise<bigint | undefined> {
     try {
+      const known = typeof tx.getTransactionStatus === 'function';
+      if (!known && !(await this.#inBlock(tx))) return undefined;
       const set = await tx.query(this.#sql.timeout, [`${this.lockTimeoutMs}ms`]);
       const prev = (set.rows[0] as { prev: string }).prev;
+      // Outside a block, set_config(..., true) lasted its own statement: nothing to put back.
+      if (known && tx.getTransactionStatus!() !== 'T') return undefined;
       let bumped = await tx.query(this.#sql.bump, [tag, period]);
       if (bumped.rows.length === 0) {
         await tx.query(this.#sql.create, [tag, period]);
@@ -110,10 +132,23 @@ export class PostgresGapFreeStore implements GapFreeStore<PgTransactionClient> {
       await tx.query(this.#sql.restore, [prev]);
       return BigInt((bumped.rows[0] as { last: string }).last);
     } catch (error) {
-      if ((error as { code?: unknown })?.code === '55P03') {
+      const code = (error as { code?: unknown })?.code;
+      if (code === '55P03') {
         throw new GapFreeTimeoutError(tag, period, this.backend, this.lockTimeoutMs, error);
       }
+      if (code === '22003') throw new GapFreeExhaustedError(tag, period, this.backend, error);
       throw storeError(this.backend, this.address, 'gap-free increment', error);
+    }
+  }
+
+  /** Whether a client without getTransactionStatus() is in a transaction block. */
+  async #inBlock(tx: PgTransactionClient): Promise<boolean> {
+    try {
+      await tx.query(this.#sql.probe);
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown })?.code === '25P01') return false;
+      throw error;
     }
   }
 

@@ -10,13 +10,15 @@
  * takes the write lock first and waits for it up to the database's busy timeout (the caller's
  * `timeout` option), so the two statements never wait. Under a deferred `BEGIN`, the INSERT
  * takes the lock and may find it held: SQLITE_BUSY is then `GapFreeTimeoutError`. A database
- * outside any transaction is refused (`TypeError`): the number would commit on its own.
+ * outside any transaction is refused (`TypeError`): the number would commit on its own. The
+ * UPDATE moves only a row below 2^63 - 1 (`last + 1` past it would become a REAL, the same
+ * number on every call): a row at the bound is `GapFreeExhaustedError`.
  */
 import type Database from 'better-sqlite3';
-import { GapFreeTimeoutError } from 'idforge';
+import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge';
 import type { GapFreeStore } from 'idforge/sequences';
 import type { SqliteDatabase } from '../driver-types.js';
-import { checkGapFreeKey } from '../gap-free-args.js';
+import { checkGapFreeKey, GAP_FREE_MAX, outsideTransaction } from '../gap-free-args.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import { storeError } from '../store-error.js';
 
@@ -60,7 +62,9 @@ export class SqliteGapFreeStore implements GapFreeStore<SqliteDatabase> {
       st = {
         create: db.prepare(`INSERT OR IGNORE INTO ${t} (tag, period, last) VALUES (?, ?, 0)`),
         bump: db
-          .prepare(`UPDATE ${t} SET last = last + 1 WHERE tag = ? AND period = ? RETURNING last`)
+          .prepare(
+            `UPDATE ${t} SET last = last + 1 WHERE tag = ? AND period = ? AND last < ${GAP_FREE_MAX} RETURNING last`,
+          )
           .safeIntegers(true),
       };
       this.#prepared.set(db, st);
@@ -83,20 +87,22 @@ export class SqliteGapFreeStore implements GapFreeStore<SqliteDatabase> {
     checkGapFreeKey(tag, period);
     const db = tx as Database.Database;
     if (db?.inTransaction !== true) {
-      throw new TypeError(
-        'tx: expected a better-sqlite3 database inside a transaction (BEGIN IMMEDIATE), got one outside any',
-      );
+      throw outsideTransaction('a better-sqlite3 database', 'BEGIN IMMEDIATE');
     }
+    let row: { last: bigint } | undefined;
     try {
       const st = this.#statements(db);
       st.create.run(tag, period);
-      return (st.bump.get(tag, period) as { last: bigint }).last;
+      row = st.bump.get(tag, period) as { last: bigint } | undefined;
     } catch (error) {
       if (BUSY.test(String((error as { code?: unknown })?.code))) {
         throw new GapFreeTimeoutError(tag, period, this.backend, 0, error);
       }
       throw storeError(this.backend, this.address, 'gap-free increment', error);
     }
+    // The row exists (created above if it was missing): only one at the bound moves not.
+    if (row === undefined) throw new GapFreeExhaustedError(tag, period, this.backend);
+    return row.last;
   }
 
   async last(tag: string, period: string): Promise<bigint> {
