@@ -16,16 +16,21 @@ export interface OwnServer {
 
 /**
  * `service` is the script name under scripts/services/ (redis, postgres, etcd); `startArgs`
- * go to every start (redis: `--no-persist`).
+ * go to every start (redis: `--no-persist`); `env` is added to the environment of every call,
+ * which the server started inherits (libfaketime's, test/helpers/faketime.ts).
  */
 export function ownServer(
   service: string,
   port: number,
   startArgs: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
 ): OwnServer {
   const script = fileURLToPath(new URL(`../../scripts/services/${service}.sh`, import.meta.url));
   const call = async (...args: string[]) => {
-    await run('bash', [script, ...args, '--port', String(port)], { timeout: 120_000 });
+    await run('bash', [script, ...args, '--port', String(port)], {
+      timeout: 120_000,
+      env: { ...process.env, ...env },
+    });
   };
   return {
     start: () => call('start', ...startArgs),

@@ -12,6 +12,13 @@
  * session-level lock leaked instead: a cancel or timeout that PostgreSQL processes after
  * granting a waiting lock fails the call with the lock still held (issue 32), and every other
  * session then waited on it.
+ *
+ * A committed ID is durable: the first call of each transaction writes the sequence's state to
+ * the WAL itself (setval), so the transaction's commit waits for the WAL flush (with
+ * synchronous_commit on), and that flush covers the record behind every value it took. A crash
+ * then never hands out a committed ID again, even with the clock behind the counter (issue 32:
+ * 18 repeats in 506,015 IDs taken by autocommit SELECTs, whose commits flushed nothing). See
+ * counterSql.
  */
 import { type LayoutSql, nodeBitsSql, type SqlFunction } from './layout-sql.js';
 
@@ -113,6 +120,32 @@ $f$`,
   );
 }
 
+/**
+ * The counter step of `idforge_snowflake()`: v := max(nextval, c) under the lock (see the
+ * module's comment), and the first call of each transaction writes the sequence (setval, which
+ * always writes WAL and gives the transaction an ID) so that the caller's commit flushes the
+ * WAL. A commit flushes only when its transaction has an ID and wrote WAL itself; nextval
+ * writes WAL once per 32 values, so the transactions that take the other 31 (an autocommit
+ * SELECT) committed without a flush, and a crash before the flush of the record that covered
+ * their values handed those values out again once the clock was behind the counter.
+ */
+function counterSql(): string {
+  return `  BEGIN
+    PERFORM pg_advisory_xact_lock(${PG_LOCK_KEY});
+    v := nextval('idforge_snowflake_seq');
+    IF v < c OR synced IS NOT TRUE THEN
+      v := greatest(v, c);
+      PERFORM setval('idforge_snowflake_seq', v, true);
+    END IF;
+    RAISE SQLSTATE '${RELEASE_STATE}';
+  EXCEPTION WHEN SQLSTATE '${RELEASE_STATE}' THEN
+    NULL;
+  END;
+  IF synced IS NOT TRUE THEN
+    PERFORM set_config('idforge.synced', 'on', true);
+  END IF;`;
+}
+
 function snowflakeFunction(l: LayoutSql): SqlFunction {
   const gene = l.geneBits === 0 ? '' : ` | floor(random() * ${2 ** l.geneBits})::bigint`;
   const name = l.layout.name.replaceAll("'", "''");
@@ -127,6 +160,7 @@ DECLARE
   v bigint;
   t bigint;
   id bigint;
+  synced boolean := current_setting('idforge.synced', true) = 'on';
 BEGIN
   IF n IS NULL THEN
     RAISE EXCEPTION 'idforge_snowflake: no node is set' USING ERRCODE = '55000',
@@ -136,17 +170,7 @@ BEGIN
     RAISE EXCEPTION 'idforge_snowflake: the clock (% ms) is before the epoch of layout ${name}', ms USING ERRCODE = '22008';
   END IF;
   c := ((ms - ${l.epochMs}) / ${l.unitMs}) << ${l.seqBits};
-  BEGIN
-    PERFORM pg_advisory_xact_lock(${PG_LOCK_KEY});
-    v := nextval('idforge_snowflake_seq');
-    IF v < c THEN
-      PERFORM setval('idforge_snowflake_seq', c, true);
-      v := c;
-    END IF;
-    RAISE SQLSTATE '${RELEASE_STATE}';
-  EXCEPTION WHEN SQLSTATE '${RELEASE_STATE}' THEN
-    NULL;
-  END;
+${counterSql()}
   t := v >> ${l.seqBits};
   IF t > ${l.timeMask} THEN
     RAISE EXCEPTION 'idforge_snowflake: tick % is past the horizon of layout ${name}', t USING ERRCODE = '22008';
