@@ -7,18 +7,20 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { PublicIdInvalidError, seededRandom } from '../../packages/idforge/src/core/index.js';
+import { storeWord, swapWord } from '../../packages/idforge/src/public/aes.js';
+import { encodeBase64url } from '../../packages/idforge/src/public/base64url.js';
 import { generatePublicKey } from '../../packages/idforge/src/public/keys.js';
 import { PublicIds } from '../../packages/idforge/src/public/opaque.js';
+import { VersionKey } from '../../packages/idforge/src/public/version-key.js';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const OTHERS = `${B64}=+/. é😀\u0000`;
-const ids = new PublicIds({
-  keys: [
-    generatePublicKey(1, seededRandom(101)),
-    generatePublicKey(2, seededRandom(102), 32),
-    generatePublicKey(3, seededRandom(103)),
-  ],
-});
+const keys = [
+  generatePublicKey(1, seededRandom(101)),
+  generatePublicKey(2, seededRandom(102), 32),
+  generatePublicKey(3, seededRandom(103)),
+];
+const ids = new PublicIds({ keys });
 
 function rejected(publicId: string, prefix: string | undefined): PublicIdInvalidError {
   try {
@@ -73,6 +75,24 @@ test('the reason names what is wrong: version, alphabet, prefix or the failed ch
   assert.equal(rejected(`${good}A`, 'inv').reason, 'length');
   assert.equal(rejected(good.slice(0, -1), 'inv').reason, 'length');
   assert.equal(rejected('', undefined).reason, 'length');
+});
+
+test('a 64-bit block right in one redundancy word and wrong in the other is forged', () => {
+  // Made with the key itself, as only a forger holding half a check could: each of the two
+  // redundancy words must be checked on its own (a one-character change alters both at once).
+  const vk = new VersionKey(keys[2]!);
+  const made = (prefix: string | undefined, r2: number, r3: number) => {
+    const o = vk.k64.encrypt(swapWord(0), swapWord(42), r2, r3);
+    const b = new Uint8Array(16);
+    for (const [i, w] of [o.s0, o.s1, o.s2, o.s3].entries()) storeWord(b, 4 * i, w);
+    return `${prefix === undefined ? '' : `${prefix}_`}3${encodeBase64url(b, 16)}`;
+  };
+  for (const prefix of [undefined, 'inv']) {
+    const t = vk.tweak(prefix ?? '');
+    assert.equal(ids.decode(made(prefix, t.r2, t.r3), prefix), 42n, 'both words right: genuine');
+    assert.equal(rejected(made(prefix, t.r2, t.r3 ^ 1), prefix).reason, 'forged');
+    assert.equal(rejected(made(prefix, t.r2 ^ 0x80000000, t.r3), prefix).reason, 'forged');
+  }
 });
 
 test('insertions and deletions of one character are rejected', () => {
