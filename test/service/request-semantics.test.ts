@@ -1,8 +1,12 @@
 // Issue 32 §15: what the service answers to requests a probe found mishandled, over real
 // sockets: a valid request followed by bytes that are not HTTP is answered (the routes minted
-// and counted IDs, then answered 400 HPE_CLOSED_CONNECTION: never mint what is not answered).
+// and counted IDs, then answered 400 HPE_CLOSED_CONNECTION: never mint what is not answered);
+// a Leaf route's failure of 500 or more is logged, as docs/service.md says every one is.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { pino } from 'pino';
+import { buildApp, openService, resolveConfig } from '../../packages/server/src/service/index.js';
+import { tempDir } from '../helpers/service.js';
 import {
   assertShape,
   listeningService,
@@ -40,4 +44,45 @@ describe('a valid request, then bytes that are not HTTP, on one connection', () 
       }
     });
   }
+});
+
+describe("a Leaf route's failure of status 500 or more is logged, on the lane as on the routes", () => {
+  test('the node closed (its lease released): 500 text, and an error line naming the route and code', async () => {
+    const t = tempDir('idforge-leaf-log-');
+    const lines: Record<string, unknown>[] = [];
+    const config = resolveConfig({
+      file: {
+        path: 'test settings',
+        values: { store: `sqlite:${t.dir}/idforge.db`, maxEventLoopDelayMs: 0 },
+      },
+      env: {},
+    });
+    const write = (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>);
+    const opened = await openService(config, { logger: pino({ level: 'info' }, { write }) });
+    const lane = await buildApp(opened.deps);
+    const plain = await buildApp(opened.deps, { fastLane: false });
+    try {
+      const urls = [
+        await lane.listen({ host: '127.0.0.1', port: 0 }),
+        await plain.listen({ host: '127.0.0.1', port: 0 }),
+      ];
+      await opened.deps.nodes.get(config.layout)?.close();
+      for (const url of urls) {
+        const before = lines.length;
+        const r = await fetch(`${url}/api/snowflake/get/k`);
+        assert.equal(r.status, 500, url);
+        assert.match(await r.text(), /^IDF_NOT_READY: /);
+        const logged = lines.slice(before).filter((l) => l.level === 50);
+        assert.equal(logged.length, 1, `${url}: one error line (${JSON.stringify(lines)})`);
+        assert.equal(logged[0]?.route, '/api/snowflake/get/:key');
+        assert.equal(logged[0]?.code, 'IDF_NOT_READY');
+      }
+      assert.equal(lane.fastLane?.taken, 1, 'the lane answered its request');
+    } finally {
+      await lane.close();
+      await plain.close();
+      await opened.close();
+      t.remove();
+    }
+  });
 });

@@ -199,12 +199,19 @@ export function describeFailure(error: unknown): Failure {
 
 /**
  * A failure of a Leaf route as Leaf answers it: 500 with a text body, whatever the cause; auth
- * failures keep their status (Leaf has no auth).
+ * failures keep their status (Leaf has no auth). `cause` is the failure as the other routes
+ * answer it: its status says whether it is the server's (500 or more: logged, as theirs are)
+ * or the caller's (an unknown tag, 404 elsewhere, is 500 here only because Leaf says so).
  */
-export function leafFailure(error: unknown): { readonly status: number; readonly body: string } {
+export function leafFailure(error: unknown): {
+  readonly status: number;
+  readonly body: string;
+  readonly cause: Failure;
+} {
   const f = describeFailure(error);
   return {
     status: f.status === 401 || f.status === 403 ? f.status : 500,
     body: `${f.code}: ${f.message}`,
+    cause: f,
   };
 }

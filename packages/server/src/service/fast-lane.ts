@@ -339,8 +339,9 @@ function failJson(p: Lane, res: ServerResponse, a: Admitted, route: Route, error
   answer(p, res, a, route, f.status, JSON_TYPE, errorJson(f.code, f.message));
 }
 
-/** A failure of a Leaf route after admission, as the route answers it. */
+/** A failure of a Leaf route after admission, as the route answers and logs it. */
 function failText(p: Lane, res: ServerResponse, a: Admitted, route: Route, error: unknown) {
   const f = leafFailure(error);
+  if (f.cause.status >= 500) p.deps.logger?.error({ code: f.cause.code, route }, f.cause.message);
   answer(p, res, a, route, f.status, TEXT, f.body);
 }

@@ -22,8 +22,11 @@ const keyParam = {
 
 const text = { 200: { type: 'string', description: 'the ID in decimal' }, 500: { type: 'string' } };
 
-function failed(reply: FastifyReply, error: unknown): string {
+/** Leaf's answer to a failure; one of the server's (500 or more elsewhere) is logged. */
+function failed(reply: FastifyReply, route: string, error: unknown): string {
   const f = leafFailure(error);
+  const c = f.cause;
+  if (c.status >= 500) reply.log.error({ code: c.code, route }, c.message);
   reply.code(f.status).type(TEXT);
   return f.body;
 }
@@ -51,7 +54,7 @@ function segmentRoute(app: FastifyInstance, { sequences, metrics }: RouteDeps): 
         reply.type(TEXT);
         return v.toString();
       } catch (error) {
-        return failed(reply, error);
+        return failed(reply, '/api/segment/get/:key', error);
       }
     },
   );
@@ -78,7 +81,7 @@ function snowflakeRoute(app: FastifyInstance, deps: RouteDeps, node: () => Snowf
         reply.type(TEXT);
         return id as string;
       } catch (error) {
-        return failed(reply, error);
+        return failed(reply, '/api/snowflake/get/:key', error);
       }
     },
   );
