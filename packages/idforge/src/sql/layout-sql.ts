@@ -116,3 +116,8 @@ export function nodeFieldsOf(l: LayoutSql, node: number): Record<string, number>
   for (const f of l.nodeFields) out[f.name] = Math.floor(node / 2 ** f.offset) % 2 ** f.bits;
   return out;
 }
+
+/** Single-quoted SQL string literal. */
+export function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}

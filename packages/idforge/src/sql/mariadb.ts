@@ -13,14 +13,27 @@
  * DEFAULTs in MariaDB: call them in the INSERT (or a BEFORE INSERT trigger).
  */
 import { INT64_MAX } from '../core/internal.js';
-import { type LayoutSql, nodeBitsSql, type SqlFunction } from './layout-sql.js';
+import {
+  type LayoutSql,
+  layoutKey,
+  nodeBitsSql,
+  type SqlFunction,
+  sqlString,
+} from './layout-sql.js';
 
 const MAX_MS = 281474976710655; // 2^48 - 1
 
 /** The table of the Snowflake counter (one row). */
 export const MARIADB_COUNTER = 'idforge_snowflake_counter';
 
-/** The tables and the counter, each created only when missing. */
+/**
+ * The tables and the counter, each created only when missing. The counter's row also holds
+ * the layout and the node it counts for (`layout_key`, `node`), so that an install switches
+ * all three in one UPDATE (mariadbSwitch) and a call reads them together; v1 kept the node in
+ * idforge_settings and had neither column: the ALTER adds them (v1's functions, which read
+ * only `v`, keep working meanwhile) and the layout is taken from v1's version row, so that the
+ * switch resets the counter only when the layout really changes.
+ */
 export function mariadbSetup(): string[] {
   return [
     'CREATE TABLE IF NOT EXISTS idforge_sql_version (name VARCHAR(32) PRIMARY KEY, version INT NOT NULL, ' +
@@ -29,9 +42,33 @@ export function mariadbSetup(): string[] {
     'CREATE TABLE IF NOT EXISTS idforge_settings (name VARCHAR(32) PRIMARY KEY, value VARCHAR(64) NOT NULL) ENGINE=InnoDB',
     // Aria, non-transactional but crash-safe: the UPDATE's lock ends with its statement, not
     // with the caller's transaction, and a ROLLBACK never moves the counter back.
-    `CREATE TABLE IF NOT EXISTS ${MARIADB_COUNTER} (id TINYINT PRIMARY KEY, v BIGINT NOT NULL) ` +
-      'ENGINE=Aria TRANSACTIONAL=1',
+    `CREATE TABLE IF NOT EXISTS ${MARIADB_COUNTER} (id TINYINT PRIMARY KEY, v BIGINT NOT NULL, ` +
+      'layout_key VARCHAR(512) NULL, node BIGINT NULL) ENGINE=Aria TRANSACTIONAL=1',
+    `ALTER TABLE ${MARIADB_COUNTER} ADD COLUMN IF NOT EXISTS layout_key VARCHAR(512) NULL, ` +
+      'ADD COLUMN IF NOT EXISTS node BIGINT NULL',
     `INSERT IGNORE INTO ${MARIADB_COUNTER} (id, v) VALUES (1, 0)`,
+    `UPDATE ${MARIADB_COUNTER} SET layout_key = (SELECT layout_key FROM idforge_sql_version ` +
+      "WHERE name = 'functions') WHERE id = 1 AND layout_key IS NULL",
+  ];
+}
+
+/**
+ * The install's switch to layout `key` and `node` (undefined: keep the node, or v1's from
+ * idforge_settings): ONE statement on the counter's row, so every call of idforge_snowflake()
+ * sees the old state or the new, never a mix. The counter restarts from 0 (then from the
+ * clock) only when the layout changes; `v` is assigned first, while `layout_key` still holds
+ * the old layout (MariaDB assigns left to right). Then v1's node setting goes: the row is the
+ * one place the node lives.
+ */
+export function mariadbSwitch(key: string, node: number | undefined): string[] {
+  const n =
+    node === undefined
+      ? "COALESCE(node, (SELECT CAST(value AS SIGNED) FROM idforge_settings WHERE name = 'node'))"
+      : String(node);
+  return [
+    `UPDATE ${MARIADB_COUNTER} SET v = IF(layout_key <=> ${sqlString(key)}, v, 0), ` +
+      `node = ${n}, layout_key = ${sqlString(key)} WHERE id = 1`,
+    "DELETE FROM idforge_settings WHERE name = 'node'",
   ];
 }
 
@@ -39,7 +76,8 @@ function fn(name: string, sql: string): SqlFunction {
   return { name, args: '', sql };
 }
 
-const raise = (message: string) => `SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '${message}'`;
+const raise = (message: string, state = '45000') =>
+  `SIGNAL SQLSTATE '${state}' SET MESSAGE_TEXT = '${message}'`;
 
 function helperFunctions(): SqlFunction[] {
   return [
@@ -107,37 +145,57 @@ END`,
   ];
 }
 
+/** What a call says when the row is not of its layout: an install is switching layouts. */
+const SWITCHING =
+  'idforge_snowflake: the functions are being re-installed for another layout: retry when idforge sql --apply has finished (apply again if it stopped)';
+
+/**
+ * `idforge_snowflake()`. The layout and the node are read from the counter's row and the
+ * UPDATE takes its value only while the row still holds them: a call compiled for one layout
+ * never moves a counter of another (the layout switch resets it in the same statement that
+ * changes the layout), and an ID's node is the one of the state its value came from. A call
+ * between an install's new function and its switch refuses (SQLSTATE 55000) instead.
+ */
 function snowflakeFunction(l: LayoutSql): SqlFunction {
   const gene = l.geneBits === 0 ? '' : ` | FLOOR(RAND() * ${2 ** l.geneBits})`;
+  const key = sqlString(layoutKey(l.layout));
   return fn(
     'idforge_snowflake',
     `CREATE OR REPLACE FUNCTION idforge_snowflake() RETURNS BIGINT NOT DETERMINISTIC MODIFIES SQL DATA
 BEGIN
-  DECLARE x_node BIGINT DEFAULT (SELECT CAST(value AS SIGNED) FROM idforge_settings WHERE name = 'node');
+  DECLARE x_layout VARCHAR(512);
+  DECLARE x_node BIGINT;
   DECLARE x_ms BIGINT DEFAULT idforge_now_ms();
   DECLARE x_c BIGINT;
   DECLARE x_v BIGINT;
   DECLARE x_t BIGINT;
   DECLARE x_id BIGINT UNSIGNED;
+  -- No row leaves both NULL (the refusal below) rather than a 'No data' condition.
+  DECLARE CONTINUE HANDLER FOR NOT FOUND SET x_layout = NULL;
+  SELECT layout_key, node INTO x_layout, x_node FROM ${MARIADB_COUNTER} WHERE id = 1;
+  IF x_layout IS NULL OR x_layout <> ${key} THEN
+    ${raise(SWITCHING, '55000')};
+  END IF;
   IF x_node IS NULL THEN
-    ${raise('idforge_snowflake: no node is set: run idforge sql --store URL --apply --node N')};
+    ${raise('idforge_snowflake: no node is set: run idforge sql --store URL --apply --node N', '55000')};
   END IF;
   IF x_ms < ${l.epochMs} THEN
-    ${raise('idforge_snowflake: the clock is before the epoch of the layout')};
+    ${raise('idforge_snowflake: the clock is before the epoch of the layout', '22008')};
   END IF;
   SET x_c = ((x_ms - ${l.epochMs}) DIV ${l.unitMs}) << ${l.seqBits};
-  UPDATE ${MARIADB_COUNTER} SET v = LAST_INSERT_ID(GREATEST(v + 1, x_c)) WHERE id = 1;
+  UPDATE ${MARIADB_COUNTER} SET v = LAST_INSERT_ID(GREATEST(v + 1, x_c))
+    WHERE id = 1 AND layout_key = ${key} AND node = x_node;
   IF ROW_COUNT() <> 1 THEN
-    ${raise('idforge_snowflake: the counter row is missing: run idforge sql --store URL --apply')};
+    ${raise(SWITCHING, '55000')};
   END IF;
   SET x_v = LAST_INSERT_ID();
   SET x_t = x_v >> ${l.seqBits};
   IF x_t > ${l.timeMask} THEN
-    ${raise('idforge_snowflake: the time is past the horizon of the layout')};
+    ${raise('idforge_snowflake: the time is past the horizon of the layout', '22008')};
   END IF;
   SET x_id = (x_t << ${l.timeShift}) | ${nodeBitsSql(l, 'x_node')} | ((x_v & ${l.seqMask}) << ${l.seqShift})${gene};
   IF x_id > ${INT64_MAX} THEN
-    ${raise('idforge_snowflake: the ID passes the signed 64-bit range of BIGINT')};
+    ${raise('idforge_snowflake: the ID passes the signed 64-bit range of BIGINT', '22003')};
   END IF;
   RETURN x_id;
 END`,

@@ -20,7 +20,7 @@
  * 18 repeats in 506,015 IDs taken by autocommit SELECTs, whose commits flushed nothing). See
  * counterSql.
  */
-import { type LayoutSql, nodeBitsSql, type SqlFunction } from './layout-sql.js';
+import { type LayoutSql, layoutKey, nodeBitsSql, type SqlFunction } from './layout-sql.js';
 
 /** The advisory lock key of the Snowflake counter: "idforge1" in ASCII. */
 export const PG_LOCK_KEY = 7594309496036357425n;
@@ -29,6 +29,17 @@ export const PG_LOCK_KEY = 7594309496036357425n;
 export const RELEASE_STATE = 'IDF00';
 
 const MAX_MS = 281474976710655; // 2^48 - 1: the last UUIDv7 and ULID millisecond
+
+/**
+ * What resets the counter when the layout changes: the sequence restarts in the install's
+ * transaction. Dropping it (as before) failed every call waiting on it with XX000 once the
+ * install committed (the OID they had resolved was gone); a restart keeps the OID, waits for
+ * the transactions that hold the sequence and holds new callers until it commits, and
+ * idforge_snowflake() refuses a counter of another layout (counterSql).
+ */
+export function postgresResetCounter(): string[] {
+  return ['ALTER SEQUENCE IF EXISTS idforge_snowflake_seq RESTART'];
+}
 
 /** The tables and the counter, each created only when missing. */
 export function postgresSetup(): string[] {
@@ -128,11 +139,23 @@ $f$`,
  * writes WAL once per 32 values, so the transactions that take the other 31 (an autocommit
  * SELECT) committed without a flush, and a crash before the flush of the record that covered
  * their values handed those values out again once the clock was behind the counter.
+ *
+ * Between nextval and setval it checks that the installed layout (the version row) is still
+ * this function's `key`: a re-install that changes the layout restarts the sequence in its
+ * transaction (ALTER SEQUENCE … RESTART, which waits for the callers holding the sequence and
+ * holds new ones until it commits), so a call that began with the old function's text can find
+ * the new counter there; it fails then with the retryable 40001 rather than setval a tick of
+ * the old layout into the new counter or mint an ID mixing the two. The check reads the row
+ * after nextval, so it sees any install whose counter nextval saw.
  */
-function counterSql(): string {
+function counterSql(key: string): string {
   return `  BEGIN
     PERFORM pg_advisory_xact_lock(${PG_LOCK_KEY});
     v := nextval('idforge_snowflake_seq');
+    IF (SELECT layout_key FROM idforge_sql_version WHERE name = 'functions') IS DISTINCT FROM ${key} THEN
+      RAISE EXCEPTION 'idforge_snowflake: the functions were re-installed with another layout while this call ran; nothing was minted, retry the call' USING ERRCODE = '40001',
+        HINT = 'if it persists, the version row idforge_sql_version does not match the functions: run idforge sql --store URL --apply';
+    END IF;
     IF v < c OR synced IS NOT TRUE THEN
       v := greatest(v, c);
       PERFORM setval('idforge_snowflake_seq', v, true);
@@ -170,7 +193,7 @@ BEGIN
     RAISE EXCEPTION 'idforge_snowflake: the clock (% ms) is before the epoch of layout ${name}', ms USING ERRCODE = '22008';
   END IF;
   c := ((ms - ${l.epochMs}) / ${l.unitMs}) << ${l.seqBits};
-${counterSql()}
+${counterSql(`'${layoutKey(l.layout).replaceAll("'", "''")}'`)}
   t := v >> ${l.seqBits};
   IF t > ${l.timeMask} THEN
     RAISE EXCEPTION 'idforge_snowflake: tick % is past the horizon of layout ${name}', t USING ERRCODE = '22008';

@@ -30,9 +30,14 @@ import {
   layoutSql,
   nodeFieldsOf,
   type SqlFunction,
+  sqlString,
 } from './layout-sql.js';
-import { MARIADB_COUNTER, mariadbFunctions, mariadbSetup } from './mariadb.js';
+import { MARIADB_COUNTER, mariadbFunctions, mariadbSetup, mariadbSwitch } from './mariadb.js';
 import { postgresFunctions, postgresSetup } from './postgres.js';
+
+// Kept here too for the modules that import it from script.ts (it lives in layout-sql.ts so
+// that mariadb.ts, which script.ts imports, can use it without a cycle).
+export { sqlString } from './layout-sql.js';
 
 /** The engines that hold idforge's functions. */
 export const SQL_ENGINES = ['postgres', 'mariadb'] as const;
@@ -57,7 +62,11 @@ export interface SqlScript {
   readonly nodeFields: Readonly<Record<string, number>> | undefined;
   /** Tables and the sequence, each created only if missing. */
   readonly setup: readonly string[];
-  /** Drops the Snowflake counter, run before `setup` when the layout changes. */
+  /**
+   * Drops the Snowflake counter, run before `setup` when the layout changes (PostgreSQL;
+   * empty for MariaDB, whose `record` resets the counter in the statement that switches the
+   * layout).
+   */
   readonly resetCounter: readonly string[];
   /** The functions, each created or replaced. */
   readonly functions: readonly SqlFunction[];
@@ -86,11 +95,6 @@ function counterDrop(engine: SqlEngine): string {
     : `DROP TABLE IF EXISTS ${MARIADB_COUNTER}`;
 }
 
-/** Single-quoted SQL string literal. */
-export function sqlString(s: string): string {
-  return `'${s.replaceAll("'", "''")}'`;
-}
-
 /**
  * The script for `engine` and `options.layout`. Throws `RangeError` for an unknown engine, a
  * layout whose time and sequence take more than 62 bits, or a node out of the layout's range.
@@ -113,7 +117,7 @@ export function sqlFunctions(engine: SqlEngine, options: SqlFunctionsOptions): S
     node: options.node,
     nodeFields,
     setup,
-    resetCounter: [counterDrop(engine)],
+    resetCounter: engine === 'postgres' ? [counterDrop(engine)] : [],
     functions,
     record: recordStatements(engine, l, key, options.node),
     remove: removeStatements(engine, functions),
@@ -130,8 +134,9 @@ function recordStatements(
   const set = (cols: readonly string[]) =>
     (pg ? ' ON CONFLICT (name) DO UPDATE SET ' : ' ON DUPLICATE KEY UPDATE ') +
     cols.map((c) => (pg ? `${c} = EXCLUDED.${c}` : `${c} = VALUES(${c})`)).join(', ');
-  const out: string[] = [];
-  if (node !== undefined) {
+  // MariaDB: the node lives in the counter's row, switched with the layout in one statement.
+  const out: string[] = pg ? [] : mariadbSwitch(key, node);
+  if (pg && node !== undefined) {
     out.push(
       `INSERT INTO idforge_settings (name, value) VALUES ('node', '${node}')${set(['value'])}`,
     );

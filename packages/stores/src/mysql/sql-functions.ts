@@ -5,8 +5,11 @@
  * is compiled under a scratch name (`idforge_zz_…`, dropped right after), so a function that
  * does not compile stops the install before anything is replaced; (2) the tables and the
  * counter are created if missing; (3) the functions are replaced one by one (CREATE OR
- * REPLACE, each atomic); (4) the version row is written last, so an install cut short reads
- * as the old version and is completed by applying again. Needs MariaDB 10.10 or later
+ * REPLACE, each atomic); (4) one UPDATE of the counter's row switches the layout and the node
+ * (and resets the counter when the layout changes): a new idforge_snowflake() refuses until
+ * then and an old one refuses after, so sessions minting meanwhile never mix the two; (5) the
+ * version row is written last, so an install cut short reads as the old version and is
+ * completed by applying again. Needs MariaDB 10.10 or later
  * (RANDOM_BYTES, Aria); MySQL is refused before anything is created.
  */
 import {
@@ -19,6 +22,8 @@ import {
 import { connectMysql, type MysqlPool } from './connect.js';
 
 const SCRATCH = 'idforge_zz_';
+/** The Snowflake counter's table (MARIADB_COUNTER of idforge's sql/mariadb.ts, not exported). */
+const MARIADB_COUNTER = 'idforge_snowflake_counter';
 
 interface VersionRow {
   version: number | string;
@@ -52,14 +57,21 @@ export class MysqlSqlFunctions implements SqlFunctionsTarget {
   }
 
   async installed(): Promise<InstalledSqlFunctions | undefined> {
-    const present = await this.#db.rows<{ n: number | string }>(
+    const [present] = await this.#db.rows<{ n: number | string; v2: number | string }>(
       'sql installed',
-      "SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'idforge_sql_version'",
+      "SELECT (SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'idforge_sql_version') AS n, " +
+        `(SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = '${MARIADB_COUNTER}' AND column_name = 'node') AS v2`,
     );
-    if (Number(present[0]?.n ?? 0) === 0) return undefined;
+    if (Number(present?.n ?? 0) === 0) return undefined;
+    // From v2 the node lives in the counter's row (switched with the layout); v1 kept it in
+    // idforge_settings.
+    const node =
+      Number(present?.v2 ?? 0) > 0
+        ? `(SELECT node FROM ${MARIADB_COUNTER} WHERE id = 1)`
+        : "(SELECT value FROM idforge_settings WHERE name = 'node')";
     const rows = await this.#db.rows<VersionRow>(
       'sql installed',
-      "SELECT version, layout, layout_key, (SELECT value FROM idforge_settings WHERE name = 'node') AS node FROM idforge_sql_version WHERE name = 'functions'",
+      `SELECT version, layout, layout_key, ${node} AS node FROM idforge_sql_version WHERE name = 'functions'`,
     );
     const row = rows[0];
     if (row === undefined) return undefined;

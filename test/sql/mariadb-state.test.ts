@@ -1,0 +1,140 @@
+// MariaDB's Snowflake state under change (issue 32): a re-install that changes the layout and
+// the node while sessions mint switches in one step (no ID of the new layout on the old one's
+// time scale or with the old node), and a copy of the database (a dump restored under another
+// name) refuses to mint until a node is chosen for it.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openSqlFunctions } from '@idforge/stores';
+import { inspect, LAYOUTS, type Layout } from 'idforge';
+import { sqlFunctions } from 'idforge/sql';
+import { waitFor } from '../helpers/wait.js';
+import type { Session } from './engine.js';
+import { mariadbEngine, mariadbSkip } from './mariadb-engine.js';
+
+const skip = await mariadbSkip();
+const engine = mariadbEngine('state');
+const OLD = { layout: LAYOUTS['twitter-2010']!, node: 33, fields: { datacenter: 1, worker: 1 } };
+const NEW = { layout: LAYOUTS.default!, node: 7, fields: { node: 7 } };
+const WRITERS = 4;
+const BATCH = 20;
+/** What a session may see while an install switches layouts: a refusal, never a wrong ID. */
+const SWITCHING = /idforge_snowflake: .*(being re-installed|another layout)/;
+
+before(async () => {
+  if (skip) return;
+  await engine.create();
+});
+after(async () => {
+  if (skip) return;
+  await engine.drop();
+});
+
+async function applyLayout(layout: Layout, node: number) {
+  const target = await openSqlFunctions(engine.url);
+  try {
+    return await target.apply(sqlFunctions('mariadb', { layout, node }));
+  } finally {
+    await target.close();
+  }
+}
+
+interface Minted {
+  readonly id: string;
+  /** Whether the install had returned before the statement that minted it began. */
+  readonly afterInstall: boolean;
+}
+
+/** A session minting BATCH IDs a statement until `stop()`; refusals counted, not kept. */
+function writer(s: Session, state: { installed: boolean; stop: boolean }) {
+  const minted: Minted[] = [];
+  const refusals: string[] = [];
+  let roundsAfter = 0;
+  const done = (async () => {
+    while (!state.stop) {
+      const afterInstall = state.installed;
+      try {
+        const rows = await s.rows(
+          `SELECT CAST(idforge_snowflake() AS CHAR) AS v FROM seq_1_to_${BATCH}`,
+        );
+        for (const r of rows) minted.push({ id: r.v!, afterInstall });
+        if (afterInstall) roundsAfter++;
+      } catch (e) {
+        refusals.push((e as Error).message);
+      }
+    }
+  })();
+  return { minted, refusals, done, roundsAfter: () => roundsAfter };
+}
+
+/** 'old' or 'new' when the ID decodes to that install's node at a time within [from, to]. */
+function whose(id: string, from: number, to: number): 'old' | 'new' | undefined {
+  for (const [name, x] of [
+    ['old', OLD],
+    ['new', NEW],
+  ] as const) {
+    const r = inspect(BigInt(id), { layout: x.layout });
+    const { sequence: _, ...node } = r.fields!;
+    if (r.unixMs! >= from && r.unixMs! <= to && JSON.stringify(node) === JSON.stringify(x.fields)) {
+      return name;
+    }
+  }
+  return undefined;
+}
+
+/** What went wrong in the writers' results: IDs of neither install, old after new, errors. */
+function faults(writers: ReturnType<typeof writer>[], from: number, to: number) {
+  const mixed: string[] = [];
+  const oldAfterNew: string[] = [];
+  const errors = new Set<string>();
+  for (const w of writers) {
+    for (const e of w.refusals) if (!SWITCHING.test(e)) errors.add(e);
+    let seenNew = false;
+    for (const m of w.minted) {
+      const who = whose(m.id, from, to);
+      if (who === undefined) mixed.push(m.id);
+      if (who === 'old' && (seenNew || m.afterInstall)) oldAfterNew.push(m.id);
+      seenNew ||= who === 'new';
+    }
+  }
+  return { mixed: mixed.length, firstMixed: mixed.slice(0, 3), oldAfterNew, errors: [...errors] };
+}
+
+test('mariadb: a re-install that changes layout and node while 4 sessions mint switches in one step: every ID is wholly of one install, idforge_time reads the new ones right', {
+  skip,
+}, async () => {
+  await applyLayout(OLD.layout, OLD.node);
+  const sessions = await Promise.all(Array.from({ length: WRITERS }, () => engine.session()));
+  try {
+    const state = { installed: false, stop: false };
+    const start = Date.now();
+    const writers = sessions.map((s) => writer(s, state));
+    try {
+      await waitFor(() => writers.every((w) => w.minted.length > 0), 'every writer minting');
+      const r = await applyLayout(NEW.layout, NEW.node);
+      assert.deepEqual([r.action, r.counterReset], ['upgraded', true]);
+      state.installed = true;
+      await waitFor(() => writers.every((w) => w.roundsAfter() >= 3), 'three rounds after');
+    } finally {
+      state.stop = true;
+      await Promise.all(writers.map((w) => w.done));
+    }
+    const minted = writers.flatMap((w) => w.minted.map((m) => m.id));
+    // Overflow carries into the time: at most one tick ahead per 4,096 IDs.
+    const to = Date.now() + Math.ceil(minted.length / 4096) + 1;
+    assert.deepEqual(faults(writers, start - 1, to), {
+      mixed: 0,
+      firstMixed: [],
+      oldAfterNew: [],
+      errors: [],
+    });
+    assert.equal(new Set(minted).size, minted.length, 'no duplicate');
+    // idforge_time of a new ID, in SQL, is the library's reading of it.
+    const [row] = await sessions[0]!.rows(
+      'SELECT CAST(id AS CHAR) AS id, CAST(idforge_ms(idforge_time(id)) AS CHAR) AS ms FROM (SELECT idforge_snowflake() AS id LIMIT 1) x',
+    );
+    assert.equal(Number(row!.ms), inspect(BigInt(row!.id!), { layout: NEW.layout }).unixMs);
+    assert.ok(Number(row!.ms) >= start && Number(row!.ms) <= Date.now() + 1);
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+});
