@@ -16,9 +16,13 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
 
 const ADMIN = 'admin-token-19-openapi-0000000';
 const SCOPED = 'scoped-token-19-openapi-000000';
+// Issue 32 §15: a token of the `lease` scope only is refused (403) by every `ids` route,
+// /api/snowflake/decode and /v1/inspect included, which did not declare it.
+const LEASER = 'leaser-token-32-openapi-000000';
 const tokens = [
   { name: 'admin', token: ADMIN, admin: true },
   { name: 'scoped', token: SCOPED, schemes: ['ksuid'], tags: ['other'] },
+  { name: 'leaser', token: LEASER, scopes: ['lease'] },
 ];
 
 async function documentOf(s: TestService): Promise<Doc> {
@@ -84,8 +88,9 @@ for (const [title, settings] of [
         for (const status of [400, 500, 503]) assert.ok(has(status), `${what} ${status}`);
         if (a !== 'ops' || 'protectOps' in settings) assert.ok(has(401), `${what} 401`);
         if (a === 'admin' || /\/(ids|sequences|segment|snowflake\/get)\b/.test(path)) {
-          if (!path.startsWith('/api/snowflake/decode')) assert.ok(has(403), `${what} 403`);
+          assert.ok(has(403), `${what} 403`);
         }
+        if (a === 'ids' && 'tokens' in settings) assert.ok(has(403), `${what} 403`);
         if (path.includes('{')) assert.ok(has(414), `${what} 414`);
         if ('rateLimit' in settings && a !== 'ops') assert.ok(has(429), `${what} 429`);
       }
@@ -136,7 +141,7 @@ describe('the statuses each route answers are the ones it declares', () => {
         : variant === 2
           ? '?bogus=1'
           : '');
-    const callers = [undefined, 'nobody-known-token-0000000', SCOPED, ADMIN];
+    const callers = [undefined, 'nobody-known-token-0000000', SCOPED, LEASER, ADMIN];
     for (const { method, path } of operations(doc)) {
       for (const variant of [0, 1, 2] as const) {
         for (const token of callers) {

@@ -1,12 +1,13 @@
 // Issue 32 §15: what the service answers to requests a probe found mishandled, over real
 // sockets: a valid request followed by bytes that are not HTTP is answered (the routes minted
 // and counted IDs, then answered 400 HPE_CLOSED_CONNECTION: never mint what is not answered);
-// a Leaf route's failure of 500 or more is logged, as docs/service.md says every one is.
+// a Leaf route's failure of 500 or more is logged, as docs/service.md says every one is; a
+// request target that is not a path (`GET * HTTP/1.1`) was routed to `/`, the dashboard.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { buildApp, openService, resolveConfig } from '../../packages/server/src/service/index.js';
-import { tempDir } from '../helpers/service.js';
+import { openTestService, tempDir } from '../helpers/service.js';
 import {
   assertShape,
   listeningService,
@@ -43,6 +44,24 @@ describe('a valid request, then bytes that are not HTTP, on one connection', () 
         else assertShape(rest, 400, ['IDF_BAD_REQUEST'], `${what}: then the garbage`);
       }
     });
+  }
+});
+
+test('a request target that is not a path (GET *) is a 400, not the dashboard', async () => {
+  const s = await openTestService();
+  try {
+    await s.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = s.app.server.address() as { port: number };
+    for (const target of ['*', 'v1/status', '*/v1/ids/snowflake']) {
+      const a = await rawExchange(
+        port,
+        `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
+      assertShape(a, 400, ['IDF_BAD_REQUEST'], `GET ${target}`);
+      assert.doesNotMatch(a.body, /v1\/ids/, 'the target is not echoed');
+    }
+  } finally {
+    await s.close();
   }
 });
 

@@ -126,6 +126,13 @@ function errorResponses(
     );
   }
   if (access === 'admin') out[403] = error('not an admin token (IDF_FORBIDDEN)');
+  // Every ID route refuses a token without the "ids" scope (a lease-only token), and the
+  // routes that name a scheme or tag one not allowed it.
+  if (access === 'ids' && config.tokens.length > 0) {
+    out[403] = error(
+      'the token has no "ids" scope, or may not use this scheme or tag (IDF_FORBIDDEN)',
+    );
+  }
   if (access === 'lease' && config.tokens.length > 0) {
     out[403] = error(
       'the token has no "lease" scope, asks outside its "workers" or holds its "maxLeases" (IDF_FORBIDDEN)',

@@ -19,7 +19,7 @@ import type { Drain } from '../drain.js';
 import { describeFailure, errorJson, ServiceCode, statusOf } from '../errors.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { errorSchema } from '../schemas.js';
-import { hostless, noHost } from './gate.js';
+import { hostless, noHost, noPath, notAPath } from './gate.js';
 import { servicePlugin } from './plugin.js';
 
 /** The failures of a store (counted by backend and operation in `idforge_store_errors_total`). */
@@ -57,6 +57,7 @@ function notFoundHandler(drain: Drain, metrics: ServiceMetrics) {
   return (req: FastifyRequest, reply: FastifyReply) => {
     if (drain.closing) return drain.refuse(reply);
     if (hostless(req)) throw noHost();
+    if (notAPath(req)) throw noPath();
     const status = statusOf(ServiceCode.NOT_FOUND);
     metrics.request('unmatched', req.method, status, reply.elapsedTime / 1000);
     reply.code(status).type('application/json; charset=utf-8');

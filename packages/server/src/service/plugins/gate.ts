@@ -24,6 +24,18 @@ export function hostless(req: FastifyRequest): boolean {
 export const noHost = () => badRequest('an HTTP/1.1 request needs a Host header');
 
 /**
+ * Whether the request target is not a path: `*` (asterisk-form, for a server-wide OPTIONS) or
+ * a bare word. The router matches such a target as if it were one (`GET *` was the dashboard),
+ * so the gate and the 404 handler refuse it.
+ */
+export function notAPath(req: FastifyRequest): boolean {
+  return req.raw.url?.charCodeAt(0) !== 47; // '/'
+}
+
+export const noPath = () =>
+  badRequest('the request target must be a path starting with "/" (see /docs)');
+
+/**
  * Whether `route` is the HEAD Fastify adds beside a GET that mints (`config.mints`): a HEAD
  * would mint, count and consume a rate-limit request for an answer whose body it drops, so it
  * answers 405 (its handler is replaced and the rate limit skips it).
@@ -55,6 +67,7 @@ export const gatePlugin = servicePlugin(
       return (req, reply, done) => {
         if (drain.closing) return drain.refuse(reply);
         if (hostless(req)) return done(noHost());
+        if (notAPath(req)) return done(noPath());
         if (watched?.overloaded) return shed(reply, watched);
         req.access = access;
         if (authorize !== null) {
