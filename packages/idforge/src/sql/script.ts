@@ -33,7 +33,7 @@ import {
   sqlString,
 } from './layout-sql.js';
 import { MARIADB_COUNTER, mariadbFunctions, mariadbSetup, mariadbSwitch } from './mariadb.js';
-import { postgresFunctions, postgresSetup } from './postgres.js';
+import { postgresFunctions, postgresResetCounter, postgresSetup } from './postgres.js';
 
 // Kept here too for the modules that import it from script.ts (it lives in layout-sql.ts so
 // that mariadb.ts, which script.ts imports, can use it without a cycle).
@@ -117,7 +117,7 @@ export function sqlFunctions(engine: SqlEngine, options: SqlFunctionsOptions): S
     node: options.node,
     nodeFields,
     setup,
-    resetCounter: engine === 'postgres' ? [counterDrop(engine)] : [],
+    resetCounter: engine === 'postgres' ? postgresResetCounter() : [],
     functions,
     record: recordStatements(engine, l, key, options.node),
     remove: removeStatements(engine, functions),
