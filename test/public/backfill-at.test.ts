@@ -217,3 +217,84 @@ describe('idforge backfill --at-column', () => {
     }
   });
 });
+
+describe('backdated backfill on SQLite: microseconds and a row that loses its time (issue 32)', () => {
+  test('microsecond text maps to its own millisecond (floored, as PostgreSQL and MariaDB), the order kept within it', async () => {
+    const db = await openTestDb('sqlite', join(dir, 'us.db'));
+    const target = await openBackfillTarget(db.url);
+    try {
+      await db.exec('CREATE TABLE ev (id INTEGER PRIMARY KEY, created_at TEXT)');
+      // .1236 and .9999: SQLite's own reading rounds them up to .124 and the next second.
+      const texts = [
+        '2026-12-03T12:00:00.123600Z',
+        '2026-12-03 12:00:00.123601',
+        '2026-12-03T12:00:00.999900Z',
+        '2026-12-03T14:00:00.0005+02:00',
+        '2026-12-03T12:00:00.122Z',
+      ];
+      for (const [i, t] of texts.entries()) {
+        await db.exec('INSERT INTO ev VALUES (?, ?)', [i + 1, t]);
+      }
+      await runBackfill(target, {
+        table: 'ev',
+        column: 'uid',
+        values: uuidv7AtValues(),
+        atColumn: 'created_at',
+      });
+      const noon = Date.UTC(2026, 11, 3, 12);
+      const ms = [...(await db.values('ev', 'uid'))]
+        .sort(([a], [b]) => Number(a) - Number(b))
+        .map(([, v]) => Number.parseInt(v!.slice(0, 12), 16));
+      assert.deepEqual(ms, [noon + 123, noon + 123, noon + 999, noon, noon + 122]);
+      const order = await db.rows<{ id: number }>('SELECT id FROM ev ORDER BY uid');
+      assert.deepEqual(
+        order.map((r) => r.id),
+        [4, 5, 1, 2, 3],
+        '.1236 before .123601',
+      );
+    } finally {
+      await target.close();
+      await db.close();
+    }
+  });
+
+  test('a row inserted with a NULL time during the run stops it, naming the row, the cause and the fix', async () => {
+    const db = await openTestDb('sqlite', join(dir, 'late.db'));
+    const target = await openBackfillTarget(db.url);
+    try {
+      await db.exec('CREATE TABLE ev (id INTEGER PRIMARY KEY, created_at TEXT)');
+      for (let id = 1; id <= 30; id++) {
+        await db.exec('INSERT INTO ev VALUES (?, ?)', [id, '2026-12-03T12:00:00Z']);
+      }
+      let inserted = false;
+      const run = runBackfill(target, {
+        table: 'ev',
+        column: 'uid',
+        values: uuidv7AtValues(),
+        atColumn: 'created_at',
+        batch: 10,
+        onProgress: () => {
+          if (inserted) return;
+          inserted = true;
+          void db.exec('INSERT INTO ev (id, created_at) VALUES (1000, NULL)');
+        },
+      });
+      await assert.rejects(run, (e: unknown) => {
+        assert.ok(e instanceof BackfillTableError);
+        assert.equal(e.reason, 'untimed');
+        assert.doesNotMatch(e.message, /set since the run began/);
+        assert.match(e.message, /row with key 1000 has created_at NULL/);
+        assert.match(
+          e.message,
+          /written after the run checked .* \(inserted since, or its time cleared\)/,
+        );
+        assert.match(e.message, /30 row\(s\) filled before it keep their values/);
+        assert.match(e.message, /Set it on those rows \(or fill them apart\), then rerun/);
+        return true;
+      });
+    } finally {
+      await target.close();
+      await db.close();
+    }
+  });
+});

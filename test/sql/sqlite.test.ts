@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { registerIdforgeFunctions } from '@idforge/stores';
 import Database from 'better-sqlite3';
 import { inspect, LAYOUTS, snowflakeBounds, snowflakeTimestamp, ulid, uuidv7Bounds } from 'idforge';
+import { sqliteTextMs, sqliteTextMsSql } from '../../packages/stores/src/sqlite/time-text.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { cli } from '../helpers/cli.js';
 import { snowflakeVectors } from '../vectors/snowflake.js';
@@ -184,4 +185,26 @@ test('sqlite: ISO text without a zone is UTC, under TZ=Asia/Shanghai too; fracti
     want.map((ms) => [ms, ms]),
   );
   assert.match(String(out.yesterday), /expected unix ms or ISO 8601 text/);
+});
+
+test('sqlite: the functions and the backfill read every time text alike (time-text.ts, JavaScript and SQL)', () => {
+  const db = open(':memory:');
+  const sql = db.prepare(`WITH t(c) AS (SELECT ?) SELECT ${sqliteTextMsSql('c')} FROM t`).pluck();
+  const texts = [
+    '2026-12-03',
+    '2026-12-03 12:00',
+    '2026-12-03T12:00:59.999999',
+    '2026-12-03 12:00:00.1239 Z',
+    '2026-12-03T12:00:00.5-05:30',
+    '0099-01-01T00:00:00Z',
+    '2026-12-03t12:00:00z',
+    '12:00',
+    'yesterday',
+  ];
+  for (const text of texts) {
+    const fromSql = sql.get(text) as number | null;
+    const fromJs = sqliteTextMs(text);
+    assert.equal(fromSql === null ? undefined : Math.floor(fromSql), fromJs, text);
+  }
+  db.close();
 });

@@ -53,7 +53,9 @@ export async function fillPass(
     if (scan.keys.length === 0) continue;
     const keys = scan.keys;
     const made =
-      job.at === undefined ? keys.map((k) => job.values.value(k)) : timed(target, job, scan);
+      job.at === undefined
+        ? keys.map((k) => job.values.value(k))
+        : timed(target, job, scan, counts.filled);
     counts.filled += await target.fill(table, key, column, keys, made);
     counts.total = Math.max(counts.total, counts.filled);
     progress('fill');
@@ -61,20 +63,30 @@ export async function fillPass(
 }
 
 /**
- * The values of a scan's keys minted at their rows' times. A row that lost its time since the
- * run checked the table (updated to NULL meanwhile) stops the run before this batch is written.
+ * The values of a scan's keys minted at their rows' times. A row without a time that the check
+ * before the run did not see (inserted since, or its time cleared) stops the run before this
+ * batch is written; the `filled` rows of the batches before keep their values.
  */
-function timed(target: BackfillTarget, job: FillJob, scan: BackfillScan): BackfillValue[] {
+function timed(
+  target: BackfillTarget,
+  job: FillJob,
+  scan: BackfillScan,
+  filled: number,
+): BackfillValue[] {
   return scan.keys.map((k, i) => {
     const at = scan.at?.[i];
     if (typeof at === 'number') return job.values.value(k, at);
+    const what = target.engine === 'sqlite' ? 'NULL (or text that is no date-time)' : 'NULL';
     throw new BackfillTableError(
       target.engine,
       target.address,
       job.table,
       job.column,
       'untimed',
-      `the row with key ${typeof k === 'bigint' ? k : 'of 16 bytes'} has ${job.at!.name} NULL (set since the run began)`,
+      `the row with key ${typeof k === 'bigint' ? k : 'of 16 bytes'} has ${job.at!.name} ${what}, ` +
+        'written after the run checked that every row to fill had a time (inserted since, or ' +
+        `its time cleared); the ${filled} row(s) filled before it keep their values, and a ` +
+        'rerun goes on from them',
     );
   });
 }

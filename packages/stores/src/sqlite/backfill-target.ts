@@ -26,6 +26,7 @@ import type { SqliteDatabase } from '../driver-types.js';
 import { redactUrl } from '../url.js';
 import { connectSqlite } from './connect.js';
 import { runSqliteSync } from './run.js';
+import { sqliteTextMsSql } from './time-text.js';
 
 const q = (name: string) => `"${name}"`;
 /** `schema.table` quoted part by part. */
@@ -44,12 +45,12 @@ function kindOf(type: string): BackfillColumn['kind'] {
 }
 
 /**
- * Unix ms of a time column: SQLite's own reading of date-time text (`unixepoch(..., 'subsec')`:
- * `YYYY-MM-DD HH:MM:SS.SSS`, ISO 8601 with `T` and `Z` or an offset; no offset is UTC), NULL
- * for anything else. A number is not read: its unit (seconds, ms, a Julian day) is unknowable.
+ * Unix ms of a time column: date-time text as SQLite's date functions read it (no offset is
+ * UTC), the digits below the ms floored into the ms and kept as its fraction, as PostgreSQL's
+ * and MariaDB's microseconds are (time-text.ts, the reading the SQL functions share); NULL for
+ * anything else. A number is not read: its unit (seconds, ms, a Julian day) is unknowable.
  */
-const msOf = (at: BackfillColumn) =>
-  `CASE WHEN typeof(${q(at.name)}) = 'text' THEN unixepoch(${q(at.name)}, 'subsec') * 1000.0 END`;
+const msOf = (at: BackfillColumn) => sqliteTextMsSql(q(at.name));
 
 const bind = (v: BackfillKey | BackfillValue) =>
   v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v;

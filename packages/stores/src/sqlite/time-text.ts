@@ -31,8 +31,8 @@ export function sqliteTextMs(text: string): number | undefined {
 
 /**
  * SQL of the unix ms of the text in column `c` (an expression), read as {@link sqliteTextMs}
- * reads it but with the digits below the ms kept as a fraction, NULL when SQLite reads no
- * time there. The fraction's digits past the third are cut before SQLite parses the text
+ * reads it but with the digits below the ms kept as a fraction, NULL when it holds no
+ * date-time text. The fraction's digits past the third are cut before SQLite parses the text
  * (it would round them into the ms) and added back as a fraction.
  */
 export function sqliteTextMsSql(c: string): string {
@@ -45,5 +45,8 @@ export function sqliteTextMsSql(c: string): string {
   const below = `CASE WHEN ${fraction} AND ${digits} > 3 THEN CAST('0.' || substr(${c}, ${dot} + 4, ${digits} - 3) AS REAL) ELSE 0 END`;
   // unixepoch(..., 'subsec') holds whole ms (SQLite keeps ms internally); round() undoes the
   // binary fraction of `seconds * 1000`, which could read 122.99999 for .123.
-  return `CASE WHEN typeof(${c}) = 'text' THEN round(unixepoch(${text}, 'subsec') * 1000.0) + ${below} END`;
+  // Text that starts with no date (a time of day, a Julian day number, 'now') is no point in
+  // time here, though SQLite's functions read it: refused alike in JavaScript.
+  const dated = `typeof(${c}) = 'text' AND ${c} GLOB '[0-9][0-9][0-9][0-9]-*'`;
+  return `CASE WHEN ${dated} THEN round(unixepoch(${text}, 'subsec') * 1000.0) + ${below} END`;
 }
