@@ -18,7 +18,7 @@ const NEW = { layout: LAYOUTS.default!, node: 7, fields: { node: 7 } };
 const WRITERS = 4;
 const BATCH = 20;
 /** What a session may see while an install switches layouts: a refusal, never a wrong ID. */
-const SWITCHING = /idforge_snowflake: .*(being re-installed|another layout)/;
+const SWITCHING = /^40001 idforge_snowflake: the functions are being re-installed/;
 
 before(async () => {
   if (skip) return;
@@ -59,7 +59,8 @@ function writer(s: Session, state: { installed: boolean; stop: boolean }) {
         for (const r of rows) minted.push({ id: r.v!, afterInstall });
         if (afterInstall) roundsAfter++;
       } catch (e) {
-        refusals.push((e as Error).message);
+        const { sqlState, message } = e as { sqlState?: string; message: string };
+        refusals.push(`${sqlState} ${message}`);
       }
     }
   })();

@@ -145,7 +145,11 @@ END`,
   ];
 }
 
-/** What a call says when the row is not of its layout: an install is switching layouts. */
+/**
+ * What a call says when the row is not of its layout: an install is switching layouts.
+ * SQLSTATE 40001 (serialization failure, as PostgreSQL's crossing call): nothing was taken,
+ * and drivers and ORMs that retry a deadlock retry it.
+ */
 const SWITCHING =
   'idforge_snowflake: the functions are being re-installed for another layout: retry when idforge sql --apply has finished (apply again if it stopped)';
 
@@ -154,7 +158,7 @@ const SWITCHING =
  * UPDATE takes its value only while the row still holds them: a call compiled for one layout
  * never moves a counter of another (the layout switch resets it in the same statement that
  * changes the layout), and an ID's node is the one of the state its value came from. A call
- * between an install's new function and its switch refuses (SQLSTATE 55000) instead.
+ * between an install's new function and its switch refuses (SQLSTATE 40001) instead.
  */
 function snowflakeFunction(l: LayoutSql): SqlFunction {
   const gene = l.geneBits === 0 ? '' : ` | FLOOR(RAND() * ${2 ** l.geneBits})`;
@@ -174,7 +178,7 @@ BEGIN
   DECLARE CONTINUE HANDLER FOR NOT FOUND SET x_layout = NULL;
   SELECT layout_key, node INTO x_layout, x_node FROM ${MARIADB_COUNTER} WHERE id = 1;
   IF x_layout IS NULL OR x_layout <> ${key} THEN
-    ${raise(SWITCHING, '55000')};
+    ${raise(SWITCHING, '40001')};
   END IF;
   IF x_node IS NULL THEN
     ${raise('idforge_snowflake: no node is set: run idforge sql --store URL --apply --node N', '55000')};
@@ -186,7 +190,7 @@ BEGIN
   UPDATE ${MARIADB_COUNTER} SET v = LAST_INSERT_ID(GREATEST(v + 1, x_c))
     WHERE id = 1 AND layout_key = ${key} AND node = x_node;
   IF ROW_COUNT() <> 1 THEN
-    ${raise(SWITCHING, '55000')};
+    ${raise(SWITCHING, '40001')};
   END IF;
   SET x_v = LAST_INSERT_ID();
   SET x_t = x_v >> ${l.seqBits};
