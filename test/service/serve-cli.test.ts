@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CONFIG_KEYS, flagName } from '../../packages/server/src/service/index.js';
+import { CONFIG_KEYS, flagName, TOKEN_KEYS } from '../../packages/server/src/service/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { cli } from '../helpers/cli.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
@@ -20,6 +20,13 @@ test('serve --help lists every setting with its variable', async () => {
     assert.ok(r.stdout.includes(flagName(key)), `help lists ${flagName(key)}`);
   }
   assert.match(r.stdout, /IDFORGE_ADMIN_TOKEN/);
+  // Issue 32 §15: the tokens' keys, `scopes` included (it was left out).
+  const keys = /"tokens":\[\{([^\]]*)\}\]/.exec(r.stdout.replace(/\s+/g, ''))?.[1];
+  assert.deepEqual(
+    keys?.split(',').map((k) => JSON.parse(k)),
+    [...TOKEN_KEYS],
+    'token keys',
+  );
 });
 
 test('a bad setting exits 2 and names it; an unknown flag too', async () => {

@@ -169,7 +169,17 @@ export const logLevel: Parse<LogLevel> = (value, where) =>
     ? (value as LogLevel)
     : fail(where, `one of ${LOG_LEVELS.join(', ')}`, value);
 
-const TOKEN_KEYS = ['name', 'token', 'schemes', 'tags', 'admin', 'scopes', 'workers', 'maxLeases'];
+/** The keys of a token in `tokens` (serve --help lists them from here). */
+export const TOKEN_KEYS = [
+  'name',
+  'token',
+  'schemes',
+  'tags',
+  'admin',
+  'scopes',
+  'workers',
+  'maxLeases',
+];
 
 function scopes(value: unknown, where: string): readonly TokenScope[] {
   if (value === undefined) return ['ids'];

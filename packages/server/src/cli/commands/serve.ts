@@ -12,6 +12,7 @@ import {
   runPrimary,
   type ServiceConfig,
   startService,
+  TOKEN_KEYS,
 } from '../../service/index.js';
 
 const FLAGLESS: readonly string[] = ['tokens'];
@@ -57,8 +58,9 @@ when a lease could not be released (the store was down: it expires by itself).
 
 Settings come from defaults < --config FILE (JSON) < IDFORGE_* environment variables <
 flags; an unknown key or a bad value is named at start (exit code 2). Tokens are set in the
-config file ("tokens": [{"name","token","schemes","tags","admin"}]) or, for one admin token,
-IDFORGE_ADMIN_TOKEN.
+config file, with these keys (docs/service.md, "Auth and limits"):
+  "tokens": [{${TOKEN_KEYS.map((k) => `"${k}"`).join(',')}}]
+or, for one admin token, IDFORGE_ADMIN_TOKEN.
 
 Options:
   --config FILE               JSON settings file (keys as below, camelCase); env IDFORGE_CONFIG
