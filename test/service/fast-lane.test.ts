@@ -15,6 +15,7 @@ const IDS = 'fast-lane-ids-token-0123456789';
 const ORDERS = 'fast-lane-orders-token-0123456';
 const LEASE = 'fast-lane-lease-token-01234567';
 const ADMIN = 'fast-lane-admin-token-01234567';
+const NO_TAGS = 'fast-lane-no-tags-token-012345';
 const RATE_LIMIT = 40;
 
 interface Answer {
@@ -114,6 +115,7 @@ describe('the fast lane answers as the routes do', () => {
             { name: 'ids', token: IDS },
             { name: 'orders', token: ORDERS, schemes: ['snowflake'], tags: ['orders'] },
             { name: 'lease', token: LEASE, scopes: ['lease'] },
+            { name: 'no-tags', token: NO_TAGS, tags: [] },
           ],
         },
       },
@@ -124,13 +126,15 @@ describe('the fast lane answers as the routes do', () => {
     plain = await buildApp(opened.deps, { fastLane: false });
     laneUrl = await lane.listen({ host: '127.0.0.1', port: 0 });
     plainUrl = await plain.listen({ host: '127.0.0.1', port: 0 });
-    const created = await lane.inject({
-      method: 'POST',
-      url: '/v1/sequences/orders',
-      headers: { authorization: `Bearer ${ADMIN}` },
-      payload: { step: 100 },
-    });
-    assert.equal(created.statusCode, 201, created.body);
+    for (const tag of ['orders', 'other']) {
+      const created = await lane.inject({
+        method: 'POST',
+        url: `/v1/sequences/${tag}`,
+        headers: { authorization: `Bearer ${ADMIN}` },
+        payload: { step: 100 },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+    }
     close = async () => {
       await lane.close();
       await plain.close();
@@ -178,7 +182,16 @@ describe('the fast lane answers as the routes do', () => {
   });
 
   test('every other request goes to Fastify, and is answered as before', async () => {
+    // Tag "other" open in the process (its first number is the route's), so that the lane
+    // would answer a token restricted to "orders" if it did not check the tag.
+    assert.equal(await same('/api/segment/get/other', ids), 0);
+    assert.equal(await same('/api/segment/get/other', ids), 1);
+    const noTags = { authorization: `Bearer ${NO_TAGS}` };
     const refused: [string, Record<string, string>][] = [
+      ['/api/segment/get/other', orders],
+      // `tags: []` is no tag at all, not every tag.
+      ['/api/segment/get/orders', noTags],
+      ['/v1/sequences/orders', noTags],
       ['/v1/ids/snowflake', {}],
       ['/v1/ids/snowflake', { authorization: `Bearer ${'x'.repeat(30)}` }],
       ['/v1/ids/snowflake', { authorization: 'Basic abc' }],
@@ -211,6 +224,9 @@ describe('the fast lane answers as the routes do', () => {
     ];
     for (const [path, headers] of refused) {
       assert.equal(await same(path, headers), 0, `${path} went to Fastify`);
+    }
+    for (const [path, headers] of refused.slice(0, 3)) {
+      assert.equal((await both(path, headers)).answer.status, 403, `${path}: not the token's tag`);
     }
     const stamped = await both('/v1/ids/ulid', ids);
     assert.equal(stamped.taken, 1);
