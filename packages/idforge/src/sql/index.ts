@@ -17,6 +17,7 @@ export {
   type SqlApplyResult,
   type SqlFunctionsTarget,
 } from './ports.js';
+export { PG_DATABASE_IDENTITY } from './postgres.js';
 export {
   SQL_ENGINES,
   SQL_FUNCTIONS_VERSION,

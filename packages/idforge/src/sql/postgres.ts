@@ -41,6 +41,42 @@ export function postgresResetCounter(): string[] {
   return ['ALTER SEQUENCE IF EXISTS idforge_snowflake_seq RESTART'];
 }
 
+/**
+ * The identity of the database a session is in, as a SQL expression of text: the cluster's
+ * system identifier (pg_control_system(), executable by everyone) and the database's OID. A
+ * copy (CREATE DATABASE … TEMPLATE, a dump restored, pg_upgrade) differs in one of them; a
+ * physical replica promoted, or a base backup started as a second server, does not.
+ */
+export const PG_DATABASE_IDENTITY =
+  "(SELECT system_identifier FROM pg_control_system())::text || '/' || " +
+  '(SELECT oid FROM pg_database WHERE datname = current_database())::text';
+
+/** Records the identity of the database the install runs in (idforge_settings 'database'). */
+export function postgresRecordDatabase(): string {
+  return (
+    `INSERT INTO idforge_settings (name, value) SELECT 'database', ${PG_DATABASE_IDENTITY} ` +
+    'ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value'
+  );
+}
+
+/**
+ * The copy check of `idforge_snowflake()`: the database's identity must be the one the install
+ * recorded (`db`), else this is a copy that would mint the original's IDs with its node. The
+ * identity a session has checked is kept in the session setting idforge.database, so a call
+ * pays a setting read and a comparison; the catalog is read once per session (and again after
+ * a re-install records another identity).
+ */
+function copyCheckSql(): string {
+  return `  IF db IS DISTINCT FROM current_setting('idforge.database', true) THEN
+    live := ${PG_DATABASE_IDENTITY};
+    IF db IS DISTINCT FROM live THEN
+      RAISE EXCEPTION 'idforge_snowflake: this database is a copy (database %, identity %) of the one the functions were installed in (identity %): it would mint the same IDs with the same node', current_database(), live, coalesce(db, 'not recorded') USING ERRCODE = '55000',
+        HINT = 'choose a node for it that no other database or generator uses: idforge sql --store URL --apply --node N (keep the same node only if the original no longer mints)';
+    END IF;
+    PERFORM set_config('idforge.database', live, false);
+  END IF;`;
+}
+
 /** The tables and the counter, each created only when missing. */
 export function postgresSetup(): string[] {
   return [
@@ -177,7 +213,9 @@ function snowflakeFunction(l: LayoutSql): SqlFunction {
     '',
     `CREATE OR REPLACE FUNCTION idforge_snowflake() RETURNS bigint LANGUAGE plpgsql VOLATILE AS $f$
 DECLARE
-  n bigint := (SELECT value::bigint FROM idforge_settings WHERE name = 'node');
+  n bigint;
+  db text;
+  live text;
   ms bigint := idforge_now_ms();
   c bigint;
   v bigint;
@@ -185,6 +223,9 @@ DECLARE
   id bigint;
   synced boolean := current_setting('idforge.synced', true) = 'on';
 BEGIN
+  SELECT (SELECT value::bigint FROM idforge_settings WHERE name = 'node'),
+    (SELECT value FROM idforge_settings WHERE name = 'database') INTO n, db;
+${copyCheckSql()}
   IF n IS NULL THEN
     RAISE EXCEPTION 'idforge_snowflake: no node is set' USING ERRCODE = '55000',
       HINT = 'run idforge sql --store URL --apply --node N';

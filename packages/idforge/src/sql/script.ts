@@ -33,7 +33,12 @@ import {
   sqlString,
 } from './layout-sql.js';
 import { MARIADB_COUNTER, mariadbFunctions, mariadbSetup, mariadbSwitch } from './mariadb.js';
-import { postgresFunctions, postgresResetCounter, postgresSetup } from './postgres.js';
+import {
+  postgresFunctions,
+  postgresRecordDatabase,
+  postgresResetCounter,
+  postgresSetup,
+} from './postgres.js';
 
 // Kept here too for the modules that import it from script.ts (it lives in layout-sql.ts so
 // that mariadb.ts, which script.ts imports, can use it without a cycle).
@@ -141,6 +146,7 @@ function recordStatements(
       `INSERT INTO idforge_settings (name, value) VALUES ('node', '${node}')${set(['value'])}`,
     );
   }
+  if (pg) out.push(postgresRecordDatabase());
   const values = `'functions', ${SQL_FUNCTIONS_VERSION}, ${sqlString(l.layout.name)}, ${sqlString(key)}`;
   out.push(
     `INSERT INTO idforge_sql_version (name, version, layout, layout_key) VALUES (${values})` +

@@ -8,6 +8,7 @@
 import {
   type InstalledSqlFunctions,
   isSameInstall,
+  PG_DATABASE_IDENTITY,
   type SqlApplyResult,
   type SqlFunctionsTarget,
   type SqlScript,
@@ -25,10 +26,14 @@ interface VersionRow {
   layout: string;
   layout_key: string;
   node: string | null;
+  /** Whether the database is not the one the install recorded (a copy: see apply). */
+  copied: boolean;
 }
 
 const READ_VERSION = `SELECT v.version, v.layout, v.layout_key,
-  (SELECT value FROM idforge_settings WHERE name = 'node') AS node
+  (SELECT value FROM idforge_settings WHERE name = 'node') AS node,
+  (SELECT value FROM idforge_settings WHERE name = 'database')
+    IS DISTINCT FROM ${PG_DATABASE_IDENTITY} AS copied
   FROM idforge_sql_version v WHERE v.name = 'functions'`;
 
 function installedOf(row: VersionRow | undefined): InstalledSqlFunctions | undefined {
@@ -71,11 +76,15 @@ export class PostgresSqlFunctions implements SqlFunctionsTarget {
   }
 
   async #read(c: pg.PoolClient): Promise<InstalledSqlFunctions | undefined> {
+    return installedOf(await this.#row(c));
+  }
+
+  async #row(c: pg.PoolClient): Promise<VersionRow | undefined> {
     const { rows } = await c.query<{ t: string | null }>(
       "SELECT to_regclass('idforge_sql_version')::text AS t",
     );
     if (rows[0]?.t === null || rows[0] === undefined) return undefined;
-    return installedOf((await c.query<VersionRow>(READ_VERSION)).rows[0]);
+    return (await c.query<VersionRow>(READ_VERSION)).rows[0];
   }
 
   apply(script: SqlScript): Promise<SqlApplyResult> {
@@ -85,8 +94,11 @@ export class PostgresSqlFunctions implements SqlFunctionsTarget {
     return this.#transaction(
       'sql apply',
       async (c): Promise<SqlApplyResult & { commit: boolean }> => {
-        const previous = await this.#read(c);
-        if (isSameInstall(previous, script)) {
+        const row = await this.#row(c);
+        const previous = installedOf(row);
+        // A copy of the database the install recorded (CREATE DATABASE … TEMPLATE, a restored
+        // dump) is never unchanged: applying records this database, which lets it mint.
+        if (isSameInstall(previous, script) && row?.copied !== true) {
           return { action: 'unchanged', previous, counterReset: false, commit: false };
         }
         const counterReset = previous !== undefined && previous.layoutKey !== script.layoutKey;
