@@ -8,7 +8,7 @@ export { buildApp } from './app.js';
 export { type Principal, TokenAuth } from './auth.js';
 export { PROCESS_INDEX_ENV, type PrimaryOptions, runPrimary } from './cluster-primary.js';
 export { type ClusterRole, clusterRole } from './cluster-role.js';
-export type { ClusterView, GatherKind, ProcessAnswer } from './cluster-view.js';
+export type { ClusterView, Gathered, GatherKind, ProcessAnswer } from './cluster-view.js';
 export {
   CONFIG_KEYS,
   type ConfigKey,
