@@ -57,7 +57,10 @@ type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
  */
 function afterAnswers(socket: HttpSocket, then: () => void): void {
   const res = socket._httpMessage as (ServerResponse & { _last?: boolean }) | null | undefined;
-  if (res == null) return then();
+  if (res == null) {
+    then();
+    return;
+  }
   // An answer that ends the connection (Connection: close): nothing may follow it.
   if (res._last === true || socket.destroyed) return;
   res.once('finish', () => afterAnswers(socket, then));

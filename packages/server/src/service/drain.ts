@@ -6,17 +6,25 @@
  *              route's first hook, and the 404 handler call {@link Drain.refuse}); responses
  *              to the requests in flight get `Connection: close`, so each connection ends
  *              after its current response
- *   grace      the listener stays open up to `graceMs`, or until no connection is left, so a
- *              client (or a load balancer that has not yet seen /readyz fail) gets that 503
- *              instead of a refused or reset connection
- *   close      the listener closes; connections still idle are closed (their clients sent
- *              nothing during the grace); requests in flight finish, until the deadline, after
- *              which every connection is closed
+ *   grace      the listener stays open up to `graceMs`, or until no connection is open and
+ *              none has arrived for QUIET_MS, so a client (or a load balancer that has not yet
+ *              seen /readyz fail) gets that 503 instead of a refused or reset connection
+ *   close      the listener closes; every connection then ends by itself: one that had a request
+ *              ends after its answer (Connection: close), one left idle since the signal when its
+ *              client closes it or sends a request (503, Connection: close); at the deadline
+ *              whatever is left is closed
  *
- * Node's `http.Server.close()` closes idle keep-alive connections at once (since Node 19): a
- * client that had just written its next request on one got ECONNRESET. And a listener closed
- * while clients still connect resets the connections waiting in its accept queue. Both are
- * avoided here by the order above; `app.close()` runs last, on a server with no connection.
+ * Three races reset requests that had reached the server (issue 32, item 12), each avoided by
+ * the order above. Node's `http.Server.close()` closes idle keep-alive connections at once, and
+ * "idle" includes a connection just accepted whose request is still on its way: that client
+ * got ECONNRESET (so did one whose next request on an old connection was on its way). A
+ * listener closed while clients still connect resets the connections its accept queue holds
+ * (the kernel completed their handshakes, the request was sent): closing it the moment no
+ * connection was open, between one client's close and another's connect, did that. And with
+ * `--processes`, the primary resets the connections it accepted and had not handed out when the
+ * last process closes its listener. So the listener closes only after a quiet spell (no
+ * connection opened for QUIET_MS), no connection is closed while it may be receiving, short of
+ * the deadline, and `app.close()` runs last, on a server with no connection.
  *
  * Nothing here runs per request while the node serves: the check is one field read in the
  * route's existing first hook, and the in-flight responses are found through their sockets
@@ -44,11 +52,21 @@ export interface DrainReport {
   readonly ms: number;
 }
 
+/**
+ * How long no connection may have arrived before the listener closes early: clients that were
+ * answered 503 have stopped connecting. A connection that arrives later finds the listener
+ * closed (refused, never reset), unless it lands in the instant of the close.
+ */
+const QUIET_MS = 100;
+
 /** The shutdown state of one app: installed by plugins/shutdown.ts, driven by server.ts. */
 export class Drain {
   #closing = false;
   readonly #sockets = new Set<Socket>();
-  #empty: (() => void) | null = null;
+  /** When the last connection arrived (performance.now()). */
+  #arrived = Number.NEGATIVE_INFINITY;
+  /** Re-checks the wait in progress: a connection arrived or ended. */
+  #changed: (() => void) | null = null;
 
   /** Whether shutdown has begun. */
   get closing(): boolean {
@@ -79,24 +97,46 @@ export class Drain {
     });
     app.server.on('connection', (socket: Socket) => {
       this.#sockets.add(socket);
+      this.#arrived = performance.now();
+      this.#changed?.();
       socket.once('close', () => {
         this.#sockets.delete(socket);
-        if (this.#sockets.size === 0) this.#empty?.();
+        this.#changed?.();
       });
     });
   }
 
-  /** Resolves when no connection is open, or after `ms`. */
-  #untilEmpty(ms: number): Promise<void> {
-    if (this.#sockets.size === 0 || ms <= 0) return Promise.resolve();
+  /** ms until the listener may close (no connection open, none arrived for QUIET_MS). */
+  #quietIn = (): number =>
+    this.#sockets.size > 0
+      ? Number.POSITIVE_INFINITY
+      : Math.max(0, this.#arrived + QUIET_MS - performance.now());
+
+  /** 0 once no connection is open. */
+  #emptyIn = (): number => (this.#sockets.size > 0 ? Number.POSITIVE_INFINITY : 0);
+
+  /**
+   * Resolves once `wait()` (ms until done: 0 done, Infinity not by time alone) says so, checked
+   * again at each connection's arrival and end and when the time it named has passed; or after
+   * `ms`.
+   */
+  #until(wait: () => number, ms: number): Promise<void> {
+    const deadline = performance.now() + ms;
     return new Promise((resolve) => {
-      const done = () => {
+      let timer: NodeJS.Timeout | undefined;
+      const check = () => {
         clearTimeout(timer);
-        this.#empty = null;
-        resolve();
+        const left = deadline - performance.now();
+        const w = wait();
+        if (w <= 0 || left <= 0) {
+          this.#changed = null;
+          resolve();
+          return;
+        }
+        timer = setTimeout(check, Math.min(w, left));
       };
-      const timer = setTimeout(done, ms);
-      this.#empty = done;
+      this.#changed = check;
+      check();
     });
   }
 
@@ -116,12 +156,11 @@ export class Drain {
     }
     const server = app.server;
     if (server.listening) {
-      await this.#untilEmpty(Math.min(graceMs, deadlineMs));
+      await this.#until(this.#quietIn, Math.min(graceMs, deadlineMs));
       // net.Server's close: stops accepting without http.Server's closing of idle
-      // connections, which is done next, after the grace, on connections that stayed idle.
+      // connections, which may be receiving a request (see the file's comment).
       Server.prototype.close.call(server);
-      server.closeIdleConnections();
-      await this.#untilEmpty(deadlineMs - (performance.now() - started));
+      await this.#until(this.#emptyIn, deadlineMs - (performance.now() - started));
     }
     const forced = this.#sockets.size;
     if (forced > 0) server.closeAllConnections();

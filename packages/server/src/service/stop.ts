@@ -68,7 +68,7 @@ async function stop(
     events.record(
       'warn',
       'service',
-      `shutdown took over ${bound} ms; closed ${report.forced} connection(s) with requests in flight`,
+      `shutdown took over ${bound} ms; closed ${report.forced} connection(s) still open: a request in flight, or idle since the signal (their clients sent nothing)`,
     );
   }
   // The stores get what is left of the bound, and at least a second to release.
