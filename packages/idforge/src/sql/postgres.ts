@@ -149,15 +149,31 @@ $f$`,
   );
 }
 
+/**
+ * The first lines of a body that takes a time `ts` into `ms`: NULL is an error (22004) rather
+ * than a NULL answer, and ±infinity is out of range (22008), before the bigint cast that
+ * failed on it with 0A000.
+ */
+function tsToMsSql(fname: string): string {
+  return `  IF ts IS NULL THEN
+    RAISE EXCEPTION '${fname}: the time is NULL' USING ERRCODE = '22004';
+  END IF;
+  IF NOT isfinite(ts) THEN
+    RAISE EXCEPTION '${fname}: % is outside the times it encodes', ts USING ERRCODE = '22008';
+  END IF;
+  ms := ${msOf('ts')};`;
+}
+
 function uuidv7AtFunction(): SqlFunction {
   return fn(
     'idforge_uuidv7_at',
     'timestamptz',
     `CREATE OR REPLACE FUNCTION idforge_uuidv7_at(ts timestamptz) RETURNS uuid LANGUAGE plpgsql VOLATILE PARALLEL SAFE AS $f$
 DECLARE
-  ms bigint := ${msOf('ts')};
+  ms bigint;
   r text := replace(gen_random_uuid()::text, '-', '');
 BEGIN
+${tsToMsSql('idforge_uuidv7_at')}
   IF ms < 0 OR ms > ${MAX_MS} THEN
     RAISE EXCEPTION 'idforge_uuidv7_at: % is outside UUIDv7''s range (1970 to 10889)', ts USING ERRCODE = '22008';
   END IF;
@@ -264,8 +280,8 @@ $f$`,
       'uuid',
       `CREATE OR REPLACE FUNCTION idforge_time(id uuid) RETURNS timestamptz LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
 BEGIN
-  IF substr(id::text, 15, 1) <> '7' THEN
-    RAISE EXCEPTION 'idforge_time: % is not a UUIDv7', id USING ERRCODE = '22023';
+  IF substr(id::text, 15, 1) <> '7' OR substr(id::text, 20, 1) NOT IN ('8', '9', 'a', 'b') THEN
+    RAISE EXCEPTION 'idforge_time: % is not a UUIDv7 (version 7, variant RFC 9562)', id USING ERRCODE = '22023';
   END IF;
   RETURN idforge_ms_time(('x' || lpad(substr(replace(id::text, '-', ''), 1, 12), 16, '0'))::bit(64)::bigint);
 END
@@ -278,6 +294,7 @@ $f$`,
 DECLARE
   ms bigint := 0;
   d integer;
+  u text;
 BEGIN
   IF id ~ '^[0-9]{1,19}$' THEN
     RETURN idforge_time(id::bigint);
@@ -293,7 +310,13 @@ BEGIN
     END LOOP;
     RETURN idforge_ms_time(ms);
   END IF;
-  RETURN idforge_time(id::uuid);
+  -- The library's spellings of a UUID only (inspect): PostgreSQL's uuid input takes more.
+  u := CASE WHEN lower(left(id, 9)) = 'urn:uuid:' THEN substr(id, 10)
+    WHEN left(id, 1) = '{' AND right(id, 1) = '}' THEN substr(id, 2, length(id) - 2) ELSE id END;
+  IF u !~ '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{32})$' THEN
+    RAISE EXCEPTION 'idforge_time: % is not a Snowflake, a ULID or a UUID (36 characters with hyphens, 32 hex digits, {…} or urn:uuid:…)', id USING ERRCODE = '22023';
+  END IF;
+  RETURN idforge_time(u::uuid);
 END
 $f$`,
     ),
@@ -307,8 +330,9 @@ function uuidBoundFunctions(): SqlFunction[] {
       'timestamptz',
       `CREATE OR REPLACE FUNCTION ${name}(ts timestamptz) RETURNS uuid LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
 DECLARE
-  ms bigint := ${msOf('ts')};
+  ms bigint;
 BEGIN
+${tsToMsSql(name)}
   IF ms < 0 OR ms > ${MAX_MS} THEN
     RAISE EXCEPTION '${name}: % is outside UUIDv7''s range', ts USING ERRCODE = '22008';
   END IF;
@@ -330,6 +354,9 @@ function boundsFunction(prefix: string, type: string): SqlFunction {
     `CREATE OR REPLACE FUNCTION ${prefix}_bounds(from_ts timestamptz, to_ts timestamptz DEFAULT NULL)
   RETURNS TABLE (lowest ${type}, highest ${type}) LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
 BEGIN
+  IF from_ts IS NULL THEN
+    RAISE EXCEPTION '${prefix}_bounds: from is NULL' USING ERRCODE = '22004';
+  END IF;
   IF to_ts < from_ts THEN
     RAISE EXCEPTION '${prefix}_bounds: to (%) is before from (%)', to_ts, from_ts USING ERRCODE = '22023';
   END IF;
@@ -348,9 +375,10 @@ function snowflakeBoundFunctions(l: LayoutSql): SqlFunction[] {
       'timestamptz',
       `CREATE OR REPLACE FUNCTION ${fname}(ts timestamptz) RETURNS bigint LANGUAGE plpgsql STABLE PARALLEL SAFE AS $f$
 DECLARE
-  ms bigint := ${msOf('ts')};
+  ms bigint;
   id bigint;
 BEGIN
+${tsToMsSql(fname)}
   IF ${!l.sortable} THEN
     RAISE EXCEPTION '${fname}: the time is not the top field of layout ${name}: its IDs do not sort by time' USING ERRCODE = '0A000';
   END IF;
