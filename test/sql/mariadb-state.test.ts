@@ -1,15 +1,23 @@
 // MariaDB's Snowflake state under change (issue 32): a re-install that changes the layout and
 // the node while sessions mint switches in one step (no ID of the new layout on the old one's
 // time scale or with the old node), and a copy of the database (a dump restored under another
-// name) refuses to mint until a node is chosen for it.
+// name) refuses to mint until a node is chosen for it. The tests run in order, on one database.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { openSqlFunctions } from '@idforge/stores';
 import { inspect, LAYOUTS, type Layout } from 'idforge';
 import { sqlFunctions } from 'idforge/sql';
+import { cli } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import type { Session } from './engine.js';
-import { mariadbEngine, mariadbSkip } from './mariadb-engine.js';
+import {
+  mariadbAdmin,
+  mariadbEngine,
+  mariadbSession,
+  mariadbSkip,
+  mariadbUrl,
+} from './mariadb-engine.js';
 
 const skip = await mariadbSkip();
 const engine = mariadbEngine('state');
@@ -137,5 +145,56 @@ test('mariadb: a re-install that changes layout and node while 4 sessions mint s
     assert.ok(Number(row!.ms) >= start && Number(row!.ms) <= Date.now() + 1);
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
+  }
+});
+
+/** A database of the test's own holding a mysqldump of the engine's (tables and functions). */
+async function dumpedCopy(name: string): Promise<string> {
+  const from = new URL(engine.url);
+  const args = ['-h', from.hostname, '-P', from.port || '3306', '-u', from.username];
+  const dump = execFileSync('mysqldump', [...args, '--routines', from.pathname.slice(1)]);
+  await mariadbAdmin(`CREATE DATABASE ${name}`);
+  execFileSync('mysql', [...args, name], { input: dump });
+  return mariadbUrl(name);
+}
+
+test('mariadb: a copy of the database (mysqldump restored under another name) refuses to mint until a node is chosen for it; the original keeps minting', {
+  skip,
+}, async () => {
+  await applyLayout(NEW.layout, NEW.node);
+  const copyDb = `idforge_sql_statecopy_${process.pid}`;
+  const url = await dumpedCopy(copyDb);
+  const copy = await mariadbSession(url);
+  const original = await engine.session();
+  const mint = (s: Session) => s.rows('SELECT CAST(idforge_snowflake() AS CHAR) AS v');
+  try {
+    await assert.rejects(mint(copy), (e: Error & { sqlState?: string }) => {
+      assert.equal(e.sqlState, '55000');
+      assert.match(
+        e.message,
+        /node 7 was set for database idforge_sql_state_\d+@\d+, not this one/,
+      );
+      assert.match(e.message, /idforge sql --store URL --apply --node N/);
+      return true;
+    });
+    const [own] = await mint(original);
+    assert.equal(inspect(BigInt(own!.v!), { layout: NEW.layout }).fields!.node, NEW.node);
+    // Applying without a node chooses none: still refused.
+    const kept = await cli(['sql', '--store', url, '--apply']);
+    assert.equal(kept.code, 0, kept.stderr);
+    await assert.rejects(mint(copy), /not this one/);
+    // A node given chooses it for the copy, even the original's (a restore whose original is
+    // gone): not 'unchanged'.
+    for (const node of [NEW.node, 8]) {
+      const chosen = await cli(['sql', '--store', url, '--apply', '--node', `${node}`, '--json']);
+      assert.equal(chosen.code, 0, chosen.stderr);
+      assert.equal(JSON.parse(chosen.stdout).action, 'upgraded');
+      const [id] = await mint(copy);
+      assert.equal(inspect(BigInt(id!.v!), { layout: NEW.layout }).fields!.node, node);
+    }
+  } finally {
+    await copy.close();
+    await original.close();
+    await mariadbAdmin(`DROP DATABASE IF EXISTS ${copyDb}`);
   }
 });

@@ -11,6 +11,7 @@ export {
   type SqlFunction,
   type SqlNodeField,
 } from './layout-sql.js';
+export { MARIADB_DATABASE_IDENTITY } from './mariadb.js';
 export {
   type InstalledSqlFunctions,
   isSameInstall,

@@ -27,12 +27,23 @@ const MAX_MS = 281474976710655; // 2^48 - 1
 export const MARIADB_COUNTER = 'idforge_snowflake_counter';
 
 /**
+ * The database a node is chosen for, as SQL: its name and the server's `server_id` (MariaDB
+ * has no server UUID a function can read cheaply). Recorded in the counter's row when a node
+ * is applied; idforge_snowflake() refuses where it reads otherwise, which is a copy: a dump
+ * restored under another name or on a server of another id (every replica has its own), so
+ * two databases never mint with one node unawares. Inside a stored function DATABASE() is the
+ * function's own database, whatever the caller's current one.
+ */
+export const MARIADB_DATABASE_IDENTITY = "CONCAT(DATABASE(), '@', @@server_id)";
+
+/**
  * The tables and the counter, each created only when missing. The counter's row also holds
- * the layout and the node it counts for (`layout_key`, `node`), so that an install switches
- * all three in one UPDATE (mariadbSwitch) and a call reads them together; v1 kept the node in
- * idforge_settings and had neither column: the ALTER adds them (v1's functions, which read
- * only `v`, keep working meanwhile) and the layout is taken from v1's version row, so that the
- * switch resets the counter only when the layout really changes.
+ * the layout and the node it counts for (`layout_key`, `node`) and the database the node was
+ * chosen for (`home`), so that an install switches them in one UPDATE (mariadbSwitch) and a
+ * call reads them together; v1 kept the node in idforge_settings and had none of these
+ * columns: the ALTER adds them (v1's functions, which read only `v`, keep working meanwhile)
+ * and the layout is taken from v1's version row, so that the switch resets the counter only
+ * when the layout really changes.
  */
 export function mariadbSetup(): string[] {
   return [
@@ -43,9 +54,9 @@ export function mariadbSetup(): string[] {
     // Aria, non-transactional but crash-safe: the UPDATE's lock ends with its statement, not
     // with the caller's transaction, and a ROLLBACK never moves the counter back.
     `CREATE TABLE IF NOT EXISTS ${MARIADB_COUNTER} (id TINYINT PRIMARY KEY, v BIGINT NOT NULL, ` +
-      'layout_key VARCHAR(512) NULL, node BIGINT NULL) ENGINE=Aria TRANSACTIONAL=1',
+      'layout_key VARCHAR(512) NULL, node BIGINT NULL, home VARCHAR(255) NULL) ENGINE=Aria TRANSACTIONAL=1',
     `ALTER TABLE ${MARIADB_COUNTER} ADD COLUMN IF NOT EXISTS layout_key VARCHAR(512) NULL, ` +
-      'ADD COLUMN IF NOT EXISTS node BIGINT NULL',
+      'ADD COLUMN IF NOT EXISTS node BIGINT NULL, ADD COLUMN IF NOT EXISTS home VARCHAR(255) NULL',
     `INSERT IGNORE INTO ${MARIADB_COUNTER} (id, v) VALUES (1, 0)`,
     `UPDATE ${MARIADB_COUNTER} SET layout_key = (SELECT layout_key FROM idforge_sql_version ` +
       "WHERE name = 'functions') WHERE id = 1 AND layout_key IS NULL",
@@ -57,17 +68,21 @@ export function mariadbSetup(): string[] {
  * idforge_settings): ONE statement on the counter's row, so every call of idforge_snowflake()
  * sees the old state or the new, never a mix. The counter restarts from 0 (then from the
  * clock) only when the layout changes; `v` is assigned first, while `layout_key` still holds
- * the old layout (MariaDB assigns left to right). Then v1's node setting goes: the row is the
- * one place the node lives.
+ * the old layout (MariaDB assigns left to right). A node given is chosen for this database
+ * (`home`); without one the home stays, so a copy keeps refusing until it gets a node, and
+ * only a row that has none yet (a first install, v1) takes this database's. Then v1's node
+ * setting goes: the row is the one place the node lives.
  */
 export function mariadbSwitch(key: string, node: number | undefined): string[] {
   const n =
     node === undefined
       ? "COALESCE(node, (SELECT CAST(value AS SIGNED) FROM idforge_settings WHERE name = 'node'))"
       : String(node);
+  const home =
+    node === undefined ? `COALESCE(home, ${MARIADB_DATABASE_IDENTITY})` : MARIADB_DATABASE_IDENTITY;
   return [
     `UPDATE ${MARIADB_COUNTER} SET v = IF(layout_key <=> ${sqlString(key)}, v, 0), ` +
-      `node = ${n}, layout_key = ${sqlString(key)} WHERE id = 1`,
+      `node = ${n}, home = ${home}, layout_key = ${sqlString(key)} WHERE id = 1`,
     "DELETE FROM idforge_settings WHERE name = 'node'",
   ];
 }
@@ -154,6 +169,15 @@ const SWITCHING =
   'idforge_snowflake: the functions are being re-installed for another layout: retry when idforge sql --apply has finished (apply again if it stopped)';
 
 /**
+ * The refusal of a copy, naming the node, the database it was chosen for and this one
+ * (SIGNAL takes a variable's text, not an expression: x_msg).
+ */
+function copyRefusal(node: string, home: string, here: string): string {
+  return `SET x_msg = CONCAT('idforge_snowflake: node ', ${node}, ' was set for database ', COALESCE(${home}, '?'), ', not this one (', ${here}, '): a copy minting with it would repeat its IDs; choose a node for this database: idforge sql --store URL --apply --node N');
+    SIGNAL SQLSTATE '55000' SET MESSAGE_TEXT = x_msg`;
+}
+
+/**
  * `idforge_snowflake()`. The layout and the node are read from the counter's row and the
  * UPDATE takes its value only while the row still holds them: a call compiled for one layout
  * never moves a counter of another (the layout switch resets it in the same statement that
@@ -169,6 +193,9 @@ function snowflakeFunction(l: LayoutSql): SqlFunction {
 BEGIN
   DECLARE x_layout VARCHAR(512);
   DECLARE x_node BIGINT;
+  DECLARE x_home VARCHAR(255);
+  DECLARE x_here VARCHAR(255);
+  DECLARE x_msg VARCHAR(512);
   DECLARE x_ms BIGINT DEFAULT idforge_now_ms();
   DECLARE x_c BIGINT;
   DECLARE x_v BIGINT;
@@ -176,12 +203,16 @@ BEGIN
   DECLARE x_id BIGINT UNSIGNED;
   -- No row leaves both NULL (the refusal below) rather than a 'No data' condition.
   DECLARE CONTINUE HANDLER FOR NOT FOUND SET x_layout = NULL;
-  SELECT layout_key, node INTO x_layout, x_node FROM ${MARIADB_COUNTER} WHERE id = 1;
+  SELECT layout_key, node, home INTO x_layout, x_node, x_home FROM ${MARIADB_COUNTER} WHERE id = 1;
   IF x_layout IS NULL OR x_layout <> ${key} THEN
     ${raise(SWITCHING, '40001')};
   END IF;
   IF x_node IS NULL THEN
     ${raise('idforge_snowflake: no node is set: run idforge sql --store URL --apply --node N', '55000')};
+  END IF;
+  SET x_here = ${MARIADB_DATABASE_IDENTITY};
+  IF NOT x_home <=> x_here THEN
+    ${copyRefusal('x_node', 'x_home', 'x_here')};
   END IF;
   IF x_ms < ${l.epochMs} THEN
     ${raise('idforge_snowflake: the clock is before the epoch of the layout', '22008')};

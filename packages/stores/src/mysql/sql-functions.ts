@@ -15,6 +15,7 @@
 import {
   type InstalledSqlFunctions,
   isSameInstall,
+  MARIADB_DATABASE_IDENTITY,
   type SqlApplyResult,
   type SqlFunctionsTarget,
   type SqlScript,
@@ -88,8 +89,11 @@ export class MysqlSqlFunctions implements SqlFunctionsTarget {
       throw new RangeError(`script: expected a mariadb script, got "${script.engine}"`);
     }
     const previous = await this.installed();
-    if (isSameInstall(previous, script))
+    // The same install with a node given is not 'unchanged' on a copy: giving the node there
+    // chooses it for this database, which the switch records.
+    if (isSameInstall(previous, script) && (script.node === undefined || (await this.#isHome()))) {
       return { action: 'unchanged', previous, counterReset: false };
+    }
     await this.#compile(script);
     const counterReset = previous !== undefined && previous.layoutKey !== script.layoutKey;
     const steps = [
@@ -102,6 +106,15 @@ export class MysqlSqlFunctions implements SqlFunctionsTarget {
       for (const sql of steps) await q(sql);
     });
     return { action: previous === undefined ? 'installed' : 'upgraded', previous, counterReset };
+  }
+
+  /** Whether the node in the counter's row was chosen for this database (not a copy's). */
+  async #isHome(): Promise<boolean> {
+    const rows = await this.#db.rows<{ home: number | string | null }>(
+      'sql installed',
+      `SELECT home <=> ${MARIADB_DATABASE_IDENTITY} AS home FROM ${MARIADB_COUNTER} WHERE id = 1`,
+    );
+    return Number(rows[0]?.home ?? 0) === 1;
   }
 
   /** Each function compiled under its scratch name, then dropped; the first failure throws. */
