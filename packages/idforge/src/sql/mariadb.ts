@@ -91,8 +91,24 @@ function fn(name: string, sql: string): SqlFunction {
   return { name, args: '', sql };
 }
 
-const raise = (message: string, state = '45000') =>
+const raise = (message: string, state: string) =>
   `SIGNAL SQLSTATE '${state}' SET MESSAGE_TEXT = '${message}'`;
+
+/**
+ * The first lines of a body that takes a time `ts` into `ms`, checked against [low, high]:
+ * NULL is an error (22004, as PostgreSQL's functions) rather than a NULL answer, and a zero
+ * date (what MariaDB makes of a text it cannot read outside strict mode, where strict mode
+ * refuses the text itself with 22007) or a time out of range is 22008.
+ */
+function timeArg(fname: string, low: number, high: number, range: string): string {
+  return `IF ts IS NULL THEN
+    ${raise(`${fname}: the time is NULL`, '22004')};
+  END IF;
+  SET ms = idforge_ms(ts);
+  IF ms IS NULL OR ms < ${low} OR ms > ${high} THEN
+    ${raise(`${fname}: the time is outside ${range} (or a zero date, which is no time)`, '22008')};
+  END IF;`;
+}
 
 function helperFunctions(): SqlFunction[] {
   return [
@@ -140,7 +156,7 @@ BEGIN
     END IF;
   END IF;
   IF ms < 0 OR ms > ${MAX_MS} THEN
-    ${raise("idforge_uuidv7: the time is outside UUIDv7''s range")};
+    ${raise("idforge_uuidv7: the time is outside UUIDv7''s range", '22008')};
   END IF;
   SET @idforge_v7_ms = ms, @idforge_v7_ctr = ctr;
   RETURN idforge_uuid_text(CONCAT(LPAD(HEX(ms), 12, '0'), '7', LPAD(HEX(ctr), 3, '0'), ${RAND_B}));
@@ -150,10 +166,8 @@ END`,
       'idforge_uuidv7_at',
       `CREATE OR REPLACE FUNCTION idforge_uuidv7_at(ts DATETIME(6)) RETURNS CHAR(36) CHARACTER SET ascii NOT DETERMINISTIC NO SQL
 BEGIN
-  DECLARE ms BIGINT DEFAULT idforge_ms(ts);
-  IF ms IS NULL OR ms < 0 OR ms > ${MAX_MS} THEN
-    ${raise("idforge_uuidv7_at: the time is outside UUIDv7''s range")};
-  END IF;
+  DECLARE ms BIGINT;
+  ${timeArg('idforge_uuidv7_at', 0, MAX_MS, "UUIDv7''s range")}
   RETURN idforge_uuid_text(CONCAT(LPAD(HEX(ms), 12, '0'), '7', SUBSTR(HEX(RANDOM_BYTES(2)), 2, 3), ${RAND_B}));
 END`,
     ),
@@ -237,22 +251,50 @@ END`,
   );
 }
 
+/**
+ * The UUID half of idforge_time: the library's spellings only (inspect: 36 characters with
+ * hyphens, 32 hex digits, either in {…}, or after urn:uuid:), and a time only for version 7 of
+ * RFC 9562's variant (inspect gives a v7 of another variant none).
+ */
+const UUID_TIME = `SET h = CASE WHEN LOWER(LEFT(id, 9)) = 'urn:uuid:' THEN SUBSTR(id, 10)
+    WHEN LEFT(id, 1) = '{' AND RIGHT(id, 1) = '}' THEN SUBSTR(id, 2, CHAR_LENGTH(id) - 2) ELSE id END;
+  IF h REGEXP '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' THEN
+    SET h = REPLACE(h, '-', '');
+  ELSEIF NOT h REGEXP '^[0-9A-Fa-f]{32}$' THEN
+    ${raise('idforge_time: expected a Snowflake (decimal), a ULID or a UUID (36 characters with hyphens or 32 hex digits, bare, in braces or after urn:uuid:)', '22023')};
+  END IF;
+  IF SUBSTR(h, 13, 1) <> '7' OR SUBSTR(h, 17, 1) NOT IN ('8', '9', 'a', 'b', 'A', 'B') THEN
+    ${raise('idforge_time: the UUID is not a UUIDv7 (version 7, variant RFC 9562)', '22023')};
+  END IF;
+  RETURN idforge_ms_time(CONV(SUBSTR(h, 1, 12), 16, 10));`;
+
+/**
+ * `idforge_time(id)`, told apart as inspect does: 1 to 20 digits a Snowflake of the layout
+ * (no leading zero, at most its largest ID and BIGINT's), 26 characters a ULID, else a UUID.
+ */
 function timeFunction(l: LayoutSql): SqlFunction {
+  const max = l.layout.maxId < BigInt(INT64_MAX) ? l.layout.maxId : BigInt(INT64_MAX);
   return fn(
     'idforge_time',
     `CREATE OR REPLACE FUNCTION idforge_time(id VARCHAR(64)) RETURNS DATETIME(3) DETERMINISTIC NO SQL
 BEGIN
-  DECLARE h VARCHAR(64) DEFAULT REPLACE(id, '-', '');
+  DECLARE h VARCHAR(64);
   DECLARE ms BIGINT DEFAULT 0;
   DECLARE d INT;
   DECLARE i INT DEFAULT 1;
-  IF id REGEXP '^[0-9]{1,19}$' THEN
+  IF id REGEXP '^[0-9]{1,20}$' THEN
+    IF id REGEXP '^0[0-9]' THEN
+      ${raise('idforge_time: a Snowflake is written without leading zeros', '22023')};
+    END IF;
+    IF CAST(id AS DECIMAL(20, 0)) > ${max} THEN
+      ${raise(`idforge_time: the Snowflake is above ${max}, the largest ID of the layout that a signed BIGINT holds`, '22003')};
+    END IF;
     RETURN idforge_ms_time(${l.epochMs} + ((CAST(id AS UNSIGNED) >> ${l.timeShift}) & ${l.timeMask}) * ${l.unitMs});
   ELSEIF CHAR_LENGTH(id) = 26 THEN
     WHILE i <= 26 DO
       SET d = LOCATE(UPPER(SUBSTR(id, i, 1)), '0123456789ABCDEFGHJKMNPQRSTVWXYZ') - 1;
       IF d < 0 OR (i = 1 AND d > 7) THEN
-        ${raise('idforge_time: not a ULID')};
+        ${raise('idforge_time: not a ULID', '22023')};
       END IF;
       IF i <= 10 THEN
         SET ms = ms * 32 + d;
@@ -260,10 +302,8 @@ BEGIN
       SET i = i + 1;
     END WHILE;
     RETURN idforge_ms_time(ms);
-  ELSEIF h REGEXP '^[0-9A-Fa-f]{32}$' AND SUBSTR(h, 13, 1) = '7' THEN
-    RETURN idforge_ms_time(CONV(SUBSTR(h, 1, 12), 16, 10));
   END IF;
-  ${raise('idforge_time: expected a Snowflake, a UUIDv7 or a ULID')};
+  ${UUID_TIME}
 END`,
   );
 }
@@ -274,10 +314,8 @@ function uuidBoundFunctions(): SqlFunction[] {
       name,
       `CREATE OR REPLACE FUNCTION ${name}(ts DATETIME(6)) RETURNS CHAR(36) CHARACTER SET ascii DETERMINISTIC NO SQL
 BEGIN
-  DECLARE ms BIGINT DEFAULT idforge_ms(ts);
-  IF ms IS NULL OR ms < 0 OR ms > ${MAX_MS} THEN
-    ${raise(`${name}: the time is outside UUIDv7''s range`)};
-  END IF;
+  DECLARE ms BIGINT;
+  ${timeArg(name, 0, MAX_MS, "UUIDv7''s range")}
   RETURN idforge_uuid_text(CONCAT(LPAD(HEX(ms), 12, '0'), '${tail}'));
 END`,
     );
@@ -288,14 +326,25 @@ END`,
   ];
 }
 
-/** `…_bounds(from, to)`: MariaDB functions return one value, so a JSON object of the two. */
+/**
+ * `…_bounds(from, to)`: MariaDB functions return one value, so a JSON object of the two. A
+ * NULL `to` is `from` (PostgreSQL's one-argument form; MariaDB has no default arguments), a
+ * NULL `from` an error; a zero date is refused before the order is checked, since it sorts
+ * first.
+ */
 function boundsFunction(prefix: string, quote: (x: string) => string): SqlFunction {
   return fn(
     `${prefix}_bounds`,
     `CREATE OR REPLACE FUNCTION ${prefix}_bounds(from_ts DATETIME(6), to_ts DATETIME(6)) RETURNS LONGTEXT DETERMINISTIC NO SQL
 BEGIN
+  IF from_ts IS NULL THEN
+    ${raise(`${prefix}_bounds: from is NULL`, '22004')};
+  END IF;
+  IF idforge_ms(from_ts) IS NULL OR idforge_ms(COALESCE(to_ts, from_ts)) IS NULL THEN
+    ${raise(`${prefix}_bounds: a zero date is no time`, '22008')};
+  END IF;
   IF to_ts < from_ts THEN
-    ${raise(`${prefix}_bounds: to is before from`)};
+    ${raise(`${prefix}_bounds: to is before from`, '22023')};
   END IF;
   RETURN JSON_OBJECT('lowest', ${quote(`${prefix}_lowest(from_ts)`)}, 'highest', ${quote(`${prefix}_highest(COALESCE(to_ts, from_ts))`)});
 END`,
@@ -309,17 +358,15 @@ function snowflakeBoundFunctions(l: LayoutSql): SqlFunction[] {
       name,
       `CREATE OR REPLACE FUNCTION ${name}(ts DATETIME(6)) RETURNS BIGINT DETERMINISTIC NO SQL
 BEGIN
-  DECLARE ms BIGINT DEFAULT idforge_ms(ts);
+  DECLARE ms BIGINT;
   DECLARE id BIGINT UNSIGNED;
   IF ${l.sortable ? 'FALSE' : 'TRUE'} THEN
-    ${raise(`${name}: the time is not the top field of the layout: its IDs do not sort by time`)};
+    ${raise(`${name}: the time is not the top field of the layout: its IDs do not sort by time`, '0A000')};
   END IF;
-  IF ms IS NULL OR ms < ${l.epochMs} OR ms > ${l.lastMs} THEN
-    ${raise(`${name}: the time is outside the time range of the layout`)};
-  END IF;
+  ${timeArg(name, l.epochMs, l.lastMs, 'the time range of the layout')}
   SET id = (((ms - ${l.epochMs}) DIV ${l.unitMs}) << ${l.timeShift})${rest};
   IF id > ${INT64_MAX} THEN
-    ${raise(`${name}: the bound passes the signed 64-bit range of BIGINT`)};
+    ${raise(`${name}: the bound passes the signed 64-bit range of BIGINT`, '22003')};
   END IF;
   RETURN id;
 END`,
