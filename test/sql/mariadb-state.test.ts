@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { openSqlFunctions } from '@idforge/stores';
 import { inspect, LAYOUTS, type Layout } from 'idforge';
-import { sqlFunctions } from 'idforge/sql';
+import { layoutKey, sqlFunctions } from 'idforge/sql';
 import { cli } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import type { Session } from './engine.js';
@@ -196,5 +196,39 @@ test('mariadb: a copy of the database (mysqldump restored under another name) re
     await copy.close();
     await original.close();
     await mariadbAdmin(`DROP DATABASE IF EXISTS ${copyDb}`);
+  }
+});
+
+test('mariadb: an upgrade from v1 (node in idforge_settings, a counter row without layout or node) keeps the node and the counter, and leaves the node in one place', {
+  skip,
+}, async () => {
+  const v1 = mariadbEngine('statev1');
+  await v1.create();
+  const s = await v1.session();
+  try {
+    // v1's state as its install left it; its functions do not matter, the upgrade replaces them.
+    const ahead = BigInt(Date.now() + 3_600_000 - NEW.layout.epochMs) << 12n; // 1 h ahead
+    for (const sql of [
+      'CREATE TABLE idforge_sql_version (name VARCHAR(32) PRIMARY KEY, version INT NOT NULL, layout VARCHAR(128) NOT NULL, layout_key VARCHAR(512) NOT NULL, installed_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)) ENGINE=InnoDB',
+      'CREATE TABLE idforge_settings (name VARCHAR(32) PRIMARY KEY, value VARCHAR(64) NOT NULL) ENGINE=InnoDB',
+      'CREATE TABLE idforge_snowflake_counter (id TINYINT PRIMARY KEY, v BIGINT NOT NULL) ENGINE=Aria TRANSACTIONAL=1',
+      `INSERT INTO idforge_snowflake_counter VALUES (1, ${ahead})`,
+      "INSERT INTO idforge_settings VALUES ('node', '5')",
+      `INSERT INTO idforge_sql_version (name, version, layout, layout_key) VALUES ('functions', 1, 'default', '${layoutKey(NEW.layout)}')`,
+    ]) {
+      await s.rows(sql);
+    }
+    const r = await cli(['sql', '--store', v1.url, '--apply', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual([out.action, out.counterReset, out.node], ['upgraded', false, 5]);
+    const [id] = await s.rows('SELECT CAST(idforge_snowflake() AS CHAR) AS v');
+    const d = inspect(BigInt(id!.v!), { layout: NEW.layout });
+    assert.equal(d.fields!.node, 5);
+    assert.equal(BigInt(id!.v!) >> 22n, (ahead + 1n) >> 12n, 'the counter went on from v1');
+    assert.deepEqual(await s.rows("SELECT value FROM idforge_settings WHERE name = 'node'"), []);
+  } finally {
+    await s.close();
+    await v1.drop();
   }
 });
