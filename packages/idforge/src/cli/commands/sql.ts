@@ -25,7 +25,8 @@ export const sqlHelp = `Usage: idforge sql [options]
 Prints the SQL that installs idforge's functions in a database (PostgreSQL 12+, MariaDB
 10.10+), or installs them there (--apply) or removes them (--remove). Functions:
 idforge_uuidv7(), idforge_uuidv7_at(ts), idforge_snowflake() (of --layout, its node read
-from the idforge_settings table), idforge_time(id) (Snowflake, UUIDv7, ULID), and
+from the install's state: the idforge_settings table on PostgreSQL, the counter's row on
+MariaDB), idforge_time(id) (Snowflake, UUIDv7, ULID), and
 idforge_uuidv7_lowest/highest/bounds, idforge_snowflake_lowest/highest/bounds for range
 scans. Versioned: --apply again with the same version, layout and node changes nothing;
 another layout or node upgrades (a new layout restarts the Snowflake counter). SQLite has no
