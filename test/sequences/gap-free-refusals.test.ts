@@ -146,6 +146,25 @@ describe('MariaDB', {
     assert.equal(await store.last('inv', ''), MAX);
   });
 
+  test('a number above 2^53 is exact, whatever the driver does with insert ids', async () => {
+    // The number comes back as the statement's insert id, which mysql2 gives as a JS number
+    // while exact and as text past 2^53: read as a number, 2^60 + 1 would be 2^60 again.
+    const big = 2n ** 60n;
+    await pool.query(`INSERT INTO \`${ns}_gap_free\` VALUES ('big', '', ?)`, [big.toString()]);
+    const conn = await pool.getConnection();
+    try {
+      await conn.query('START TRANSACTION');
+      const beyond = new GapFreeSequence(store, 'big', format);
+      assert.equal((await beyond.next(conn)).value, big + 1n);
+      assert.equal((await beyond.next(conn)).value, big + 2n);
+      await conn.query('COMMIT');
+    } finally {
+      await conn.query('ROLLBACK');
+      conn.release();
+    }
+    assert.equal(await store.last('big', ''), big + 2n);
+  });
+
   test('next(conn) outside a transaction is refused and takes nothing; autocommit off is a transaction', async () => {
     const out = new GapFreeSequence(store, 'out', format);
     const conn = await pool.getConnection();
