@@ -48,7 +48,11 @@ export function fileIdentity(name: string, memory: boolean): FileIdentity {
   return { key: `file:${st.dev}:${st.ino}`, path: realpathSync(name) };
 }
 
-type DatabaseClass = new (path: string, options: { timeout: number }) => Database.Database;
+/**
+ * better-sqlite3's `Database` class, typed without its package so that this module's
+ * declarations name no driver (a user of another store does not install it).
+ */
+type DatabaseClass = new (path: string, options: { timeout: number }) => unknown;
 
 /** A held claim: `admit` before each new tick keeps the mark ahead of the IDs issued. */
 export interface NodeClaim {
@@ -77,7 +81,7 @@ export function takeNodeClaim(
   let db: Database.Database | undefined;
   let markMs: number;
   try {
-    db = new Ctor(claimPath, { timeout: 0 });
+    db = new Ctor(claimPath, { timeout: 0 }) as Database.Database;
     // Exclusive locking mode keeps the lock the first write takes until the connection
     // closes; synchronous OFF: the OS keeps the mark through a process crash, and after a
     // host crash the clock is far past it.
