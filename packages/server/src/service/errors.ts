@@ -13,6 +13,7 @@ import {
   type ServiceErrorBody,
   UnknownTagError,
 } from 'idforge';
+import { PRINTABLE_PATTERN, PRINTABLE_WORDS } from './schemas.js';
 
 /**
  * The categories of the service's answers: the library's, and three only the HTTP edge gives: a
@@ -168,6 +169,16 @@ const failure = (code: AnswerCode, message: string): Failure => ({
   message,
 });
 
+/** Ajv's message, with a pattern that has words ({@link PRINTABLE_PATTERN}) said in them. */
+function validationMessage(e: { message?: string; validation?: unknown }): string {
+  const first = Array.isArray(e.validation) ? e.validation[0] : undefined;
+  const context = (e as { validationContext?: unknown }).validationContext;
+  if (first?.keyword === 'pattern' && first.params?.pattern === PRINTABLE_PATTERN) {
+    return `${String(context ?? 'body')}${first.instancePath} ${PRINTABLE_WORDS}`;
+  }
+  return String(e.message);
+}
+
 /**
  * Status, code and message of any error that reaches a route. An error of the service or the
  * library answers with its code's status; Fastify's and its plugins' own (a 413, a 404 under
@@ -182,7 +193,7 @@ export function describeFailure(error: unknown): Failure {
     return { status, code: error.code, message: error.message };
   }
   const e = error as { statusCode?: number; code?: string; message?: string; validation?: unknown };
-  if (e?.validation !== undefined) return failure(ServiceCode.BAD_REQUEST, String(e.message));
+  if (e?.validation !== undefined) return failure(ServiceCode.BAD_REQUEST, validationMessage(e));
   // Fastify's own errors carry their status (some are RangeErrors: 413 body too large).
   const own = typeof e?.statusCode === 'number' && e.statusCode >= 400 ? e.statusCode : undefined;
   if (own === undefined && (e instanceof RangeError || e instanceof TypeError)) {

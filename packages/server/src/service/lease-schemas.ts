@@ -3,6 +3,7 @@
  * (ports.ts) as JSON. Times are unix ms, worker IDs and pids integers; the holder's instance ID
  * is the caller's (a UUID), to which the service adds the token's name in the store.
  */
+import { PRINTABLE_PATTERN } from './schemas.js';
 
 const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, { $ref: 'idforgeError#' }]));
@@ -68,13 +69,7 @@ export const acquireLeaseSchema = {
       max: workerId,
       ttlMs,
       instanceId,
-      // No control character (a NUL is refused by PostgreSQL's text, a newline forges a log line).
-      host: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 255,
-        pattern: '^[^\\u0000-\\u001f\\u007f]*$',
-      },
+      host: { type: 'string', minLength: 1, maxLength: 255, pattern: PRINTABLE_PATTERN },
       pid: { type: 'integer', minimum: 0, maximum: 4_294_967_295 },
       startedAtMs: ms,
       clockMs: ms,

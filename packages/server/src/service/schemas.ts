@@ -292,3 +292,11 @@ export const inspectSchema = {
     ...errors(400, 401),
   },
 } as const;
+
+/**
+ * A text field with no control character: a NUL is refused by PostgreSQL's text, a newline
+ * forges a log line. A value against it is refused in words ({@link PRINTABLE_WORDS}), not
+ * with the pattern.
+ */
+export const PRINTABLE_PATTERN = '^[^\\u0000-\\u001f\\u007f]*$';
+export const PRINTABLE_WORDS = 'must contain no control character (U+0000 to U+001F, U+007F)';
