@@ -6,7 +6,8 @@
 // an internal error (XX000: the dropped sequence's OID) or an ID that mixes the two.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { inspect, LAYOUTS } from 'idforge';
+import { inspect, LAYOUTS, type Layout } from 'idforge';
+import { sqlFunctions, sqlText } from 'idforge/sql';
 import { serviceSkip } from '../helpers/services.js';
 import { applyFunctions, PG_BASE, pgDb, sqlState } from './pg-db.js';
 
@@ -73,5 +74,36 @@ describe('PostgreSQL: a layout and node change under load', { skip }, () => {
     assert.deepEqual(mixed, [], 'no ID mixes the two installs');
     assert.equal(stale, 0, 'a call begun after the apply returned mints with the new install');
     assert.equal(new Set(ids.map((x) => x.id)).size, ids.length, 'no duplicate');
+  });
+});
+
+// The printed script (`idforge sql > f.sql; psql -f f.sql`) changes the layout without the
+// apply's code: it must restart the counter itself. Before, a switch from twitter-2010 (ticks
+// since 2010) to default (since 2025) kept the old counter, far ahead of the new layout's
+// clock: every new ID read 2041-02-03 until the next change.
+describe('PostgreSQL: the printed script changes the layout', { skip }, () => {
+  const printed = pgDb(PG_BASE, 'idforge_sqlprint');
+  before(() => printed.create(LAYOUTS['twitter-2010']!, 33));
+  after(() => printed.drop());
+
+  test('the counter restarts: IDs of the new layout carry the clock’s time', async () => {
+    const c = await printed.client();
+    const mint = async (layout: Layout) => {
+      const { rows } = await c.query('SELECT idforge_snowflake()::text AS id');
+      return inspect(BigInt(rows[0].id), { layout }).unixMs ?? Number.NaN;
+    };
+    const before = Date.now();
+    assert.ok((await mint(LAYOUTS['twitter-2010']!)) >= before - 2000);
+    await c.query(sqlText(sqlFunctions('postgres', { layout: LAYOUTS.default!, node: 1 })));
+    const ms = await mint(LAYOUTS.default!);
+    assert.ok(
+      ms >= before - 2000 && ms <= Date.now() + 2000,
+      `an ID of the new layout reads ${new Date(ms).toISOString()}`,
+    );
+    // The same script again (unchanged layout) leaves the counter: no ID goes back.
+    const last = BigInt((await c.query('SELECT idforge_snowflake()::text AS id')).rows[0].id);
+    await c.query(sqlText(sqlFunctions('postgres', { layout: LAYOUTS.default!, node: 1 })));
+    const next = BigInt((await c.query('SELECT idforge_snowflake()::text AS id')).rows[0].id);
+    assert.ok(next > last, 'an unchanged layout keeps its counter');
   });
 });

@@ -20,7 +20,13 @@
  * 18 repeats in 506,015 IDs taken by autocommit SELECTs, whose commits flushed nothing). See
  * counterSql.
  */
-import { type LayoutSql, layoutKey, nodeBitsSql, type SqlFunction } from './layout-sql.js';
+import {
+  type LayoutSql,
+  layoutKey,
+  nodeBitsSql,
+  type SqlFunction,
+  sqlString,
+} from './layout-sql.js';
 
 /** The advisory lock key of the Snowflake counter: "idforge1" in ASCII. */
 export const PG_LOCK_KEY = 7594309496036357425n;
@@ -39,6 +45,21 @@ const MAX_MS = 281474976710655; // 2^48 - 1: the last UUIDv7 and ULID millisecon
  */
 export function postgresResetCounter(): string[] {
   return ['ALTER SEQUENCE IF EXISTS idforge_snowflake_seq RESTART'];
+}
+
+/**
+ * The printed script's counter reset: `idforge sql > f.sql; psql -f f.sql` has no apply code to
+ * compare the installed layout with its own, so the script restarts the sequence itself when
+ * the version row names another layout (`key` is the script's). Without it a switch to a
+ * layout of a later epoch kept the old counter, far ahead of the new clock: every ID read
+ * 2041 until the next change.
+ */
+export function postgresResetIfOtherLayout(key: string): string {
+  const other = `SELECT 1 FROM idforge_sql_version WHERE name = 'functions' AND layout_key <> ${sqlString(key)}`;
+  const reset = postgresResetCounter()
+    .map((s) => `    ${s};\n`)
+    .join('');
+  return `DO $reset$\nBEGIN\n  IF EXISTS (${other}) THEN\n${reset}  END IF;\nEND\n$reset$`;
 }
 
 /**

@@ -37,6 +37,7 @@ import {
   postgresFunctions,
   postgresRecordDatabase,
   postgresResetCounter,
+  postgresResetIfOtherLayout,
   postgresSetup,
 } from './postgres.js';
 
@@ -172,7 +173,12 @@ function removeStatements(engine: SqlEngine, functions: readonly SqlFunction[]):
 export function sqlText(script: SqlScript): string {
   const head = `-- idforge SQL functions v${script.version}, layout ${script.layoutKey}\n`;
   if (script.engine === 'postgres') {
-    const body = [...script.setup, ...script.functions.map((f) => f.sql), ...script.record];
+    const body = [
+      ...script.setup,
+      postgresResetIfOtherLayout(script.layoutKey),
+      ...script.functions.map((f) => f.sql),
+      ...script.record,
+    ];
     return `${head}BEGIN;\n${body.map((s) => `${s};\n`).join('')}COMMIT;\n`;
   }
   const plain = (s: string) => `${s};\n`;
