@@ -2,7 +2,6 @@
 // PostgreSQL fault checks of the in-database functions (postgres-*.test.ts): created on the
 // given server, dropped at the end, with plain node-postgres clients (no pool: each client is
 // one backend, which the checks cancel, time out or watch in pg_locks).
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LAYOUTS, type Layout } from 'idforge';
 import { sqlFunctions } from 'idforge/sql';
 import pg from 'pg';
@@ -71,19 +70,6 @@ export function pgDb(base: string, name: string): PgDb {
       await onServer(base, (c) => c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`));
     },
   };
-}
-
-/** Resolves once `cond()` resolves true; rejects after `ms` naming what was awaited. */
-export async function until(
-  cond: () => Promise<boolean>,
-  what: string,
-  ms = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(2);
-  }
 }
 
 /** The SQLSTATE of a driver error, or undefined. */

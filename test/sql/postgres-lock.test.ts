@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
 import { PG_LOCK_KEY } from '../../packages/idforge/src/sql/postgres.js';
 import { serviceSkip } from '../helpers/services.js';
-import { PG_BASE, pgDb, sqlState, until } from './pg-db.js';
+import { waitFor } from '../helpers/wait.js';
+import { PG_BASE, pgDb, sqlState } from './pg-db.js';
 
 const base = new URL(PG_BASE);
 const skip = await serviceSkip('PostgreSQL', base.hostname, Number(base.port || 5432));
@@ -47,7 +48,7 @@ describe('PostgreSQL: a cancelled idforge_snowflake() leaves the counter lock fr
         () => 'minted',
         (e: unknown) => sqlState(e),
       );
-      await until(
+      await waitFor(
         async () =>
           (
             await blocker.query(
