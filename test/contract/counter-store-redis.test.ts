@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createServer, Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { Redis } from 'ioredis';
 import {
   SequenceExhaustedError,
   StoreUnavailableError,
 } from '../../packages/idforge/src/core/index.js';
 import type { CounterStore } from '../../packages/idforge/src/sequences/ports.js';
 import { openRedisCounterStore } from '../../packages/stores/src/redis/counter-store.js';
+import { withRedis } from '../helpers/redis.js';
 import { serviceSkip } from '../helpers/services.js';
 
 const URL = 'redis://127.0.0.1:6379';
@@ -27,20 +27,10 @@ async function openFresh(ns = `${run}-${n++}`): Promise<CounterStore> {
   return store;
 }
 
-async function withRedis<T>(fn: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis(URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  await redis.connect();
-  try {
-    return await fn(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 after(async () => {
   await Promise.all(opened.map((s) => s.close()));
   if (skip !== false) return;
-  await withRedis(async (redis) => {
+  await withRedis(URL, async (redis) => {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${run}-*`, 'COUNT', 1000);
@@ -59,7 +49,7 @@ describe('Redis counter store', { skip }, () => {
     assert.equal(await s.incrBy('a', 5), 15n);
     assert.equal(await s.incrBy('b', 1), 1n);
     assert.equal(await other.incrBy('a', 1), 1n, 'another namespace');
-    assert.equal(await withRedis((r) => r.get(`${ns}:counter:a`)), '15');
+    assert.equal(await withRedis(URL, (r) => r.get(`${ns}:counter:a`)), '15');
   });
 
   test('values past 2^53 stay exact both ways', async () => {
@@ -84,7 +74,7 @@ describe('Redis counter store', { skip }, () => {
     await s.raiseTo('d', base + 1n);
     assert.equal(await s.raiseTo('d', base), base + 1n);
     assert.equal(await s.raiseTo('d', base + 2n), base + 2n);
-    await withRedis((r) => r.set(`${ns}:counter:neg`, '-5'));
+    await withRedis(URL, (r) => r.set(`${ns}:counter:neg`, '-5'));
     assert.equal(await s.raiseTo('neg', 0n), 0n, 'a negative counter is raised');
   });
 
@@ -125,21 +115,21 @@ describe('Redis counter store', { skip }, () => {
   test('a key holding a non-integer is StoreUnavailableError, left as it is', async () => {
     const ns = `${run}-${n++}`;
     const s = await openFresh(ns);
-    await withRedis((r) => r.set(`${ns}:counter:k`, 'hello'));
+    await withRedis(URL, (r) => r.set(`${ns}:counter:k`, 'hello'));
     // Each call is made only once the previous one is awaited: a second promise made up
     // front would reject unobserved while the first is still pending.
     for (const call of [() => s.incrBy('k', 1), () => s.raiseTo('k', 5n)]) {
       await assert.rejects(call, (e: unknown) => e instanceof StoreUnavailableError);
     }
-    await withRedis((r) => r.set(`${ns}:counter:k`, '007'));
+    await withRedis(URL, (r) => r.set(`${ns}:counter:k`, '007'));
     await assert.rejects(s.raiseTo('k', 5n), /does not hold an integer/);
-    assert.equal(await withRedis((r) => r.get(`${ns}:counter:k`)), '007');
+    assert.equal(await withRedis(URL, (r) => r.get(`${ns}:counter:k`)), '007');
   });
 
   test('the script is sent again after the server forgets it (SCRIPT FLUSH)', async () => {
     const s = await openFresh();
     assert.equal(await s.raiseTo('k', 5n), 5n);
-    await withRedis((r) => r.script('FLUSH'));
+    await withRedis(URL, (r) => r.script('FLUSH'));
     assert.equal(await s.raiseTo('k', 7n), 7n);
   });
 
@@ -152,7 +142,7 @@ describe('Redis counter store', { skip }, () => {
     await assert.rejects(s.raiseTo('k', -1n), RangeError);
     await assert.rejects(s.raiseTo('k', MAX + 1n), RangeError);
     await assert.rejects(s.raiseTo('k', 5 as unknown as bigint), RangeError);
-    assert.equal(await withRedis((r) => r.exists(`${ns}:counter:k`)), 0);
+    assert.equal(await withRedis(URL, (r) => r.exists(`${ns}:counter:k`)), 0);
   });
 });
 

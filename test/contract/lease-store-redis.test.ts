@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { Redis } from 'ioredis';
 import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { parseRedisUrl } from '../../packages/stores/src/redis/connect.js';
 import { openRedisLeaseStore } from '../../packages/stores/src/redis/lease-store.js';
+import { withRedis } from '../helpers/redis.js';
 import { serviceSkip } from '../helpers/services.js';
 import { leaseStoreContract, owner, report, request } from './lease-store.js';
 
@@ -29,19 +29,9 @@ async function openFresh(ns = namespace()): Promise<LeaseStore> {
   return store;
 }
 
-async function withRedis<T>(fn: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis(URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  await redis.connect();
-  try {
-    return await fn(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 after(async () => {
   if (skip !== false) return;
-  await withRedis(async (redis) => {
+  await withRedis(URL, async (redis) => {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${run}-*`, 'COUNT', 1000);
@@ -185,7 +175,7 @@ describe('Redis lease store: behaviour', { skip }, () => {
       assert.equal((await a.acquire(request(owner(), 0, 9)))?.workerId, 0);
       assert.equal((await b.acquire(request(owner(), 0, 9)))?.workerId, 0, 'another namespace');
       assert.equal((await a2.acquire(request(owner(), 0, 9)))?.workerId, 1, 'the same one');
-      assert.equal(await withRedis((r) => r.exists(`${ns}:lease:0`, `${ns}:lease:1`)), 2);
+      assert.equal(await withRedis(URL, (r) => r.exists(`${ns}:lease:0`, `${ns}:lease:1`)), 2);
     } finally {
       await Promise.all([a.close(), b.close(), a2.close()]);
     }
@@ -215,7 +205,7 @@ describe('Redis lease store: behaviour', { skip }, () => {
     try {
       const l = await s.acquire(request(owner(), 7, 7, 10_000));
       assert.ok(l);
-      await withRedis(async (r) => {
+      await withRedis(URL, async (r) => {
         const leaseTtl = await r.pttl(`${ns}:lease:7`);
         assert.ok(leaseTtl > 8000 && leaseTtl <= 10_000, `lease PTTL ${leaseTtl}`);
         const claimsTtl = await r.pttl(`${ns}:claims:7`);
@@ -243,7 +233,7 @@ describe('Redis lease store: behaviour', { skip }, () => {
     const ns = namespace();
     const s = await openFresh(ns);
     try {
-      await withRedis(async (r) => {
+      await withRedis(URL, async (r) => {
         const pipe = r.pipeline();
         for (let id = 0; id < 65_535; id++) {
           pipe.hset(`${ns}:lease:${id}`, 'instanceId', 'x').pexpire(`${ns}:lease:${id}`, 60_000);
@@ -265,7 +255,7 @@ describe('Redis lease store: behaviour', { skip }, () => {
   test('scripts are sent again after the server forgets them (SCRIPT FLUSH)', async () => {
     const s = await openFresh();
     try {
-      await withRedis((r) => r.script('FLUSH'));
+      await withRedis(URL, (r) => r.script('FLUSH'));
       const l = await s.acquire(request(owner(), 0, 0));
       assert.equal(l?.workerId, 0);
       assert.equal((await s.list()).length, 1);

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { Redis } from 'ioredis';
 import { CounterRegressedError } from '../../packages/idforge/src/core/index.js';
 import { counterBlockSource } from '../../packages/idforge/src/sequences/counter-source.js';
 import { openRedisCounterStore } from '../../packages/stores/src/redis/counter-store.js';
 import { openMarks } from '../contract/mark-store.js';
+import { withRedis } from '../helpers/redis.js';
 import { serviceSkip } from '../helpers/services.js';
 
 const URL = 'redis://127.0.0.1:6379';
@@ -22,20 +22,10 @@ const dir = mkdtempSync(join(tmpdir(), 'idforge-counter-src-'));
 const quiet = { warn() {} };
 let n = 0;
 
-async function withRedis<T>(fn: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis(URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  await redis.connect();
-  try {
-    return await fn(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 after(async () => {
   rmSync(dir, { recursive: true, force: true });
   if (skip !== false) return;
-  await withRedis(async (redis) => {
+  await withRedis(URL, async (redis) => {
     const keys = await redis.keys(`${ns}:*`);
     if (keys.length > 0) await redis.unlink(...keys);
   });
@@ -52,7 +42,7 @@ async function restoredToMarkMinusOne(onRegression: 'refuse' | 'reseed') {
   const take = counterBlockSource(counter, marks, tag, { onRegression, logger: quiet });
   for (let i = 0; i < 3; i++) await take(100);
   assert.equal(await marks.read(tag), 300n);
-  await withRedis((redis) => redis.set(`${ns}:counter:${tag}`, '299'));
+  await withRedis(URL, (redis) => redis.set(`${ns}:counter:${tag}`, '299'));
   const close = async () => {
     await counter.close();
     await marks.close();
