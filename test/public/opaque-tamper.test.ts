@@ -77,6 +77,31 @@ test('the reason names what is wrong: version, alphabet, prefix or the failed ch
   assert.equal(rejected('', undefined).reason, 'length');
 });
 
+test('a public ID of the wrong length is refused in plain words: the lengths it takes, then its own', () => {
+  const message = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof PublicIdInvalidError && e.reason === 'length') return e.message;
+      throw e;
+    }
+    assert.fail('accepted');
+  };
+  assert.equal(
+    message(() => ids.decode('inv_ab', 'inv')),
+    '"inv_ab" is not a public ID issued by these keys with prefix "inv": expected 23 characters ' +
+      '(a 64-bit public ID) or 29 (a 128-bit one) after "inv_", got 2',
+  );
+  assert.match(
+    message(() => ids.decode64('ab')),
+    /: expected 23 characters \(a 64-bit public ID\), got 2$/,
+  );
+  assert.match(
+    message(() => ids.decode128('ab')),
+    /: expected 29 characters \(a 128-bit public ID\), got 2$/,
+  );
+});
+
 test('a 64-bit block right in one redundancy word and wrong in the other is forged', () => {
   // Made with the key itself, as only a forger holding half a check could: each of the two
   // redundancy words must be checked on its own (a one-character change alters both at once).

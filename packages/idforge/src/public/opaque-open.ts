@@ -62,7 +62,7 @@ function forged(publicId: string, prefix: string | undefined): PublicIdInvalidEr
 /**
  * The error for a public ID of the wrong length after its prefix: `prefix` when no prefix
  * was expected but the text looks prefixed (an `_` where a prefixed ID's separator would be),
- * else `length`.
+ * else `length`. `want` is the accepted lengths in words ("23 characters (a 64-bit public ID)").
  */
 export function lengthError(
   publicId: string,
@@ -77,7 +77,8 @@ export function lengthError(
   if (prefixed) return new PublicIdInvalidError('prefix', 'it has a prefix', publicId, prefix);
   return new PublicIdInvalidError(
     'length',
-    `expected ${want} characters, got ${len}`,
+    // `want` names the lengths; the count is of what follows the prefix, so the prefix is said.
+    `expected ${want}${prefix === undefined ? '' : ` after "${prefix}_"`}, got ${len}`,
     publicId,
     prefix,
   );

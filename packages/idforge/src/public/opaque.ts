@@ -185,7 +185,12 @@ export class PublicIds {
     const len = publicId.length - start;
     if (len === PUBLIC_ID_64_LENGTH) return this.#decode64(publicId, prefix, start);
     if (len === PUBLIC_ID_128_LENGTH) return this.#decode128(publicId, prefix, start);
-    throw lengthError(publicId, prefix, start, 'a 64-bit (23) or 128-bit (29) public ID');
+    throw lengthError(
+      publicId,
+      prefix,
+      start,
+      '23 characters (a 64-bit public ID) or 29 (a 128-bit one)',
+    );
   }
 
   /** {@link decode} for a 64-bit ID only: a 128-bit public ID is refused as `length`. */
@@ -193,7 +198,7 @@ export class PublicIds {
     const start = this.#start(publicId, prefix);
     if (publicId.length - start === PUBLIC_ID_64_LENGTH)
       return this.#decode64(publicId, prefix, start);
-    throw lengthError(publicId, prefix, start, 'a 64-bit public ID (23)');
+    throw lengthError(publicId, prefix, start, '23 characters (a 64-bit public ID)');
   }
 
   /** {@link decode} for a 128-bit ID only: a 64-bit public ID is refused as `length`. */
@@ -201,7 +206,7 @@ export class PublicIds {
     const start = this.#start(publicId, prefix);
     if (publicId.length - start === PUBLIC_ID_128_LENGTH)
       return this.#decode128(publicId, prefix, start);
-    throw lengthError(publicId, prefix, start, 'a 128-bit public ID (29)');
+    throw lengthError(publicId, prefix, start, '29 characters (a 128-bit public ID)');
   }
 
   /**
