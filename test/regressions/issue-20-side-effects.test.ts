@@ -20,12 +20,12 @@ const home = process.cwd();
 const dirs: string[] = [];
 
 /** Runs the CLI in a new, empty working directory; returns its result and what it left there. */
-async function inEmptyDir(argv: string[]) {
+async function inEmptyDir(argv: string[], env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'idforge-issue20-'));
   dirs.push(dir);
   process.chdir(dir);
   try {
-    const result = await cli(argv);
+    const result = await cli(argv, '', env);
     return { ...result, left: readdirSync(dir) };
   } finally {
     process.chdir(home);
@@ -236,6 +236,49 @@ describe('issue 20: store URLs of the wrong kind name what each role accepts', (
       const r = await inEmptyDir(argv);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, message);
+      assert.deepEqual(r.left, []);
+    });
+  }
+});
+
+// Issue 33, item 2: serve's settings across keys (a worker range past the layout's field, a
+// node field's value past its bits, a layout whose node fields leave no single worker ID) were
+// checked by createSnowflakeNode after ./idforge.db was created, in its option names
+// ("createSnowflakeNode workerIds min", "set workerField"). They are checked with the rest of
+// the configuration now: exit 2, nothing created, the flag (or variable) the user typed named.
+describe('issue 33: serve checks every setting before it creates a store', () => {
+  const cases: { argv: string[]; env?: Record<string, string>; message: RegExp }[] = [
+    {
+      argv: ['--workers', '2000'],
+      message: /--workers 2000: layout "default" has worker IDs 0-1023 \(its field node\)/,
+    },
+    {
+      argv: ['--layout', 'twitter-2010', '--fields', 'datacenter=99'],
+      message: /--fields datacenter=99: layout "twitter-2010" holds datacenter 0-31/,
+    },
+    {
+      argv: ['--layout', 'twitter-2010'],
+      message:
+        /--layout twitter-2010 has node fields datacenter, worker: fix all but the one whose worker ID this node leases, e.g. --fields datacenter=0/,
+    },
+    {
+      argv: [],
+      env: { IDFORGE_LAYOUT: 'twitter-2010', IDFORGE_FIELDS: 'datacenter=1,worker=2' },
+      message:
+        /IDFORGE_FIELDS=datacenter=1,worker=2 fixes every node field of layout "twitter-2010" \(datacenter, worker\): leave out the one whose worker ID this node leases/,
+    },
+    {
+      argv: ['--layouts', 'twitter-2010', '--fields', 'datacenter=1', '--workers', '0-100'],
+      message: /--workers 0-100: layout "twitter-2010" has worker IDs 0-31 \(its field worker\)/,
+    },
+  ];
+  for (const { argv, env, message } of cases) {
+    const name = [...Object.entries(env ?? {}).map(([k, v]) => `${k}=${v}`), ...argv].join(' ');
+    test(`serve ${name}: exit 2 naming the setting, no ./idforge.db`, async () => {
+      const r = await inEmptyDir(['serve', '--host', '127.0.0.1', '--port', '0', ...argv], env);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /createSnowflakeNode|workerField|SnowflakeGenerator/);
       assert.deepEqual(r.left, []);
     });
   }

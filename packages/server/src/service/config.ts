@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { backendOpens, DEFAULT_STORE_URL, servesRole, storeScheme } from '@idforge/stores';
 import { MAX_REQUEST_COUNT } from 'idforge';
 import type { LargeRollbackPolicy } from 'idforge/coord';
+import { checkNodes } from './config-nodes.js';
 import {
   bool,
   ConfigError,
@@ -285,6 +286,8 @@ export interface ConfigSources {
  */
 export function resolveConfig(sources: ConfigSources = {}): ServiceConfig {
   const out: Record<string, unknown> = {};
+  // Where each value came from, so that a rule across keys names the setting as it was given.
+  const origins: Record<string, string> = {};
   for (const [key, spec] of Object.entries(CONFIG_KEYS)) out[key] = spec.default;
   const file = sources.file;
   if (file !== undefined) {
@@ -303,30 +306,34 @@ export function resolveConfig(sources: ConfigSources = {}): ServiceConfig {
           `${file.path}: unknown key "${key}"; known keys: ${Object.keys(CONFIG_KEYS).join(', ')}`,
         );
       }
-      out[key] = spec.parse(value, `${file.path}: ${key}`);
+      origins[key] = `${file.path}: ${key}`;
+      out[key] = spec.parse(value, origins[key]);
     }
   }
   const env = sources.env ?? {};
   for (const [key, spec] of Object.entries(CONFIG_KEYS)) {
     const value = env[envName(key)];
     if (value === undefined || value === '' || FILE_ONLY.includes(key)) continue;
+    origins[key] = envName(key);
     out[key] = spec.parse(value, envName(key));
   }
   for (const [key, value] of Object.entries(sources.flags ?? {})) {
     const spec = (CONFIG_KEYS as Record<string, KeySpec<unknown>>)[key];
     if (spec === undefined) throw new ConfigError(key, `unknown setting "${key}"`);
-    if (value !== undefined) out[key] = spec.parse(value, flagName(key));
+    if (value === undefined) continue;
+    origins[key] = flagName(key);
+    out[key] = spec.parse(value, flagName(key));
   }
   const admin = env.IDFORGE_ADMIN_TOKEN;
   if (admin !== undefined && admin !== '') {
     const more = tokens([{ name: 'env-admin', token: admin, admin: true }], 'IDFORGE_ADMIN_TOKEN');
     out.tokens = [...(out.tokens as TokenConfig[]), ...more];
   }
-  return finish(out as unknown as ServiceConfig);
+  return finish(out as unknown as ServiceConfig, origins);
 }
 
 /** Defaults that depend on other keys, and rules across keys. */
-function finish(c: ServiceConfig): ServiceConfig {
+function finish(c: ServiceConfig, origins: Record<string, string>): ServiceConfig {
   let sequences = c.sequences;
   if (sequences === null && backendOpens(storeScheme(c.store), 'segments')) sequences = c.store;
   let marks = c.marks;
@@ -369,5 +376,6 @@ function finish(c: ServiceConfig): ServiceConfig {
       `hlcMaxDriftMs ${c.hlcMaxDriftMs} must be at most a third of ttlMs (${c.ttlMs}): lower it or raise ttlMs`,
     );
   }
+  checkNodes({ ...c, layouts }, origins);
   return { ...c, sequences, marks, layouts };
 }
