@@ -42,6 +42,28 @@ describe('argument errors', () => {
     }
   });
 
+  test('a --layout typo is named with the close layout, on every command that takes one', async () => {
+    const layouts = 'default, twitter-2010, discord, instagram, sonyflake, baidu, gene-8';
+    for (const [argv, typo, near] of [
+      [['gen', 'snowflake', '--layout', 'twiter-2010'], 'twiter-2010', 'twitter-2010'],
+      [['inspect', '175928847299117063', '--layout', 'dicsord'], 'dicsord', 'discord'],
+      [['sql', '--layout', 'gene8'], 'gene8', 'gene-8'],
+    ] as const) {
+      const r = await cli([...argv]);
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.equal(
+        r.stderr.split('\n')[0],
+        `idforge ${argv[0]}: --layout: unknown layout "${typo}" (did you mean ${near}?); ` +
+          `one of ${layouts} (idforge layouts)`,
+      );
+    }
+    const far = await cli(['gen', 'snowflake', '--layout', 'zzzzzz']);
+    assert.equal(
+      far.stderr.split('\n')[0],
+      `idforge gen: --layout: unknown layout "zzzzzz"; one of ${layouts} (idforge layouts)`,
+    );
+  });
+
   test('-n -1 (and --count=-1, -n 0) says the range', async () => {
     for (const argv of [
       ['gen', 'uuidv7', '-n', '-1'],

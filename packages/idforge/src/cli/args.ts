@@ -6,7 +6,7 @@
  * The environment comes in through {@link CliIo.env}; nothing here reads the process environment.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import type { Layout } from '../core/index.js';
+import { getLayout, type Layout, PRESET_NAMES } from '../core/index.js';
 import { assertTag, assertTicketTag, DEFAULT_STORE_URL } from '../sequences/index.js';
 import { type CliIo, UsageError } from './io.js';
 
@@ -226,6 +226,20 @@ function checkOption(t: OptionToken, options: Options): void {
       `${flag}: expected a value, got the flag "${t.value}" (a value starting with - is written --${t.name}=VALUE)`,
     );
   }
+}
+
+/**
+ * The preset `--layout NAME` names (`default` when not given). A name that is no preset is a
+ * usage error naming the close one, as an unknown flag is: a typo such as "twiter-2010"
+ * otherwise reads as an unknown layout with no hint of which was meant.
+ */
+export function layoutFlag(name: string | undefined): Layout {
+  if (name === undefined || PRESET_NAMES.includes(name)) return getLayout(name ?? 'default');
+  const near = closest(name, PRESET_NAMES);
+  throw new UsageError(
+    `--layout: unknown layout "${name}"${near.length === 0 ? '' : ` (did you mean ${near.join(' or ')}?)`}; ` +
+      `one of ${PRESET_NAMES.join(', ')} (idforge layouts)`,
+  );
 }
 
 /**

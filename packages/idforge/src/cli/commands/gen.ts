@@ -1,7 +1,6 @@
 /** `idforge gen <scheme>`: IDs of a scheme, one per line or in another output format. */
 import { createSnowflakeNode, type NodeLogger, type SnowflakeNode } from '../../coord/index.js';
 import {
-  getLayout,
   InvalidIdError,
   KsuidGenerator,
   LAYOUTS,
@@ -17,6 +16,7 @@ import {
 import { isTypeIdPrefix, TypeIdGenerator } from '../../public/index.js';
 import {
   integer,
+  layoutFlag,
   type Options,
   type OptionValues,
   parseFields,
@@ -155,7 +155,7 @@ function geneOption(values: GenValues, layout: Layout): { gene: number } | undef
 }
 
 function snowflakeSource(values: GenValues): Source {
-  const layout = getLayout(values.layout ?? 'default');
+  const layout = layoutFlag(values.layout);
   const gene = geneOption(values, layout);
   const fields = nodeFields(values, layout);
   const names = layout.nodeFields.map((f) => f.name);
@@ -291,7 +291,7 @@ async function genFromStore(
   if (values.node !== undefined) {
     throw new UsageError('--node and --store exclude each other: the store assigns the node');
   }
-  const layout = getLayout(values.layout ?? 'default');
+  const layout = layoutFlag(values.layout);
   const gene = geneOption(values, layout);
   const lease = leaseOptions(values, layout);
   const url = storeUrl(values, io);

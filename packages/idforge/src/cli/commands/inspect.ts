@@ -6,7 +6,7 @@ import {
   inspect,
 } from '../../core/index.js';
 import { parseTypeId, typeIdToUuid } from '../../public/index.js';
-import type { Options, OptionValues } from '../args.js';
+import { layoutFlag, type Options, type OptionValues } from '../args.js';
 import type { Command } from '../host.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
@@ -131,7 +131,7 @@ export async function inspectCommand(
     ...(values.scheme === undefined || typeIdHint
       ? {}
       : { scheme: values.scheme as InspectScheme }),
-    ...(values.layout === undefined ? {} : { layout: values.layout }),
+    ...(values.layout === undefined ? {} : { layout: layoutFlag(values.layout).name }),
     lenient: values.lenient === true,
   };
   const inputs = await collectInputs(positionals, io);

@@ -5,7 +5,7 @@
  * carries no store code). Everything is checked before a connection opens, so a bad input
  * creates nothing.
  */
-import { getLayout, type Layout } from '../../core/index.js';
+import type { Layout } from '../../core/index.js';
 import {
   layoutSql,
   SQL_ENGINES,
@@ -16,7 +16,7 @@ import {
   sqlFunctions,
   sqlText,
 } from '../../sql/index.js';
-import { integer, type Options, type OptionValues, parseFields } from '../args.js';
+import { integer, layoutFlag, type Options, type OptionValues, parseFields } from '../args.js';
 import { type CliHost, type Command, loadPackage, STORES_PACKAGE } from '../host.js';
 import { type CliIo, UsageError } from '../io.js';
 
@@ -107,7 +107,7 @@ export async function sqlCommand(
   host: CliHost,
 ): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const layout = getLayout(values.layout ?? 'default');
+  const layout = layoutFlag(values.layout);
   const node = nodeOf(values, layout);
   const options = { layout, ...(node === undefined ? {} : { node }) };
   // Checked for every engine before any connection: a layout SQL cannot hold is refused here.
