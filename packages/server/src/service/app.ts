@@ -110,7 +110,16 @@ function fastifyOptions(deps: ServiceDeps, lane: FastLane | null) {
     // closes idle keep-alive connections only after a grace (Fastify's own 503 had neither).
     return503OnClosing: false,
     forceCloseConnections: false,
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
+    ajv: {
+      // verbose: a failure carries the value and its schema, so that a 400 can show them
+      // (errors.ts: the value given, the names a schema has). It costs nothing on success.
+      customOptions: {
+        coerceTypes: true,
+        removeAdditional: false,
+        useDefaults: true,
+        verbose: true,
+      },
+    },
   };
 }
 

@@ -169,14 +169,101 @@ const failure = (code: AnswerCode, message: string): Failure => ({
   message,
 });
 
-/** Ajv's message, with a pattern that has words ({@link PRINTABLE_PATTERN}) said in them. */
+/** A caller's value in a message: JSON (control characters escaped), clipped to 24 characters. */
+export function shown(value: unknown): string {
+  const v = typeof value === 'string' && value.length > 24 ? `${value.slice(0, 24)}…` : value;
+  return JSON.stringify(v) ?? String(v);
+}
+
+/** What Ajv (with `verbose`, see app.ts) says of the first failure of a schema. */
+interface AjvFailure {
+  readonly keyword?: string;
+  readonly instancePath?: string;
+  readonly params?: Record<string, unknown>;
+  readonly data?: unknown;
+  readonly parentSchema?: { readonly properties?: Record<string, unknown> };
+}
+
+/**
+ * Ajv's message in words that name what is wrong, in one place for every route (and the fast
+ * lane, which hands refusals to the routes): an unknown parameter or property by name, with a
+ * near miss and the names there are; a value outside an enum with the allowed values; a query
+ * parameter given more than once as that (Ajv says "must be integer" of `count=1&count=2`,
+ * which the querystring parser made an array); a pattern that has words in them.
+ */
 function validationMessage(e: { message?: string; validation?: unknown }): string {
-  const first = Array.isArray(e.validation) ? e.validation[0] : undefined;
-  const context = (e as { validationContext?: unknown }).validationContext;
-  if (first?.keyword === 'pattern' && first.params?.pattern === PRINTABLE_PATTERN) {
-    return `${String(context ?? 'body')}${first.instancePath} ${PRINTABLE_WORDS}`;
+  const first = (Array.isArray(e.validation) ? e.validation[0] : undefined) as
+    | AjvFailure
+    | undefined;
+  const context = String((e as { validationContext?: unknown }).validationContext ?? 'body');
+  const at = `${context}${first?.instancePath ?? ''}`;
+  switch (first?.keyword) {
+    case 'additionalProperties':
+      return unknownName(at, context, first);
+    case 'enum':
+      return `${at} must be one of ${allowed(first)}; got ${shown(first.data)}`;
+    case 'type':
+      if (context === 'querystring' && Array.isArray(first.data)) {
+        const n = first.data.length;
+        return `${at} is given ${n === 2 ? 'twice' : `${n} times`}: give it once`;
+      }
+      break;
+    case 'pattern':
+      if (first.params?.pattern === PRINTABLE_PATTERN) return `${at} ${PRINTABLE_WORDS}`;
+      break;
   }
   return String(e.message);
+}
+
+/** The values an enum allows, as a list. */
+function allowed(f: AjvFailure): string {
+  const values = f.params?.allowedValues;
+  return Array.isArray(values) ? values.join(', ') : String(values);
+}
+
+/** A name the schema does not have: named, with a near miss, and the names it has. */
+function unknownName(at: string, context: string, f: AjvFailure): string {
+  const name = String(f.params?.additionalProperty);
+  const names = Object.keys(f.parentSchema?.properties ?? {});
+  const [what, whats] =
+    context === 'querystring' ? ['parameter', 'parameters'] : ['property', 'properties'];
+  const near = nearest(name, names);
+  const guess = near === undefined ? '' : ` (did you mean ${shown(near)}?)`;
+  const list = names.length === 0 ? `it takes no ${whats}` : `its ${whats} are ${names.join(', ')}`;
+  return `${at} has no ${what} ${shown(name)}${guess}; ${list}`;
+}
+
+/** The name closest to `given` within two edits (case ignored), if one is. */
+function nearest(given: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = 3;
+  for (const n of names) {
+    const d = editDistance(given.toLowerCase(), n.toLowerCase());
+    if (d < bestD) [best, bestD] = [n, d];
+  }
+  return best;
+}
+
+/** Levenshtein distance, with a swap of two neighbours as one edit (`stpe` is `step`'s). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = d[i] as number[];
+    const up = d[i - 1] as number[];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(
+        (up[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (up[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      }
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
 }
 
 /**

@@ -5,7 +5,7 @@
  * parameter, and leaves the range to the schema.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest, shown } from './errors.js';
 
 type Hook = (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
 
@@ -34,8 +34,7 @@ export function decimalIntegers(querystring: unknown): Hook | null {
       const v = q[name];
       // Repeated parameters arrive as an array, which the schema refuses.
       if (typeof v === 'string' && !DIGITS.test(v)) {
-        const shown = JSON.stringify(v.length > 24 ? `${v.slice(0, 24)}…` : v);
-        return done(badRequest(`querystring/${name} must be decimal digits, got ${shown}`));
+        return done(badRequest(`querystring/${name} must be decimal digits, got ${shown(v)}`));
       }
     }
     done();
