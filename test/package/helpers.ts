@@ -69,8 +69,11 @@ export interface Server {
   readonly child: ChildProcess;
   /** Everything it printed so far, stdout then stderr. */
   output(): string;
-  /** SIGTERM to the serving process; resolves the exit code of `child` (bounded wait). */
-  stop(): Promise<number | null>;
+  /**
+   * SIGTERM to the serving process, or to `child` (what a supervisor signals: the process it
+   * started, e.g. npx); resolves the exit code of `child` (bounded wait).
+   */
+  stop(to?: 'server' | 'child'): Promise<number | null>;
   /** Kills `child`'s whole process group if anything of it still runs. Never throws. */
   kill(): void;
 }
@@ -153,9 +156,9 @@ export function startServer(
           child,
           output,
           kill,
-          stop: async () => {
+          stop: async (to = 'server') => {
             if (exitCode !== undefined) return exitCode;
-            process.kill(pid, 'SIGTERM');
+            process.kill(to === 'server' ? pid : child.pid!, 'SIGTERM');
             let timeout: NodeJS.Timeout | undefined;
             const code = await Promise.race([
               exited,
@@ -175,6 +178,25 @@ export function startServer(
       }
     });
   });
+}
+
+/**
+ * Whether process `pid` still runs. A zombie has ended: an orphan's exit is reaped by whoever
+ * adopted it (PID 1 or a subreaper), which may be slow to do so or never do it in a container.
+ */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // /proc/PID/stat: "PID (comm) STATE ..."; comm may hold spaces or parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return !existsSync('/proc/self'); // no procfs (not Linux): kill(0) said it runs
+  }
 }
 
 /** Every file under `dir`, relative to it (symbolic links are not followed). */

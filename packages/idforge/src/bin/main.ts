@@ -9,7 +9,7 @@
  * lost (issue 19). Other commands keep the default action (Ctrl-C ends them at once).
  *
  * `serve` also turns V8's concurrent marking off before the commands load (see
- * {@link serveHeapFlags}).
+ * {@link serveHeapFlags}), and, started by npm, stops when npm does (see {@link watchParent}).
  */
 import { setFlagsFromString } from 'node:v8';
 import type { CliHost, CliIo } from '../cli/index.js';
@@ -40,6 +40,34 @@ export function serveHeapFlags(execArgv: readonly string[] = process.execArgv): 
     : '--no-concurrent-marking';
 }
 
+/** What `serve`'s listener gets, in place of a signal's name, when npm above it ended. */
+export const PARENT_EXIT = 'parent-exit';
+
+/**
+ * Calls `onLost` once when the parent this process started under is gone, if npm started it
+ * (npx, npm exec, npm run set npm_command); returns the function that stops watching.
+ * npm runs a bin through `sh -c`: SIGTERM to npm (what systemd, a container runtime or a
+ * process manager sends to the process it started) ends npm and that shell, not node, which
+ * would serve on, orphaned, holding its lease. No signal tells a process its parent ended on
+ * Linux's Node, so the parent's ID is polled (a cheap getppid): it changes when the process is
+ * adopted (by PID 1 or a subreaper). Only under npm: `idforge-server &` then leaving the shell
+ * (nohup, a daemon) must keep serving, and a supervisor starting node itself signals node.
+ */
+export function watchParent(
+  env: Readonly<Record<string, string | undefined>>,
+  onLost: () => void,
+  everyMs = 500,
+): () => void {
+  if (env.npm_command === undefined) return () => undefined;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onLost();
+  }, everyMs).unref();
+  return () => clearInterval(timer);
+}
+
 /** Runs the command line as the process: sets the exit code, ends a stuck `serve`. */
 export async function binMain(options: BinOptions): Promise<void> {
   const serving = options.argv[0] === 'serve';
@@ -47,11 +75,12 @@ export async function binMain(options: BinOptions): Promise<void> {
   if (flags !== null) setFlagsFromString(flags);
   const held: string[] = [];
   const listeners = new Set<(signal: string) => void>();
-  const early = (signal: NodeJS.Signals) => {
+  const early = (signal: string) => {
     if (listeners.size === 0) held.push(signal);
     for (const listener of listeners) listener(signal);
   };
   if (serving) process.on('SIGTERM', early).on('SIGINT', early);
+  const unwatch = serving ? watchParent(process.env, () => early(PARENT_EXIT)) : () => undefined;
 
   const { run } = await options.load();
 
@@ -79,6 +108,7 @@ export async function binMain(options: BinOptions): Promise<void> {
     },
     options.host ?? {},
   );
+  unwatch();
   if (serving) {
     process.off('SIGTERM', early).off('SIGINT', early);
     // The service has stopped and closed what it opened; should a driver still hold a socket

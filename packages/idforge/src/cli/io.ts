@@ -12,7 +12,9 @@ export interface CliIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
    * Subscribes to SIGTERM and SIGINT (the long-running `serve`): the binary passes one; absent,
-   * a service runs until its abort signal. Returns the unsubscribe function.
+   * a service runs until its abort signal. The listener gets the signal's name, or
+   * 'parent-exit' when npm, which started `serve`, ended (idforge/bin's watchParent). Returns
+   * the unsubscribe function.
    */
   readonly onSignal?: (listener: (signal: string) => void) => () => void;
 }

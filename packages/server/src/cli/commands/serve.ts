@@ -52,9 +52,10 @@ Runs the idforge ID service (docs/service.md): leases a worker ID from --store, 
 the clock is past the worker ID's high-water mark, then serves HTTP: /v1/ids/{scheme},
 /v1/sequences/{tag}, segments for clients, Meituan Leaf's /api routes, /healthz, /readyz,
 /metrics, OpenAPI at /openapi.json and /docs, and a live dashboard at /. Logs are JSON lines
-on standard output. SIGTERM or SIGINT, at any point of start or while serving: answer new
-requests 503, finish requests in flight, record the mark, release the lease, exit 0; exit 1
-when a lease could not be released (the store was down: it expires by itself).
+on standard output. SIGTERM or SIGINT (or, started by npx or npm, npm's exit), at any point
+of start or while serving: answer new requests 503, finish requests in flight, record the
+mark, release the lease, exit 0; exit 1 when a lease could not be released (the store was
+down: it expires by itself).
 
 Settings come from defaults < --config FILE (JSON) < IDFORGE_* environment variables <
 flags; an unknown key or a bad value is named at start (exit code 2). Tokens are set in the
@@ -173,7 +174,9 @@ export async function serveCommand(
       return;
     }
     received = signal;
-    log(30, `received ${signal}: shutting down`, { signal });
+    if (signal === 'parent-exit') {
+      log(30, 'its parent process (npm) exited: shutting down as on SIGTERM', { signal });
+    } else log(30, `received ${signal}: shutting down`, { signal });
     stop.abort();
   });
   const role = clusterRole(config.processes, env, () => {
