@@ -242,10 +242,10 @@ describe('writeReport', () => {
     const root = tmp();
     t.after(() => rmSync(root, { recursive: true, force: true }));
     writeFileSync(join(root, 'out'), 'a file');
-    await assert.rejects(
-      writeReport(join(root, 'out'), report),
-      /expected a directory.*got a file/,
-    );
+    await assert.rejects(writeReport(join(root, 'out'), report), {
+      code: 'IDF_BENCH_REPORT_WRITE',
+      message: /out \(ENOTDIR: a file is there, not a folder\)/,
+    });
     await assert.rejects(writeReport(join(root, 'out', 'sub'), report), /ENOTDIR|EEXIST/);
     assert.deepEqual(readdirSync(root), ['out']);
   });

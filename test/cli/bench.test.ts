@@ -11,6 +11,7 @@ import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { run } from '../../packages/server/src/cli/index.js';
 import { cli } from '../helpers/cli.js';
+import { makeReadOnly, readOnlySkip } from '../helpers/read-only.js';
 
 /** The terminal's "erase to the end of the line", escaped for a RegExp. */
 const CLEAR = '\\x1b\\[K';
@@ -241,5 +242,97 @@ describe('bench db: runs', () => {
     db.close();
     assert.deepEqual(tables, []);
     assert.equal(listener, undefined, 'the signal listener is removed');
+  });
+});
+
+// Issue 33, item 3: `bench db --out` in a folder that refuses writes ran the whole benchmark,
+// then died with a raw EACCES stack (exit 1) and the measurement was lost. The folder is checked
+// before the database is opened; a report that still cannot be written (the folder became
+// read-only during the run) is printed, never lost. The folder is made read-only for real
+// (test/helpers/read-only.ts: chattr +i as root, who ignores permission bits).
+describe('bench db: an --out that refuses writes', { skip: await readOnlySkip() }, () => {
+  test('a read-only folder: exit 2 naming --out before anything runs; no database created', async () => {
+    const parent = mkdtempSync(join(dir, 'ro-'));
+    const path = join(dir, 'ro-never.db');
+    const undo = makeReadOnly(parent);
+    try {
+      const r = await cli([
+        'bench',
+        'db',
+        '--store',
+        `sqlite:${path}`,
+        '--rows',
+        '500',
+        '--schemes',
+        'ulid',
+        '--out',
+        join(parent, 'report'),
+      ]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        /--out .*report: cannot write the report there \(E(PERM|ACCES|ROFS)[^)]*\): pick a folder you can write to/,
+      );
+      assert.doesNotMatch(r.stderr, /ulid \(1\/1\)/, 'the bench did not run');
+      assert.ok(!existsSync(path), 'no database created');
+    } finally {
+      undo();
+    }
+  });
+
+  test('a folder made read-only during the run: the report printed, exit 1 naming the cause', async () => {
+    const parent = mkdtempSync(join(dir, 'ro-late-'));
+    const out = join(parent, 'report');
+    let stdout = '';
+    let stderr = '';
+    let undo: (() => void) | undefined;
+    try {
+      const code = await run(
+        [
+          'bench',
+          'db',
+          '--store',
+          `sqlite:${join(dir, 'ro-late.db')}`,
+          '--rows',
+          '500',
+          '--schemes',
+          'ulid',
+          '--out',
+          out,
+        ],
+        {
+          stdout: {
+            write: (s: string) => {
+              stdout += s;
+              return true;
+            },
+          },
+          stderr: {
+            write: (s: string) => {
+              stderr += s;
+              // The load is over, the figures are being read: the folder stops taking writes.
+              if (undo === undefined && /measuring/.test(s)) undo = makeReadOnly(parent);
+              return true;
+            },
+          },
+          stdin: Readable.from(['']),
+        },
+      );
+      assert.ok(undo !== undefined, 'the folder was made read-only during the run');
+      assert.equal(code, 1, stderr);
+      assert.match(
+        stderr,
+        /could not write the report to .*report \(E(PERM|ACCES|ROFS)[^)]*\); the report is printed on standard output as JSON.*\[IDF_BENCH_REPORT_WRITE\]/,
+      );
+      const report = JSON.parse(stdout);
+      assert.deepEqual(
+        report.schemes.map((s: { scheme: string }) => s.scheme),
+        ['ulid'],
+      );
+      assert.equal(report.rows, 500);
+      assert.ok(!existsSync(out), 'no report directory');
+    } finally {
+      undo?.();
+    }
   });
 });

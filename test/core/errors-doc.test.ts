@@ -78,6 +78,7 @@ test('each error class carries the code the table gives it', () => {
     new errors.PublicKeysInvalidError('no key', 2),
     new errors.HlcDriftError(1_700_000_002_000, 1_700_000_000_000, 500),
     new errors.HlcCounterOverflowError(1_700_000_000_000, 4095, 1000, 1000, 1_699_999_999_000),
+    new errors.BenchReportWriteError('/ro/report', 'EROFS: read-only file system'),
   ];
   for (const e of samples) {
     const row = rows.find((r) => r[2] === `\`${e.name}\``);

@@ -4,6 +4,9 @@
  * writes report.json, report.md and the SVG charts. Engines are opened from a URL by
  * `openBenchEngine` in `@idforge/stores` (the only place drivers are loaded).
  */
+
+// The root barrel is at its export cap; this error belongs to writeReport's callers.
+export { BenchReportWriteError } from '../core/internal.js';
 export {
   ADVICE_DEFAULTS,
   type Advice,
@@ -38,4 +41,4 @@ export {
   runDbBench,
 } from './runner.js';
 export { defaultSchemes, parseSchemes, schemeKind } from './schemes.js';
-export { writeReport } from './write-report.js';
+export { checkReportDir, writeReport } from './write-report.js';

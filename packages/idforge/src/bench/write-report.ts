@@ -3,8 +3,9 @@
  * rate-by-tenth.svg and sizes.svg, as a set that an interrupted run never leaves half-written.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { BenchReportWriteError } from '../core/internal.js';
 import { rateChartSvg, sizeChartSvg } from './charts.js';
 import type { DbBenchReport } from './report.js';
 import { checkReport, renderReportMarkdown } from './report-md.js';
@@ -42,11 +43,51 @@ async function isExistingDir(path: string): Promise<boolean> {
   try {
     const st = await stat(path);
     if (!st.isDirectory())
-      throw new Error(`writeReport: expected a directory at ${path}, got a file`);
+      throw new BenchReportWriteError(path, 'ENOTDIR: a file is there, not a folder');
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw e;
+  }
+}
+
+/** A file-system failure as the report's error: the system's code and its words, no path. */
+function writeError(dir: string, e: unknown): BenchReportWriteError {
+  if (e instanceof BenchReportWriteError) return e;
+  const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
+  // "EPERM: operation not permitted, mkdir '/x/y'": the path is named once, by `dir`.
+  const words = String((e as Error).message ?? '').split(',')[0] ?? code;
+  return new BenchReportWriteError(dir, words.startsWith(code) ? words : code, e);
+}
+
+/** Creates and removes an empty folder in `parent`: the one honest test that it takes writes. */
+async function probe(parent: string): Promise<void> {
+  await rmdir(await mkdtemp(join(parent, '.idforge-probe-')));
+}
+
+/**
+ * Checks, without creating anything that stays, that {@link writeReport} can write into `dir`:
+ * `dir` is a folder that takes writes, or does not exist and its nearest existing ancestor is a
+ * folder that takes writes. Run it before a long measurement, whose report would otherwise be
+ * written only at the end. A probe, not `access()`: root passes `access()` on a read-only mount
+ * or an immutable folder, and writing there still fails.
+ * @throws BenchReportWriteError naming the system's reason (EACCES, EROFS, EPERM, ENOTDIR...).
+ */
+export async function checkReportDir(dir: string): Promise<void> {
+  const target = resolve(dir);
+  try {
+    if (await isExistingDir(target)) {
+      await probe(target);
+      await probe(dirname(target));
+      return;
+    }
+    let ancestor = dirname(target);
+    while (!(await isExistingDir(ancestor)) && dirname(ancestor) !== ancestor) {
+      ancestor = dirname(ancestor);
+    }
+    await probe(ancestor);
+  } catch (e) {
+    throw writeError(dir, e);
   }
 }
 
@@ -65,6 +106,8 @@ async function isExistingDir(path: string): Promise<boolean> {
  * temporary directory is removed and the error rethrown; a crash can leave it behind, named
  * so that it is plainly not the report.
  * @throws TypeError when `dir` is not a non-empty string or `report` is not a report object.
+ * @throws BenchReportWriteError when the files cannot be written there (checkReportDir says so
+ * beforehand).
  */
 export async function writeReport(dir: string, report: DbBenchReport): Promise<string[]> {
   if (typeof dir !== 'string' || dir === '') {
@@ -79,7 +122,16 @@ export async function writeReport(dir: string, report: DbBenchReport): Promise<s
     'sizes.svg': sizeChartSvg(report),
     'report.json': `${JSON.stringify(report, null, 2)}\n`,
   };
-  const target = resolve(dir);
+  try {
+    await writeFiles(resolve(dir), texts);
+  } catch (e) {
+    throw writeError(dir, e);
+  }
+  return ['report.json', 'report.md', 'rate-by-tenth.svg', 'sizes.svg'].map((n) => join(dir, n));
+}
+
+/** writeReport's files, into a fresh sibling folder of `target`, then moved into place. */
+async function writeFiles(target: string, texts: Record<string, string>): Promise<void> {
   const parent = dirname(target);
   const existed = await isExistingDir(target);
   await mkdir(parent, { recursive: true });
@@ -89,7 +141,7 @@ export async function writeReport(dir: string, report: DbBenchReport): Promise<s
   );
   await mkdir(tmp);
   try {
-    for (const name of REPORT_FILES) await writeDurably(join(tmp, name), texts[name]);
+    for (const name of REPORT_FILES) await writeDurably(join(tmp, name), texts[name]!);
     await syncDir(tmp);
     await moveIntoPlace(tmp, target, existed);
     await syncDir(parent);
@@ -97,7 +149,6 @@ export async function writeReport(dir: string, report: DbBenchReport): Promise<s
     await rm(tmp, { recursive: true, force: true });
     throw e;
   }
-  return ['report.json', 'report.md', 'rate-by-tenth.svg', 'sizes.svg'].map((n) => join(dir, n));
 }
 
 /**

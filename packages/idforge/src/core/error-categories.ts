@@ -59,6 +59,7 @@ export const ERROR_CATEGORY: Readonly<Record<ErrorCodeValue, ErrorCategory>> = {
   IDF_SERVICE_RESPONSE: 'upstream',
   IDF_CLIENT_CLOSED: 'unavailable',
   IDF_BENCH_TARGET_IN_USE: 'internal',
+  IDF_BENCH_REPORT_WRITE: 'internal',
   IDF_BACKFILL_NO_KEY: 'internal',
   IDF_BACKFILL_TABLE: 'internal',
   // A public ID that does not decode names nothing: "not found", never a hint that it was close.

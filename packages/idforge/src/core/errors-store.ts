@@ -130,6 +130,28 @@ export class BenchTargetInUseError extends IdforgeError {
 }
 
 /**
+ * `writeReport` (`idforge bench db --out`) could not write the report into `dir`: the folder,
+ * or the one it would be created in, refuses writes (read-only, immutable, no permission),
+ * a component of the path is a file, or the disk is full. `reason` is the system's code
+ * (EACCES, EROFS, ENOTDIR, ENOSPC...) and `cause` its error. `idforge bench db` checks the
+ * folder before it measures anything, and prints a finished report it could not write.
+ */
+export class BenchReportWriteError extends IdforgeError {
+  readonly dir: string;
+  readonly reason: string;
+
+  constructor(dir: string, reason: string, cause?: unknown) {
+    super(
+      'IDF_BENCH_REPORT_WRITE',
+      `cannot write the report to ${dir} (${reason}): pick a folder you can write to (idforge bench db --out)`,
+      cause === undefined ? undefined : { cause },
+    );
+    this.dir = dir;
+    this.reason = reason;
+  }
+}
+
+/**
  * A driver's package is installed but its native binding cannot be loaded: never built
  * (installed with `--ignore-scripts`, no compiler) or built for another Node.js. A
  * `DriverMissingError` (code IDF_DRIVER_MISSING) whose message names the rebuild; `detail` is

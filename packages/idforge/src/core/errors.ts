@@ -75,6 +75,8 @@ export const ErrorCode = {
   CLIENT_CLOSED: 'IDF_CLIENT_CLOSED',
   /** `idforge bench db`: the target database holds tables the bench did not create. */
   BENCH_TARGET_IN_USE: 'IDF_BENCH_TARGET_IN_USE',
+  /** `idforge bench db`: the report could not be written where --out (writeReport's dir) says. */
+  BENCH_REPORT_WRITE: 'IDF_BENCH_REPORT_WRITE',
   /** `idforge backfill`: the table has no unique NOT NULL integer or 16-byte key to walk it by. */
   BACKFILL_NO_KEY: 'IDF_BACKFILL_NO_KEY',
   /** `idforge backfill`: no such table, a column of the wrong type, or duplicates in it. */

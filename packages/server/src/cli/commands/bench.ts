@@ -8,6 +8,8 @@ import { checkPortUrl, openBenchEngine } from '@idforge/stores';
 import {
   type BenchEngine,
   type BenchProgress,
+  BenchReportWriteError,
+  checkReportDir,
   type DbBenchReport,
   defaultSchemes,
   MAX_BENCH_BATCH,
@@ -52,7 +54,8 @@ Options:
                    uuidv4-text, uuidv7-text, uuidv1-swap (default: those that apply to the
                    engine; uuidv1-swap is MySQL's UUID_TO_BIN(u, 1) order, on MySQL/MariaDB)
   --batch N        rows per INSERT and transaction, 1 to ${MAX_BENCH_BATCH.toLocaleString('en-US')} (default 1000)
-  --out DIR        where the report goes (default ./idforge-bench-report); replaced whole
+  --out DIR        where the report goes (default ./idforge-bench-report); replaced whole;
+                   checked before the run (a report that cannot be written is printed)
   --keep           keep the tables after measuring (default: each is dropped)
   --force          run although the database holds tables the bench did not create
   --json           print report.json instead of the summary table
@@ -94,6 +97,7 @@ export async function benchCommand(
   io: CliIo,
 ): Promise<number> {
   const { url, out, ...settings } = benchSettings(positionals, values);
+  await checkOut(out);
   const controller = new AbortController();
   const unsubscribe = io.onSignal?.((signal) => {
     io.stderr.write(`\nidforge bench db: ${signal}: stopping after this batch…\n`);
@@ -125,9 +129,44 @@ export async function benchCommand(
     await engine.close();
   }
   progress.end();
-  const written = await writeReport(out, report);
-  if (values.json === true) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else io.stdout.write(summary(report, written));
+  return printReport(report, out, values.json === true, io);
+}
+
+/**
+ * `--out` takes writes, checked before the database is opened: the report is written only
+ * once every scheme is measured, which can take an hour.
+ */
+async function checkOut(out: string): Promise<void> {
+  try {
+    await checkReportDir(out);
+  } catch (error) {
+    if (!(error instanceof BenchReportWriteError)) throw error;
+    throw new UsageError(
+      `--out ${out}: cannot write the report there (${error.reason}): pick a folder you can write to`,
+    );
+  }
+}
+
+/**
+ * Writes the report and prints the summary (or report.json with --json). A report that cannot
+ * be written after all (the folder became read-only, the disk filled) is printed as JSON on
+ * standard output rather than lost: exit 1 with the cause.
+ */
+async function printReport(report: DbBenchReport, out: string, json: boolean, io: CliIo) {
+  let written: string[];
+  try {
+    written = await writeReport(out, report);
+  } catch (error) {
+    if (!(error instanceof BenchReportWriteError)) throw error;
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    io.stderr.write(
+      `idforge bench db: could not write the report to ${out} (${error.reason}); the report ` +
+        'is printed on standard output as JSON: save it (> report.json) and rerun with an ' +
+        `--out you can write to for the Markdown and charts [${error.code}]\n`,
+    );
+    return 1;
+  }
+  io.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : summary(report, written));
   return 0;
 }
 
