@@ -1,4 +1,4 @@
-// Keeps the examples of README.md, docs/api.md and docs/cli.md true (README and docs examples
+// Keeps the examples of the README and every docs/*.md page true (README and docs examples
 // are checked in CI). What is checked, per fenced block:
 //
 // ```console  Every line starting with `$ idforge ` is a command; the lines after it, up to
@@ -11,24 +11,42 @@
 //             of the scheme and --format (GEN_SHAPES in test/helpers/readme.ts), and the IDs
 //             of uuidv7, snowflake and ulid --monotonic must strictly increase. A `$ ` line
 //             that is not an idforge command fails the test: use a ```sh block for those.
-// ```ts       The block is written to a temporary module, with `from 'idforge'` pointing at
-//             src/core/index.ts, and imported: it must run without throwing. A line ending
+// (console blocks of README.md and the pages of CONSOLE_DOCS.)
+// ```ts       (and ```typescript, ```js, ```javascript; every such block of every page, bar the
+//             few NOT_RUN lists with the reason.) The block is written to a temporary
+//             module, with `from 'idforge'` pointing at src/core/index.ts (a driver such as
+//             'pg' at the workspace's), and imported: it must run without throwing. A line ending
 //             in `// => VALUE` asserts that its expression, or the variable it declares,
 //             deep-equals VALUE (a JavaScript expression: JSON, 123n, undefined); a line
 //             ending in `// throws NAME` asserts that its expression throws an error named
 //             NAME. Each block runs on its own: it imports what it uses.
 // Examples run with an empty temporary directory as the working directory, so a relative store
-// such as sqlite:idforge.db is created there, never in the repository.
+// such as sqlite:idforge.db is created there, never in the repository. An example that talks to
+// a server names the local address a reader has (postgres://postgres@127.0.0.1:5432/test,
+// mysql://root@127.0.0.1:3306/test, http://127.0.0.1:8080 and :8081 for `idforge serve`); the
+// test runs it against its own (a fresh database, an in-process service: DocsServices), and
+// skips it, saying why, when that server is down.
 // Other blocks (sh, text, plain ```) are not run. Two more tests keep docs/api.md naming every
 // runtime export of the four entry points and the README a front page.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { run } from '../../packages/server/src/cli/index.js';
 import { workspaceSources } from '../../scripts/workspace-sources.mjs';
+import { addressesOf, DocsServices } from '../helpers/docs-services.js';
+import { SERVERS } from '../helpers/namespaces.js';
 import {
   exampleModule,
   type Fence,
@@ -42,14 +60,31 @@ import {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const sources = workspaceSources();
 const assertUrl = pathToFileURL(join(root, 'test/helpers/readme-assert.ts')).href;
-const DOCS = [
+/** The pages whose console blocks are transcripts to replay (the others show shell sessions). */
+const CONSOLE_DOCS = new Set([
   'README.md',
   'docs/api.md',
   'docs/cli.md',
   'docs/hlc.md',
   'docs/sharding.md',
   'docs/business-numbers.md',
+]);
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
 ];
+/** The languages of a block a reader copies into a program: each such block runs. */
+const CODE = new Set(['ts', 'typescript', 'js', 'javascript']);
+/**
+ * Code blocks that do not run, each with the reason, keyed by page and the block's first line
+ * (a line number would move with every edit above it). A new block runs, or is listed here.
+ */
+const NOT_RUN: ReadonlyMap<string, string> = new Map([]);
+const notRunKey = (file: string, fence: Fence) => `${file}: ${fence.lines[0] ?? ''}`;
+const services = new DocsServices();
 const temp = mkdtempSync(join(tmpdir(), 'idforge-readme-'));
 const cwd = join(temp, 'cwd');
 mkdirSync(cwd);
@@ -57,8 +92,9 @@ const home = process.cwd();
 const rootDb = join(root, 'idforge.db');
 const rootDbBefore = existsSync(rootDb);
 before(() => process.chdir(cwd));
-after(() => {
+after(async () => {
   process.chdir(home);
+  await services.close();
   rmSync(temp, { recursive: true, force: true });
 });
 
@@ -99,10 +135,55 @@ async function checkTranscript(t: Transcript): Promise<void> {
   assert.equal(actual.length, t.expected.length, `lines of ${t.command}`);
 }
 
+// A reader's project has the drivers it imports ('pg', 'mysql2/promise') installed; the
+// temporary module, outside the repository, finds them where the workspace has them.
+const requireFromStores = createRequire(join(root, 'packages/stores/package.json'));
+function resolveDependencies(module: string): string {
+  return module.replace(/from\s+(['"])([a-z@][\w@/.-]*)\1/g, (m, _q, spec: string) => {
+    if (spec.startsWith('node:')) return m;
+    return `from ${JSON.stringify(pathToFileURL(requireFromStores.resolve(spec)).href)}`;
+  });
+}
+
 let examples = 0;
+/**
+ * What a reader has made before an example, by the steps the page gave before it: keyed by
+ * page and a text of the block. The backfill example fills a table the reader has, with the
+ * key file `idforge public keygen` wrote.
+ */
+const BEFORE: ReadonlyMap<string, () => Promise<void>> = new Map([
+  [
+    'docs/public-ids.md: openBackfillTarget(',
+    async () => {
+      const keygen = await terminal(['public', 'keygen', '--out', 'public-keys.txt']);
+      assert.match(keygen.join('\n'), /new key file/);
+      const { default: pg } = await import('pg');
+      const url = await services.rewrite(SERVERS.postgres.url);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query('CREATE TABLE orders (id bigint PRIMARY KEY, total numeric)');
+        await client.query('INSERT INTO orders SELECT n, n FROM generate_series(1, 2500) n');
+      } finally {
+        await client.end();
+      }
+    },
+  ],
+]);
+
+async function prepare(file: string, fence: Fence): Promise<void> {
+  const text = fence.lines.join('\n');
+  for (const [key, f] of BEFORE) {
+    const [page, part] = key.split(': ') as [string, string];
+    if (page === file && text.includes(part)) await f();
+  }
+}
+
 async function runExample(file: string, fence: Fence): Promise<void> {
+  await prepare(file, fence);
   const path = join(temp, `example-${++examples}.mts`);
-  writeFileSync(path, exampleModule(fence, sources, assertUrl, file));
+  const module = exampleModule(fence, sources, assertUrl, file);
+  writeFileSync(path, await services.rewrite(resolveDependencies(module)));
   await import(pathToFileURL(path).href);
 }
 
@@ -110,19 +191,49 @@ for (const file of DOCS) {
   const text = readFileSync(join(root, file), 'utf8');
   const blocks = fences(text);
   describe(file, () => {
-    for (const fence of blocks.filter((f) => f.lang === 'console')) {
+    for (const fence of blocks.filter((f) => f.lang === 'console' && CONSOLE_DOCS.has(file))) {
       for (const t of transcripts(fence)) {
         test(`${file}:${t.line} $ ${t.command}`, () => checkTranscript(t));
       }
     }
-    for (const fence of blocks.filter((f) => f.lang === 'ts')) {
-      test(`${file}:${fence.line} ts example runs`, () => runExample(file, fence));
+    for (const fence of blocks.filter((f) => CODE.has(f.lang))) {
+      if (NOT_RUN.has(notRunKey(file, fence))) continue;
+      const name = `${file}:${fence.line} ${fence.lang} example runs`;
+      test(name, async (t) => {
+        const skip = await services.skip(addressesOf(fence.lines.join('\n')));
+        if (skip !== false) return t.skip(skip);
+        await runExample(file, fence);
+      });
     }
   });
 }
 
+test('every code block of every page runs, or is listed as not run with the reason', () => {
+  const pages = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md'));
+  assert.deepEqual(
+    DOCS.slice(1),
+    pages.sort().map((f) => `docs/${f}`),
+    'every page is read',
+  );
+  const listed = new Set<string>();
+  for (const file of DOCS) {
+    for (const fence of fences(readFileSync(join(root, file), 'utf8'))) {
+      assert.ok(
+        !/^(tsx?|jsx?|mjs|cjs|node|typescript|javascript)$/i.test(fence.lang) ||
+          CODE.has(fence.lang),
+        `${file}:${fence.line}: a \`\`\`${fence.lang} block would not run: write ts or js`,
+      );
+      if (CODE.has(fence.lang) && NOT_RUN.has(notRunKey(file, fence))) {
+        listed.add(notRunKey(file, fence));
+      }
+    }
+  }
+  for (const key of NOT_RUN.keys())
+    assert.ok(listed.has(key), `NOT_RUN lists a block gone: ${key}`);
+});
+
 test('the docs have examples to check (a renamed fence must not turn this test off)', () => {
-  const blocks = DOCS.flatMap((f) => fences(readFileSync(join(root, f), 'utf8')));
+  const blocks = [...CONSOLE_DOCS].flatMap((f) => fences(readFileSync(join(root, f), 'utf8')));
   const commands = blocks.filter((f) => f.lang === 'console').flatMap((f) => transcripts(f));
   assert.ok(commands.some((t) => t.argv[0] === 'gen'));
   assert.ok(commands.some((t) => t.argv[0] === 'convert'));
