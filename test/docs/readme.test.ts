@@ -232,6 +232,36 @@ test('every code block of every page runs, or is listed as not run with the reas
     assert.ok(listed.has(key), `NOT_RUN lists a block gone: ${key}`);
 });
 
+/** The lines of `markdown` outside fenced blocks, each with its 1-based number. */
+function prose(markdown: string): [number, string][] {
+  const out: [number, string][] = [];
+  let fenced = false;
+  markdown.split('\n').forEach((l, i) => {
+    if (/^```/.test(l)) fenced = !fenced;
+    else if (!fenced) out.push([i + 1, l]);
+  });
+  return out;
+}
+
+test('every table of every page renders: a blank line, a header, a separator, no stray row', () => {
+  for (const file of DOCS) {
+    const lines = prose(readFileSync(join(root, file), 'utf8'));
+    for (let i = 0; i < lines.length; i++) {
+      const [n, l] = lines[i]!;
+      const prev = lines[i - 1]?.[1];
+      if (!l.startsWith('|') || prev?.startsWith('|')) continue;
+      // A row glued to a paragraph renders as its text: a table cut by a paragraph shows so.
+      const apart = prev === undefined || prev.trim() === '' || prev.startsWith('#');
+      assert.ok(apart, `${file}:${n}: a table row after text`);
+      assert.match(
+        lines[i + 1]?.[1] ?? '',
+        /^\|(\s*:?-+:?\s*\|)+$/,
+        `${file}:${n + 1}: no separator`,
+      );
+    }
+  }
+});
+
 test('the docs have examples to check (a renamed fence must not turn this test off)', () => {
   const blocks = [...CONSOLE_DOCS].flatMap((f) => fences(readFileSync(join(root, f), 'utf8')));
   const commands = blocks.filter((f) => f.lang === 'console').flatMap((f) => transcripts(f));
