@@ -45,6 +45,11 @@ export interface CliHost {
   readonly serverCommands?: () => Promise<Readonly<Record<string, Command>>>;
   /** The stores package (`@idforge/stores`), loaded when a command is given `--store`. */
   readonly stores?: () => Promise<StoresModule>;
+  /**
+   * The bin the command line runs as, when not `idforge`: its name in usage lines and
+   * messages (`Run "idforge-server seq --help"`), and its own top-level help.
+   */
+  readonly bin?: { readonly name: string; readonly help: string };
 }
 
 /** The commands of the server package, listed in the library's help. */

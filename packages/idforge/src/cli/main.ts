@@ -49,6 +49,7 @@ Commands:
   sql                 SQL functions minting and decoding IDs inside PostgreSQL or MariaDB
                       (prints the SQL; --store URL --apply installs, --remove removes)
   serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
+  version             print the version
 
 serve, migrate, leases, seq, ticket, bench and backfill are in the server package
 (npm install @idforge/server, or npx @idforge/server to serve at once); gen --store and
@@ -94,30 +95,21 @@ const COMMANDS: Readonly<Record<string, Command>> = {
  */
 export async function run(argv: readonly string[], io: CliIo, host: CliHost = {}): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '-h' || name === '--help') {
-    io.stdout.write(mainHelp);
-    return name === undefined ? 2 : 0;
-  }
-  if (name === 'help' && rest[0] === undefined) {
-    io.stdout.write(mainHelp);
-    return 0;
-  }
-  if (name === '-v' || name === '--version') {
-    io.stdout.write(`${VERSION}\n`);
-    return 0;
-  }
+  const bin = host.bin?.name ?? 'idforge';
+  const early = topLevel(name, rest, io, host);
+  if (early !== undefined || name === undefined) return early ?? 2;
   const topic = name === 'help' ? rest[0] : undefined;
   let command: Command | undefined;
   try {
     command = await commandOf(topic ?? name, host);
     if (command === undefined) throw unknownCommand(topic ?? name);
     if (name === 'help') {
-      io.stdout.write(command.help);
+      io.stdout.write(helpAs(command.help, bin));
       return 0;
     }
     const { values, positionals } = parseCommandLine(rest, command.options);
     if (values.help) {
-      io.stdout.write(command.help);
+      io.stdout.write(helpAs(command.help, bin));
       return 0;
     }
     return await command.run(positionals, values, io, host);
@@ -125,21 +117,47 @@ export async function run(argv: readonly string[], io: CliIo, host: CliHost = {}
     const known = command !== undefined || SERVER_COMMANDS.includes(name);
     const cmd = known && name !== 'help' ? ` ${name}` : '';
     if (e instanceof PackageMissingError) {
-      io.stderr.write(`${prefixed(cmd, e.message)}\n`);
+      io.stderr.write(`${prefixed(bin, cmd, e.message)}\n`);
       return 2;
     }
     if (e instanceof UsageError || e instanceof TypeError || e instanceof RangeError) {
       io.stderr.write(
-        `${prefixed(cmd, (e as Error).message)}\nRun "idforge${cmd} --help" for usage.\n`,
+        `${prefixed(bin, cmd, (e as Error).message)}\nRun "${bin}${cmd} --help" for usage.\n`,
       );
       return 2;
     }
     if (e instanceof IdforgeError) {
-      io.stderr.write(`${prefixed(cmd, e.message)} [${e.code}]\n`);
+      io.stderr.write(`${prefixed(bin, cmd, e.message)} [${e.code}]\n`);
       return 1;
     }
     throw e;
   }
+}
+
+/**
+ * The bin's own help (no command: exit 2; `-h`, `--help`, `help`: 0) or its version
+ * (`version`, `-v`, `--version`); undefined for a command.
+ */
+function topLevel(name: string | undefined, rest: readonly string[], io: CliIo, host: CliHost) {
+  const help = host.bin?.help ?? mainHelp;
+  if (name === undefined || name === '-h' || name === '--help') {
+    io.stdout.write(help);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === 'help' && rest[0] === undefined) {
+    io.stdout.write(help);
+    return 0;
+  }
+  if (name === '-v' || name === '--version' || name === 'version') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  return undefined;
+}
+
+/** A command's help as the bin that runs it names it: `Usage: idforge-server serve`. */
+function helpAs(help: string, bin: string): string {
+  return bin === 'idforge' ? help : help.replace(/^Usage: idforge /, `Usage: ${bin} `);
 }
 
 /** The command `name`: the library's own, or a server command lent by `host`. */
@@ -166,11 +184,11 @@ function unknownCommand(name: string): UsageError {
  * `idforge <command>: message`, once: a message naming a subcommand ("seq create: expected a
  * tag") reads "idforge seq create: expected a tag", never "idforge seq: seq create: …".
  */
-function prefixed(cmd: string, message: string): string {
+function prefixed(bin: string, cmd: string, message: string): string {
   const name = cmd.trim();
-  if (name !== '' && message.startsWith(`${name}: `)) return `idforge ${message}`;
+  if (name !== '' && message.startsWith(`${name}: `)) return `${bin} ${message}`;
   if (name !== '' && /^\S+ \S+: /.test(message) && message.startsWith(`${name} `)) {
-    return `idforge ${message}`;
+    return `${bin} ${message}`;
   }
-  return `idforge${cmd}: ${message}`;
+  return `${bin}${cmd}: ${message}`;
 }

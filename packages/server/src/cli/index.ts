@@ -35,3 +35,42 @@ export const serverHost: CliHost = {
 export function run(argv: readonly string[], io: CliIo): Promise<number> {
   return runLibrary(argv, io, serverHost);
 }
+
+/** `idforge-server --help`: this bin's, not `idforge`'s (which tells to install this package). */
+export const serverBinHelp = `Usage: idforge-server [command] [options]
+
+The idforge ID service, and the commands that need a store. No command serves (options
+alone too): \`idforge-server --port 9000\` is \`idforge-server serve --port 9000\`, and
+\`npx @idforge/server\` serves on ./idforge.db at http://127.0.0.1:8080 (the dashboard at /,
+the API's docs at /docs).
+
+Commands:
+  serve               run the ID service (the default): HTTP API, Leaf routes, metrics,
+                      dashboard; idforge-server serve --help lists every setting
+  migrate             create what idforge needs in a store (--store URL; idempotent)
+  leases              list the live worker-ID leases of a store, with their marks
+  seq <sub> [tag]     segment sequences (create, next, show, step): numbers by blocks from a table
+  ticket <sub> <tag>  Flickr ticket servers (setup, next) over --servers URL,URL
+  bench db            measure what each key scheme costs on your database (--store, --rows)
+  backfill            add and fill a public ID column of a live table, online (--store, --table)
+  version             print the version
+  and every idforge command: gen, inspect, convert, layouts, plan, advise, public, shard, sql
+
+Options:
+  -h, --help          this help, or a command's (idforge-server help <command>)
+  -v, --version       print the version
+
+Examples:
+  npx @idforge/server
+  idforge-server --store postgres://idf@db/ids --migrate --port 8080
+  idforge-server seq create orders --step 1000 && idforge-server seq next orders -n 3
+  idforge-server gen snowflake --store sqlite:idforge.db -n 5
+`;
+
+/** The `idforge-server` bin's command line: its own help and name in messages. */
+export function runServerBin(argv: readonly string[], io: CliIo): Promise<number> {
+  return runLibrary(argv, io, {
+    ...serverHost,
+    bin: { name: 'idforge-server', help: serverBinHelp },
+  });
+}
