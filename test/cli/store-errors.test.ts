@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { cli } from '../helpers/cli.js';
+import { freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
+import { makeReadOnly, readOnlySkip } from '../helpers/read-only.js';
+import { serviceSkip } from '../helpers/services.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-store-errors-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,4 +69,53 @@ test('ticket next with every server down names the backends, not probe timing', 
   assert.match(r.stderr, /postgres at postgres:\/\/u@127\.0\.0\.1:1\/db/);
   assert.match(r.stderr, /mysql at mysql:\/\/u@127\.0\.0\.1:1\/db/);
   assert.doesNotMatch(r.stderr, /mysql\+postgres|next probe/);
+});
+
+// Issue 33, item 4: store errors name their real cause and a fix the user can run with what
+// they installed. A missing PostgreSQL database and a read-only SQLite file said "Check that
+// the server is running and reachable"; "not migrated" named only `idforge migrate`, which
+// needs @idforge/server, not migrateStore() of @idforge/stores. The read-only file is real
+// (test/helpers/read-only.ts: chattr +i as root, who ignores permission bits).
+test('a PostgreSQL database that does not exist: named, with CREATE DATABASE', {
+  skip: await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port),
+}, async () => {
+  const url = `postgres://postgres@${SERVERS.postgres.host}:${SERVERS.postgres.port}/idforge_i33_nodb`;
+  const r = await cli(['leases', '--store', url]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(
+    r.stderr,
+    /has no database "idforge_i33_nodb".*CREATE DATABASE idforge_i33_nodb.*\[IDF_STORE_UNAVAILABLE\]/,
+  );
+  assert.doesNotMatch(r.stderr, /server is running/);
+});
+
+test('not migrated: the fix names migrateStore() of @idforge/stores beside idforge migrate', {
+  skip: await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port),
+}, async () => {
+  const url = freshNamespaceUrl('postgres', 'i33nm');
+  const r = await cli(['leases', '--store', url]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /\[IDF_STORE_NOT_MIGRATED\]/);
+  assert.match(r.stderr, /idforge migrate --store .*\(@idforge\/server\)/);
+  assert.match(r.stderr, /`await migrateStore\('postgres:\/\/.*'\)` from @idforge\/stores/);
+});
+
+test('a read-only SQLite file: gen names the permission, not the server; leases still reads it', {
+  skip: await readOnlySkip(),
+}, async () => {
+  const path = join(dir, 'read-only.db');
+  const made = await cli(['migrate', '--store', `sqlite:${path}`]);
+  assert.equal(made.code, 0, made.stderr);
+  const undo = makeReadOnly(path);
+  try {
+    const gen = await cli(['gen', 'snowflake', '--store', `sqlite:${path}`]);
+    assert.equal(gen.code, 1, gen.stderr);
+    assert.match(gen.stderr, /read-only.*write access.*\[IDF_STORE_PATH\]/);
+    assert.doesNotMatch(gen.stderr, /server is running/);
+    const leases = await cli(['leases', '--store', `sqlite:${path}`]);
+    assert.equal(leases.code, 0, leases.stderr);
+    assert.match(leases.stdout, /no live leases/);
+  } finally {
+    undo();
+  }
 });

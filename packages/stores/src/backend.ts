@@ -93,8 +93,11 @@ export interface DriverFailure {
   readonly message?: unknown;
 }
 
-/** What a driver error means for idforge: tables missing, credentials refused, or neither. */
-export type FailureKind = 'not-migrated' | 'auth' | null;
+/**
+ * What a driver error means for idforge: tables missing, credentials refused, the URL's
+ * database missing on its server, the file read-only for this user, or none of these.
+ */
+export type FailureKind = 'not-migrated' | 'auth' | 'no-database' | 'read-only' | null;
 
 /**
  * How the driver reads its URL, where that matters for showing one without its secrets

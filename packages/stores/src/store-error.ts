@@ -11,6 +11,7 @@ import {
   IdforgeError,
   StoreAuthError,
   StoreNotMigratedError,
+  StorePathError,
   StoreUnavailableError,
 } from 'idforge';
 import type { DriverFailure, FailureKind } from './backend.js';
@@ -49,7 +50,37 @@ export function storeError(
       return new StoreNotMigratedError(backend, address, operation, cause);
     case 'auth':
       return new StoreAuthError(backend, address, operation, cause);
+    case 'no-database':
+      return noDatabase(backend, address, operation, cause);
+    case 'read-only':
+      // Only file stores classify so: their address is `scheme:PATH[?namespace=...]`.
+      return new StorePathError(backend, address.replace(/^\w+:|\?.*$/g, ''), 'read-only', cause);
     default:
       return new StoreUnavailableError(backend, address, operation, cause);
   }
+}
+
+/**
+ * The server answered, but the database the URL names is not there: retrying will not create
+ * it, and "is the server running" points the wrong way. Still `IDF_STORE_UNAVAILABLE` (the
+ * store cannot serve until someone creates it), with the cause and the fix in its message.
+ */
+function noDatabase(backend: string, address: string, operation: string, cause: unknown) {
+  let name = '';
+  try {
+    name = decodeURIComponent(new URL(address).pathname.slice(1));
+  } catch {
+    // An address that is no URL names no database: the message names the address only.
+  }
+  const db = name === '' ? 'the database of the URL' : `"${name}"`;
+  const why = cause instanceof Error ? ` (${cause.message})` : '';
+  return new StoreUnavailableError(
+    backend,
+    address,
+    operation,
+    cause,
+    `the ${backend} server at ${address} has no database ${db}${why}. Create it ` +
+      `(\`CREATE DATABASE ${name || 'NAME'}\` as a user allowed to), or correct the database ` +
+      "name in the store URL; then create idforge's tables in it (`idforge migrate --store URL`).",
+  );
 }

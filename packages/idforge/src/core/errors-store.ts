@@ -22,7 +22,8 @@ export class StoreNotMigratedError extends IdforgeError {
     super(
       'IDF_STORE_NOT_MIGRATED',
       `the ${backend} store at ${address} has no idforge tables${why}: it was not migrated (or ` +
-        `under another ?namespace=). Run \`idforge migrate --store ${address}\` once.`,
+        `under another ?namespace=). Create them once: \`idforge migrate --store ${address}\` ` +
+        `(@idforge/server), or \`await migrateStore('${address}')\` from @idforge/stores.`,
       { cause },
     );
     this.backend = backend;
@@ -57,6 +58,7 @@ export type StorePathReason =
   | 'no-directory'
   | 'not-a-file'
   | 'permission'
+  | 'read-only'
   | 'not-a-store';
 
 const PATH_WHY: Record<StorePathReason, string> = {
@@ -64,6 +66,7 @@ const PATH_WHY: Record<StorePathReason, string> = {
   'no-directory': 'is in a directory that does not exist',
   'not-a-file': 'is a directory, not a file',
   permission: 'cannot be opened: permission denied',
+  'read-only': 'is read-only for this user: it can be read, but not written',
   'not-a-store': 'is not a database idforge can use',
 };
 
@@ -71,6 +74,9 @@ const PATH_FIX: Record<StorePathReason, string> = {
   missing:
     'Check the path (a typo starts a new, empty store), or create the store with `idforge migrate --store URL`.',
   'no-directory': 'Create the directory, or correct the path.',
+  'read-only':
+    'Give this user write access to the file and its directory (or run the command as the ' +
+    'user that owns them); commands that only read (idforge leases, seq show) work as it is.',
   'not-a-file': 'Name a file inside it, e.g. sqlite:DIR/idforge.db.',
   permission:
     'Give this user read and write access to the file and its directory, or pick another path.',

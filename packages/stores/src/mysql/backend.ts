@@ -19,6 +19,8 @@ export const mysqlBackend: Backend = {
   classify: ({ code, errno }) => {
     // ER_NO_SUCH_TABLE 1146; ER_DBACCESS_DENIED_ERROR 1044, ER_ACCESS_DENIED_ERROR 1045.
     if (code === 'ER_NO_SUCH_TABLE' || Number(errno) === 1146) return 'not-migrated';
+    // ER_BAD_DB_ERROR 1049: the URL's database does not exist on the server.
+    if (code === 'ER_BAD_DB_ERROR' || Number(errno) === 1049) return 'no-database';
     if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR') return 'auth';
     return Number(errno) === 1044 || Number(errno) === 1045 ? 'auth' : null;
   },

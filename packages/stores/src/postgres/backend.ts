@@ -3,6 +3,7 @@ import { type Backend, serverOptions } from '../backend.js';
 
 const NOT_MIGRATED = new Set(['42P01', '3F000']); // undefined_table, invalid_schema_name
 const AUTH = new Set(['28P01', '28000']); // invalid_password, invalid_authorization_specification
+const NO_DATABASE = '3D000'; // invalid_catalog_name: the URL's database does not exist
 
 export const postgresBackend: Backend = {
   name: 'postgres',
@@ -25,5 +26,11 @@ export const postgresBackend: Backend = {
     sql: async (url) => (await import('./sql-functions.js')).openPostgresSqlFunctions(url),
   },
   classify: ({ code }) =>
-    NOT_MIGRATED.has(String(code)) ? 'not-migrated' : AUTH.has(String(code)) ? 'auth' : null,
+    NOT_MIGRATED.has(String(code))
+      ? 'not-migrated'
+      : AUTH.has(String(code))
+        ? 'auth'
+        : code === NO_DATABASE
+          ? 'no-database'
+          : null,
 };

@@ -60,5 +60,8 @@ export const sqliteBackend: Backend = {
   classify: ({ code, message }) =>
     code === 'SQLITE_ERROR' && typeof message === 'string' && /^no such table\b/.test(message)
       ? 'not-migrated'
-      : null,
+      : // SQLITE_READONLY and its extended codes: opened, but this user may not write the file.
+        typeof code === 'string' && code.startsWith('SQLITE_READONLY')
+        ? 'read-only'
+        : null,
 };
