@@ -294,6 +294,32 @@ test('docs/api.md names every runtime export of every entry point', async () => 
   }
 });
 
+/** The installed packages with an install script (npm 11 asks a project to review them). */
+function withInstallScripts(dir: string, found = new Set<string>()): Set<string> {
+  if (!existsSync(dir)) return found;
+  for (const name of readdirSync(dir)) {
+    const at = join(dir, name);
+    if (name.startsWith('@')) withInstallScripts(at, found);
+    if (name.startsWith('.') || !existsSync(join(at, 'package.json'))) continue;
+    const pkg = JSON.parse(readFileSync(join(at, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    const s = pkg.scripts ?? {};
+    if (s.preinstall ?? s.install ?? s.postinstall) found.add(name);
+    withInstallScripts(join(at, 'node_modules'), found);
+  }
+  return found;
+}
+
+test('the README says which install scripts to allow, for each package npm 11 lists', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const packages = [...withInstallScripts(join(root, 'node_modules'))];
+  assert.ok(packages.includes('better-sqlite3'), packages.join(' '));
+  assert.match(readme, /allowScripts/);
+  assert.match(readme, /npm install-scripts approve better-sqlite3/);
+  for (const name of packages) assert.ok(readme.includes(`\`${name}\``), `README names ${name}`);
+});
+
 test('the README is a front page: under ~150 lines, one table per entry point', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const lines = readme.split('\n').length;
