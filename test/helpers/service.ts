@@ -65,11 +65,12 @@ export async function openTestService(
   };
 }
 
-const bin = fileURLToPath(
+/** The `idforge-server` bin's source, run with {@link loader}. */
+export const bin = fileURLToPath(
   new URL('../../packages/server/src/bin/idforge-server.ts', import.meta.url),
 );
 // An absolute path, so a process started in another directory still finds the loader.
-const loader = fileURLToPath(new URL('../../scripts/dev-loader.mjs', import.meta.url));
+export const loader = fileURLToPath(new URL('../../scripts/dev-loader.mjs', import.meta.url));
 
 export interface ServiceProc {
   readonly child: ChildProcess;

@@ -2,6 +2,7 @@
 // it, and a real process started on the embedded store serves, then on SIGTERM finishes,
 // releases its lease and exits 0.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -9,8 +10,9 @@ import { CONFIG_KEYS, flagName, TOKEN_KEYS } from '../../packages/server/src/ser
 import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { cli } from '../helpers/cli.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
-import { spawnService, tempDir } from '../helpers/service.js';
+import { bin, loader, spawnService, tempDir } from '../helpers/service.js';
 import { serviceSkip } from '../helpers/services.js';
+import { waitFor } from '../helpers/wait.js';
 
 test('serve --help lists every setting with its variable', async () => {
   const r = await cli(['serve', '--help']);
@@ -71,6 +73,60 @@ test('a real process: serves on the embedded store, SIGTERM releases the lease a
   } finally {
     p.child.kill('SIGKILL');
     await p.exited;
+    t.remove();
+  }
+});
+
+test('JSON logs (standard output not a terminal): one line says where it listens', async () => {
+  const t = tempDir();
+  const p = spawnService(['--store', `sqlite:${join(t.dir, 'idforge.db')}`], {}, t.dir);
+  try {
+    await p.ready;
+    const said = p.logs.filter((l) => /listening/i.test(String(l.msg)));
+    assert.equal(said.length, 1, JSON.stringify(said));
+  } finally {
+    p.child.kill('SIGTERM');
+    await p.exited;
+    t.remove();
+  }
+});
+
+test('on a terminal the start is one human line: address, store, dashboard, docs; Ctrl-C stops', async () => {
+  const t = tempDir();
+  const db = join(t.dir, 'idforge.db');
+  const command = [
+    process.execPath,
+    '--import',
+    loader,
+    bin,
+    '--port',
+    '0',
+    '--store',
+    `sqlite:${db}`,
+  ];
+  // script(1) gives the server a pseudo-terminal, as a user's shell does.
+  const child = spawn('script', ['-qfec', command.map((a) => `'${a}'`).join(' '), '/dev/null'], {
+    cwd: t.dir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => {
+    out += c;
+  });
+  const exited = new Promise<number | null>((r) => child.once('exit', r));
+  try {
+    await waitFor(() => /\/docs/.test(out) || child.exitCode !== null, 'the start line', 60_000);
+    const lines = out.split(/\r?\n/).filter((l) => l.trim() !== '');
+    assert.equal(lines.length, 1, out);
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)?.[0];
+    assert.ok(url !== undefined, out);
+    assert.ok(out.includes(db), `names the store: ${out}`);
+    assert.ok(out.includes(`dashboard ${url}/`) && out.includes(`${url}/docs`), out);
+    child.stdin.write('\x03'); // Ctrl-C on the terminal: SIGINT to the server
+    assert.equal(await exited, 0, out);
+    assert.match(out, /leases released/);
+  } finally {
+    child.kill('SIGKILL');
     t.remove();
   }
 });

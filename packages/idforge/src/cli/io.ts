@@ -1,6 +1,7 @@
 /** What a CLI command may touch: its output streams and standard input. */
 export interface CliIo {
-  readonly stdout: { write(chunk: string): unknown };
+  /** Standard output; `isTTY` true: a person reads it (`serve` prints its start in words). */
+  readonly stdout: { write(chunk: string): unknown; readonly isTTY?: boolean };
   /** Standard error; `isTTY` true draws progress in place (a terminal), else in lines. */
   readonly stderr: { write(chunk: string): unknown; readonly isTTY?: boolean };
   /** Standard input, read only when an argument is `-`. */

@@ -169,6 +169,14 @@ export const logLevel: Parse<LogLevel> = (value, where) =>
     ? (value as LogLevel)
     : fail(where, `one of ${LOG_LEVELS.join(', ')}`, value);
 
+/** `--log-format`: JSON lines, one human line at start, or pretty on a terminal only. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export const logFormat: Parse<LogFormat> = (value, where) =>
+  (LOG_FORMATS as readonly unknown[]).includes(value)
+    ? (value as LogFormat)
+    : fail(where, `one of ${LOG_FORMATS.join(', ')}`, value);
+
 /** The keys of a token in `tokens` (serve --help lists them from here). */
 export const TOKEN_KEYS = [
   'name',

@@ -17,9 +17,11 @@ import {
   fieldValues,
   int,
   type KeySpec,
+  type LogFormat,
   type LogLevel,
   layoutList,
   layoutName,
+  logFormat,
   logLevel,
   nullable,
   show,
@@ -118,6 +120,8 @@ export interface ServiceConfig {
   /** Create idforge's tables in server stores at start (idempotent; SQLite always does). */
   readonly migrate: boolean;
   readonly logLevel: LogLevel;
+  /** `idforge serve`'s output: JSON lines, or one human line at start (auto: on a terminal). */
+  readonly logFormat: LogFormat;
 }
 
 /** Every key: its default, validator and one line of help (what `idforge serve --help` lists). */
@@ -256,6 +260,11 @@ export const CONFIG_KEYS = {
     help: "create idforge's tables in server stores at start",
   },
   logLevel: { default: 'info', parse: logLevel, help: 'log level' },
+  logFormat: {
+    default: 'auto',
+    parse: logFormat,
+    help: 'json lines, or pretty (one human line at start, then warnings); auto: pretty on a terminal',
+  },
 } satisfies Record<keyof ServiceConfig, KeySpec<unknown>>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

@@ -18,7 +18,13 @@ export {
   resolveConfig,
   type ServiceConfig,
 } from './config.js';
-export { ConfigError, type LogLevel, TOKEN_KEYS, type TokenConfig } from './config-values.js';
+export {
+  ConfigError,
+  type LogFormat,
+  type LogLevel,
+  TOKEN_KEYS,
+  type TokenConfig,
+} from './config-values.js';
 export type { Access, ServiceDeps, ServiceIdentity } from './deps.js';
 export {
   CATEGORY_STATUS,

@@ -14,6 +14,7 @@ import {
   startService,
   TOKEN_KEYS,
 } from '../../service/index.js';
+import { isPretty, logWriter } from '../log-format.js';
 
 const FLAGLESS: readonly string[] = ['tokens'];
 const BOOLEAN: readonly string[] = ['protectOps', 'migrate', 'hlc'];
@@ -52,10 +53,11 @@ Runs the idforge ID service (docs/service.md): leases a worker ID from --store, 
 the clock is past the worker ID's high-water mark, then serves HTTP: /v1/ids/{scheme},
 /v1/sequences/{tag}, segments for clients, Meituan Leaf's /api routes, /healthz, /readyz,
 /metrics, OpenAPI at /openapi.json and /docs, and a live dashboard at /. Logs are JSON lines
-on standard output. SIGTERM or SIGINT (or, started by npx or npm, npm's exit), at any point
-of start or while serving: answer new requests 503, finish requests in flight, record the
-mark, release the lease, exit 0; exit 1 when a lease could not be released (the store was
-down: it expires by itself).
+on standard output; on a terminal, one line at start (where it listens, the store, the
+dashboard, the docs), then warnings and the stop (--log-format). SIGTERM or SIGINT (or,
+started by npx or npm, npm's exit), at any point of start or while serving: answer new
+requests 503, finish requests in flight, record the mark, release the lease, exit 0; exit 1
+when a lease could not be released (the store was down: it expires by itself).
 
 Settings come from defaults < --config FILE (JSON) < IDFORGE_* environment variables <
 flags; an unknown key or a bad value is named at start (exit code 2). Tokens are set in the
@@ -135,8 +137,12 @@ function listenFailure(error: unknown, config: ServiceConfig, io: CliIo): number
  * Serves until `signal` aborts: this process alone, the primary of `--processes N`, or one
  * of its processes (clusterRole). Resolves the exit code.
  */
-async function serveAs(role: ClusterRole, config: ServiceConfig, io: CliIo, signal: AbortSignal) {
-  const write = (line: string) => io.stdout.write(line);
+async function serveAs(
+  role: ClusterRole,
+  config: ServiceConfig,
+  write: (line: string) => void,
+  signal: AbortSignal,
+) {
   if (role.kind === 'primary') {
     const stopTimeoutMs = config.shutdownTimeoutMs + 5000;
     const { processes, host, port, rateLimit, rateWindowMs } = config;
@@ -163,8 +169,10 @@ export async function serveCommand(
   const env = io.env ?? {};
   const config = configOf(values, env);
   const stop = new AbortController();
+  const pretty = isPretty(config.logFormat, io.stdout.isTTY);
+  const write = logWriter(pretty, config.store, (chunk) => io.stdout.write(chunk));
   const log = (level: number, msg: string, extra: Record<string, unknown> = {}) =>
-    io.stdout.write(`${JSON.stringify({ level, time: Date.now(), ...extra, msg })}\n`);
+    write(`${JSON.stringify({ level, time: Date.now(), ...extra, msg })}\n`);
   let received: string | null = null;
   const unsubscribe = io.onSignal?.((signal) => {
     if (received !== null) {
@@ -184,7 +192,7 @@ export async function serveCommand(
     stop.abort();
   });
   try {
-    return await serveAs(role, config, io, stop.signal);
+    return await serveAs(role, config, write, stop.signal);
   } catch (error) {
     if (stop.signal.aborted) {
       // A signal during start: startService released what it had leased (and logged any lease
