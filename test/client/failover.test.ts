@@ -16,7 +16,8 @@ import {
   ServiceUnavailableError,
 } from '../../packages/idforge/src/core/index.js';
 import { type FakeService, startFakeService } from '../helpers/fake-id-service.js';
-import { closedPort, type Stand, silentServer } from '../helpers/tcp.js';
+import { openTestService } from '../helpers/service.js';
+import { closedPort, plainWebServer, type Stand, silentServer } from '../helpers/tcp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -131,6 +132,48 @@ describe('failover within a call', () => {
   });
 });
 
+describe('a server that is not idforge is failed over (issue 33 item 6)', () => {
+  // A plain web server's 404 page, a proxy's 401 or 403: not an idforge error, so nothing
+  // another node would repeat. Only an idforge error body stops the failover.
+  for (const [status, body] of [
+    [404, '<html><body>Not Found</body></html>'],
+    [401, 'Authorization Required'],
+    [403, ''],
+  ] as const) {
+    test(`[a plain web server answering ${status}, an idforge service]: the service serves the call`, async () => {
+      const plain = await plainWebServer(status, body);
+      cleanups.push(() => plain.close());
+      const s = await openTestService();
+      cleanups.push(() => s.close());
+      const idforge = await s.app.listen({ host: '127.0.0.1', port: 0 });
+      const { c } = client([`http://127.0.0.1:${plain.port}`, idforge]);
+      assert.ok(isUuid(await c.next('uuidv7'), 7));
+      assert.equal(plain.requests(), 1);
+      const [down, up] = c.stats().servers;
+      assert.deepEqual([down!.up, down!.failures, up!.up, up!.requests], [false, 1, true, 1]);
+    });
+  }
+
+  test('a plain web server alone (or a wrong base path): ServiceUnavailableError saying its answer was not idforge', async () => {
+    const plain = await plainWebServer(404, '<html>Not Found</html>');
+    cleanups.push(() => plain.close());
+    const url = `http://127.0.0.1:${plain.port}`;
+    const { c } = client([url]);
+    await assert.rejects(c.next('ulid'), (e: unknown) => {
+      assert.ok(e instanceof ServiceUnavailableError);
+      assert.deepEqual(
+        e.failures.map((f) => [f.url, f.status, f.serverCode, f.tried]),
+        [[url, 404, undefined, true]],
+      );
+      assert.match(
+        e.failures[0]!.reason,
+        /^HTTP 404: not an idforge error body \("<html>Not Found<\/html>"\): is this URL an idforge service\?/,
+      );
+      return true;
+    });
+  });
+});
+
 /** A fake node that answers every request with `fault`; returns its URL. */
 async function failing(fault: FakeService['fault']): Promise<string> {
   const [f] = await fakes(1);
@@ -198,18 +241,6 @@ describe('refusals are thrown at once, never failed over', () => {
     });
     assert.equal(fs[0]!.count() + fs[1]!.count(), 2);
     assert.ok(c.stats().servers.every((s) => s.up && s.failures === 0));
-  });
-
-  test('a 404 that is not an idforge error (a wrong base path) says so', async () => {
-    const [f] = await fakes(1);
-    f!.reply = () => ({ status: 404, body: '<html>Not Found</html>' });
-    const { c } = client([`${f!.url}/`]);
-    await assert.rejects(c.next('ulid'), (e: unknown) => {
-      assert.ok(e instanceof ServiceRejectedError);
-      assert.equal(e.serverCode, undefined);
-      assert.match(e.serverMessage, /not an idforge error body \("<html>Not Found<\/html>"\)/);
-      return true;
-    });
   });
 });
 

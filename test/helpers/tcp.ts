@@ -1,4 +1,7 @@
-// TCP stand-ins for a server that is down, silent, or stops answering mid-session.
+// TCP stand-ins for a server that is down, silent, or stops answering mid-session, and a
+// plain web server where an idforge service was expected.
+
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 
 export interface Stand {
@@ -56,6 +59,31 @@ export async function stallableProxy(
     },
     async close() {
       for (const sock of sockets) sock.destroy();
+      await new Promise((resolve) => s.close(resolve));
+    },
+  };
+}
+
+/**
+ * A plain web server, not idforge: every request is answered `status` with `body` (what a
+ * default nginx page, a wrong base path or a proxy's login gives a client).
+ */
+export async function plainWebServer(
+  status: number,
+  body: string,
+  type = 'text/html',
+): Promise<Stand & { readonly requests: () => number }> {
+  let requests = 0;
+  const s = createHttpServer((_req, res) => {
+    requests++;
+    res.writeHead(status, { 'content-type': type }).end(body);
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (s.address() as { port: number }).port,
+    requests: () => requests,
+    async close() {
+      s.closeAllConnections();
       await new Promise((resolve) => s.close(resolve));
     },
   };

@@ -3,7 +3,7 @@
  * server (docs/client.md, "Failover").
  *
  * Each request starts at the next server in turn. A server that fails it (a network error, no
- * answer within `timeoutMs`, a 5xx, a 429) is marked down and the same request goes at once to
+ * answer within `timeoutMs`, a 5xx, a 429, a 4xx that is not an idforge error) is marked down and the same request goes at once to
  * the next server. A down server is skipped until its back-off passes: `probeMs` after the
  * first failure, doubled after each failed probe up to 20 x `probeMs`, jittered (half the step
  * plus a random share of the other half, so clients that failed together do not probe
@@ -13,9 +13,10 @@
  * `ServiceUnavailableError` naming every server and its reason, after at most one attempt per
  * server; when every server is backing off it rejects at once, without a request.
  *
- * A server's refusal of the request itself (401, 403: `ServiceAuthError`; other 4xx:
- * `ServiceRejectedError`) or a body that breaks the contract (`ServiceResponseError`) is
- * thrown at once: another server would say the same. No timers: the back-off is a time
+ * A server's refusal of the request itself, in an idforge error body (401, 403:
+ * `ServiceAuthError`; other 4xx: `ServiceRejectedError`), or a 2xx body that breaks the
+ * contract (`ServiceResponseError`) is thrown at once: another server would say the same. A
+ * 4xx without an idforge error body (a plain web server, a proxy) fails over like a 5xx. No timers: the back-off is a time
  * compared on the next request. Holds per-server state; safe to share within a process.
  */
 import {
@@ -52,7 +53,7 @@ export interface ServerStats {
   readonly up: boolean;
   /** Requests sent to it (probes included). */
   readonly requests: number;
-  /** Requests it failed (network error, timeout, 5xx, 429). */
+  /** Requests it failed (network error, timeout, 5xx, 429, a 4xx not from idforge). */
   readonly failures: number;
 }
 
@@ -276,9 +277,10 @@ export class ServerPool {
 }
 
 /**
- * A server's answer other than 2xx: a refusal of the request (401/403 `ServiceAuthError`,
- * other 4xx `ServiceRejectedError`), a failure of that server (429, 5xx: `Unavailable`, with
- * its Retry-After), or a status outside the contract (`fail`: a redirect, a 1xx).
+ * A server's answer other than 2xx: a refusal of the request in an idforge error body (401/403
+ * `ServiceAuthError`, other 4xx `ServiceRejectedError`), a failure of that server (429, 5xx, a
+ * 4xx without an idforge error body: `Unavailable`, with its Retry-After), or a status outside
+ * the contract (`fail`: a redirect, a 1xx).
  */
 function notServed(
   at: { readonly url: string; readonly operation: string; readonly status: number },
@@ -289,6 +291,12 @@ function notServed(
   const { status } = at;
   const { code, message } = errorBody(text);
   const answer = { ...at, serverCode: code };
+  if (code === undefined && status >= 400 && status < 500) {
+    // Not an idforge error (a plain web server's 404 page, a proxy's 401): nothing another
+    // node would repeat, so fail over; only an idforge refusal stops the call.
+    const reason = `HTTP ${status}: ${message}: is this URL an idforge service?`;
+    throw new Unavailable(reason, new Error(reason), status);
+  }
   if (status === 401 || status === 403) {
     throw new ServiceAuthError({ ...answer, serverMessage: message });
   }

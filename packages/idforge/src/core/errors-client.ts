@@ -77,8 +77,8 @@ function answered(a: ServiceAnswer): string {
 }
 
 /**
- * A server refused the request itself (400 bad input, 404 unknown tag or scheme, or another
- * 4xx but 401, 403 and 429). Another server would refuse it too, so the client neither
+ * A server refused the request itself, in an idforge error body (400 bad input, 404 unknown
+ * tag or scheme, or another 4xx but 401, 403 and 429). Another server would refuse it too, so the client neither
  * retries nor fails over. `serverCode` and `serverMessage` are the server's own words.
  */
 export class ServiceRejectedError extends IdforgeError {
@@ -103,8 +103,8 @@ export class ServiceRejectedError extends IdforgeError {
 }
 
 /**
- * A server refused the token: 401 (none sent, malformed or unknown) or 403 (valid, but not for
- * this scheme or tag). Every server shares the token configuration, so the client neither
+ * A server refused the token, in an idforge error body: 401 (none sent, malformed or unknown)
+ * or 403 (valid, but not for this scheme or tag). Every server shares the token configuration, so the client neither
  * retries nor fails over.
  */
 export class ServiceAuthError extends IdforgeError {
