@@ -80,6 +80,11 @@ test('unknown keys and bad values name the key, the source and the fix', () => {
     /--layout/,
     /unknown layout "twiter"; one of/,
   );
+  rejects(
+    () => resolveConfig({ flags: { layout: 'twiter-2010' } }),
+    /--layout/,
+    /unknown layout "twiter-2010" \(did you mean twitter-2010\?\); one of/,
+  );
   rejects(() => resolveConfig({ flags: { workers: '9-3' } }), /--workers/, /MIN-MAX/);
   rejects(() => resolveConfig({ flags: { logLevel: 'loud' } }), /--log-level/, /one of fatal/);
   rejects(
