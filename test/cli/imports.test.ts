@@ -53,9 +53,6 @@ const CLI_OWN = [
   'cli/version.ts',
   'cli/log-format.ts',
 ];
-// Pure helpers the CLI shares with the service, which reaches them through idforge/internal:
-// one "did you mean" for a flag, a query parameter and a setting.
-const SHARED = ['core/near-miss.ts'];
 const PACKAGES =
   /^(idforge(\/(coord|sequences|bench|public|hlc|shard|sql|cli))?|@idforge\/stores)$/;
 const GATHERERS = ['cli/main.ts', 'cli/index.ts'];
@@ -77,7 +74,7 @@ test('the CLIs import only the public entry points, their own io/args/formats an
         }
         const target = relative(src, resolve(dirname(f), spec).replace(/\.js$/, '.ts'));
         const isCommand = target.startsWith('cli/commands/');
-        if ([ENTRY_POINTS, CLI_OWN, SHARED].some((list) => list.includes(target))) continue;
+        if (ENTRY_POINTS.includes(target) || CLI_OWN.includes(target)) continue;
         if (isCommand && GATHERERS.includes(from)) continue;
         wrong.push(
           isCommand

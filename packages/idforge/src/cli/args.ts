@@ -7,7 +7,6 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { getLayout, type Layout, PRESET_NAMES } from '../core/index.js';
-import { closest } from '../core/near-miss.js';
 import { assertTag, assertTicketTag, DEFAULT_STORE_URL } from '../sequences/index.js';
 import { type CliIo, UsageError } from './io.js';
 
@@ -253,6 +252,42 @@ function closeFlag(name: string, options: Options): string | undefined {
   if (name === 'format' && names.includes('json')) return '--json';
   const found = closest(name, names);
   return found.length === 0 ? undefined : found.map((f) => `--${f}`).join(' or ');
+}
+
+/**
+ * The words of `words` closest to `word` (see {@link closeFlag}): every one at the smallest
+ * distance, so a typo as close to two words names both ("sqe": seq or sql); none when no word
+ * is close.
+ */
+export function closest(word: string, words: readonly string[]): string[] {
+  let best: string[] = [];
+  let bestDistance = Math.max(1, Math.ceil(word.length / 3)) + 1;
+  for (const w of words) {
+    const d = distance(word, w);
+    if (d < bestDistance) [best, bestDistance] = [[w], d];
+    else if (d === bestDistance && best.length > 0) best.push(w);
+  }
+  if (best.length > 0) return best.sort();
+  const starts = words.filter((w) => word.length >= 3 && w.startsWith(word));
+  return starts.length === 1 ? starts : [];
+}
+
+/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      }
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 /** `-n -1` as `--count=-1`: parseArgs would read the negative number as a flag. */

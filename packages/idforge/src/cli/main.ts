@@ -4,8 +4,7 @@
  * invalid or an operation failed, 2 a usage mistake.
  */
 import { IdforgeError } from '../core/index.js';
-import { closest } from '../core/near-miss.js';
-import { DEFAULT_STORE, parseCommandLine } from './args.js';
+import { closest, DEFAULT_STORE, parseCommandLine } from './args.js';
 import { adviseCli } from './commands/advise.js';
 import { convertCli } from './commands/convert.js';
 import { genCli } from './commands/gen.js';

@@ -62,7 +62,6 @@ export { BenchReportWriteError } from './errors-store.js';
 export { instantMs, instantRange } from './instant.js';
 export { INT64_MAX, UINT64_MAX } from './limits.js';
 export { unsafeUuidV7AtInto } from './minted-at.js';
-export { closest, editDistance } from './near-miss.js';
 export { defaultPool, RandomPool } from './random.js';
 export { parseUuidBytes, unsafeFormatUuid } from './uuid/format.js';
 export {

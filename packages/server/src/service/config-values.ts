@@ -6,7 +6,7 @@
 
 import { type StoreRoleName, servesRole, storeScheme, wrongSchemeMessage } from '@idforge/stores';
 import { PRESET_NAMES } from 'idforge';
-import { closest } from 'idforge/internal';
+import { nearest } from './errors.js';
 
 /** One bearer token and what it may do. Tokens come from the config file or the environment. */
 export interface TokenConfig {
@@ -114,8 +114,8 @@ export function url(role: StoreRoleName): Parse<string> {
 export const layoutName: Parse<string> = (value, where) => {
   const name = text(value, where);
   if (!(PRESET_NAMES as readonly string[]).includes(name)) {
-    const near = closest(name, PRESET_NAMES);
-    const guess = near.length === 0 ? '' : ` (did you mean ${near.join(' or ')}?)`;
+    const near = nearest(name, PRESET_NAMES);
+    const guess = near === undefined ? '' : ` (did you mean ${near}?)`;
     throw new ConfigError(
       where,
       `${where}: unknown layout ${show(name)}${guess}; one of ${PRESET_NAMES.join(', ')} (idforge layouts)`,

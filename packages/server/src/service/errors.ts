@@ -13,7 +13,6 @@ import {
   type ServiceErrorBody,
   UnknownTagError,
 } from 'idforge';
-import { editDistance } from 'idforge/internal';
 import { PRINTABLE_PATTERN, PRINTABLE_WORDS } from './schemas.js';
 
 /**
@@ -235,7 +234,7 @@ function unknownName(at: string, context: string, f: AjvFailure): string {
 }
 
 /** The name closest to `given` within two edits (case ignored), if one is. */
-function nearest(given: string, names: readonly string[]): string | undefined {
+export function nearest(given: string, names: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = 3;
   for (const n of names) {
@@ -243,6 +242,28 @@ function nearest(given: string, names: readonly string[]): string | undefined {
     if (d < bestD) [best, bestD] = [n, d];
   }
   return best;
+}
+
+/** Levenshtein distance, with a swap of two neighbours as one edit (`stpe` is `step`'s). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = d[i] as number[];
+    const up = d[i - 1] as number[];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(
+        (up[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (up[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      }
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
 }
 
 /**
