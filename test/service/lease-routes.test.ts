@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import { httpLeaseStore } from '../../packages/idforge/src/client/index.js';
-import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
+import { createSnowflakeNode, type LeaseStore } from '../../packages/idforge/src/coord/index.js';
 import {
   ClockSkewError,
   ServiceAuthError,
@@ -29,6 +30,21 @@ const SMALL = 'small-lease-token-0123456789';
 const ONE = 'one-lease-token-0123456789ab';
 const pgSkip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);
 let svc: TestService;
+
+/** Runs `fn` on an app whose lease store is a fresh PostgreSQL namespace, dropped after. */
+async function onPostgres(fn: (app: FastifyInstance, direct: LeaseStore) => Promise<void>) {
+  const url = freshNamespaceUrl('postgres', 'lease_routes');
+  const direct = await openLeaseStore(url);
+  await direct.migrate();
+  const app = await buildApp({ ...svc.deps, leaseStore: direct });
+  try {
+    await fn(app, direct);
+  } finally {
+    await app.close();
+    await direct.close();
+    await dropNamespaces('postgres', [url]);
+  }
+}
 let base = '';
 
 const call = (method: string, path: string, token: string, body?: unknown) =>
@@ -294,11 +310,7 @@ describe('what one lease token can hold (issue 32 item 9)', () => {
   test('racing acquires of one token never leave it more than maxLeases', {
     skip: pgSkip,
   }, async () => {
-    const url = freshNamespaceUrl('postgres', 'lease_routes');
-    const direct = await openLeaseStore(url);
-    await direct.migrate();
-    const app = await buildApp({ ...svc.deps, leaseStore: direct });
-    try {
+    await onPostgres(async (app, direct) => {
       const answers = await Promise.all(
         Array.from({ length: 8 }, () =>
           app.inject({
@@ -316,11 +328,7 @@ describe('what one lease token can hold (issue 32 item 9)', () => {
       );
       const mine = (await direct.list()).filter((l) => l.instanceId.endsWith('@fn-one'));
       assert.ok(mine.length <= 1, `fn-one holds ${mine.length} leases (statuses ${statuses})`);
-    } finally {
-      await app.close();
-      await direct.close();
-      await dropNamespaces('postgres', [url]);
-    }
+    });
   });
 
   test('the OpenAPI document says what is bounded and by which setting', async () => {
@@ -412,11 +420,7 @@ describe('integers and text a caller sends (issue 32 item 10)', () => {
   test('a control character in host is a 400 naming it; the store never sees it', {
     skip: pgSkip,
   }, async () => {
-    const url = freshNamespaceUrl('postgres', 'lease_routes');
-    const direct = await openLeaseStore(url);
-    await direct.migrate();
-    const app = await buildApp({ ...svc.deps, leaseStore: direct });
-    try {
+    await onPostgres(async (app, direct) => {
       for (const host of ['\u0000', 'a\nb', 'tab\there']) {
         const res = await app.inject({
           method: 'POST',
@@ -435,10 +439,6 @@ describe('integers and text a caller sends (issue 32 item 10)', () => {
         'idforge_store_errors_total',
       );
       assert.doesNotMatch(metrics, /operation="acquire"/, 'no store error was counted');
-    } finally {
-      await app.close();
-      await direct.close();
-      await dropNamespaces('postgres', [url]);
-    }
+    });
   });
 });
