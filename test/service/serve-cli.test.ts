@@ -104,8 +104,11 @@ test('on a terminal the start is one human line: address, store, dashboard, docs
     '--store',
     `sqlite:${db}`,
   ];
-  // script(1) gives the server a pseudo-terminal, as a user's shell does.
-  const child = spawn('script', ['-qfec', command.map((a) => `'${a}'`).join(' '), '/dev/null'], {
+  // script(1) gives the server a pseudo-terminal, as a user's shell does. It runs the command
+  // through $SHELL; `exec` makes the server that shell's process, so the exit code is the
+  // server's: a dash left waiting would itself die of the Ctrl-C (130) after a clean stop.
+  const line = `exec ${command.map((a) => `'${a}'`).join(' ')}`;
+  const child = spawn('script', ['-qfec', line, '/dev/null'], {
     cwd: t.dir,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
