@@ -1,8 +1,15 @@
 #!/usr/bin/env node
 // Runs the test suites with Node's built-in runner over the TypeScript sources (via tsx).
-// Usage: node scripts/run-tests.mjs [dir...] [--slow] [--only PATTERN]
+// Usage: node scripts/run-tests.mjs [dir...] [--slow] [--only PATTERN] [--concurrency N] [--verbose]
 //   *.slow.test.ts files run only with --slow (npm run test:slow).
 // Warnings and unhandled rejections fail the run.
+//
+// Each file runs in its own process, N files at a time (--concurrency N, or
+// IDFORGE_TEST_CONCURRENCY; default 4: the fault and cluster suites mostly wait on servers,
+// restarts and TTLs), the longest first by the last run's durations (kept in
+// node_modules/.cache/idforge/). A file that passes prints one line; a failing one prints its
+// whole TAP output (--verbose: every file's). The end gives the totals and the ten slowest
+// files. A file still running after IDFORGE_TEST_FILE_TIMEOUT_MS (15 min) is killed and fails.
 //
 // What the project can start itself, it starts: when no etcd answers on 127.0.0.1:2379 (or
 // IDFORGE_ETCD_PORT), scripts/services/etcd.sh installs Debian's etcd-server if needed and
@@ -14,17 +21,21 @@
 // when one is selected and /usr/bin/chromium (or IDFORGE_CHROMIUM) is missing,
 // scripts/services/chromium.sh installs it; if that fails, those tests skip with their reason,
 // or fail under IDFORGE_REQUIRE_SERVICES=1.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+
+const DEFAULT_CONCURRENCY = 4;
 
 const args = process.argv.slice(2);
 const slow = args.includes('--slow');
 const onlyIdx = args.indexOf('--only');
 const only = onlyIdx >= 0 ? args[onlyIdx + 1] : undefined;
-const dirs = args.filter((a, i) => !a.startsWith('--') && (onlyIdx < 0 || i !== onlyIdx + 1));
+const valued = new Set(['--only', '--concurrency']);
+const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1]));
 
 function collect(dir, out) {
   for (const name of readdirSync(dir).sort()) {
@@ -87,16 +98,149 @@ function ensureChromium() {
 
 await ensureEtcd();
 ensureChromium();
-const result = spawnSync(
-  process.execPath,
-  [
-    '--import',
-    join(dirname(fileURLToPath(import.meta.url)), 'dev-loader.mjs'),
-    '--throw-deprecation',
-    '--unhandled-rejections=strict',
-    '--test',
-    ...files,
-  ],
-  { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '--no-warnings=ExperimentalWarning' } },
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const loader = join(root, 'scripts', 'dev-loader.mjs');
+const cacheFile = join(root, 'node_modules', '.cache', 'idforge', 'test-durations.json');
+
+/** Last run's durations (ms) by file, from node_modules/.cache; empty on a fresh clone. */
+function lastDurations() {
+  try {
+    return JSON.parse(readFileSync(cacheFile, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+// Without a last run to go by, the folders whose files wait on servers, restarts and TTLs go
+// first; within a folder, the bigger file first.
+const FOLDER_WEIGHT = { faults: 6, regressions: 5, service: 4, package: 4, sql: 3, client: 3 };
+
+function expectedMs(file, last) {
+  if (typeof last[file] === 'number') return last[file];
+  const folder = file.split(/[\\/]/)[1] ?? '';
+  return (FOLDER_WEIGHT[folder] ?? 1) * 1000 + statSync(file).size / 100;
+}
+
+const concurrencyArg = args.indexOf('--concurrency');
+const concurrency = Math.max(
+  1,
+  Number(
+    (concurrencyArg >= 0 ? args[concurrencyArg + 1] : undefined) ??
+      process.env.IDFORGE_TEST_CONCURRENCY ??
+      DEFAULT_CONCURRENCY,
+  ) || DEFAULT_CONCURRENCY,
 );
-process.exit(result.status ?? 1);
+const verbose = args.includes('--verbose') || process.env.IDFORGE_TEST_VERBOSE === '1';
+const fileTimeoutMs = Number(process.env.IDFORGE_TEST_FILE_TIMEOUT_MS || 15 * 60_000);
+
+/** The counts a file's TAP summary gives ("# pass 12"); null where it printed none. */
+function counts(tap) {
+  const out = {};
+  for (const key of ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo']) {
+    const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(tap);
+    if (m === null) return null;
+    out[key] = Number(m[1]);
+  }
+  return out;
+}
+
+/** Runs one file in its own process; resolves with its output, exit status and duration. */
+function runFile(file) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        loader,
+        '--throw-deprecation',
+        '--unhandled-rejections=strict',
+        '--test-reporter=tap',
+        file,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_OPTIONS: '--no-warnings=ExperimentalWarning' },
+      },
+    );
+    running.add(child);
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => {
+      out += c;
+    });
+    child.stderr.setEncoding('utf8').on('data', (c) => {
+      out += c;
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, fileTimeoutMs);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      const ms = performance.now() - started;
+      const why = timedOut
+        ? `timed out after ${fileTimeoutMs} ms (IDFORGE_TEST_FILE_TIMEOUT_MS)`
+        : code !== 0
+          ? `exited with ${signal ?? code}`
+          : null;
+      resolve({ file, out, ms, why, counts: counts(out) });
+    });
+  });
+}
+
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of running) child.kill(signal);
+    process.exit(130);
+  });
+}
+
+const last = lastDurations();
+const queue = [...files].sort((a, b) => expectedMs(b, last) - expectedMs(a, last));
+const results = [];
+const wallStart = performance.now();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+async function worker() {
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const r = await runFile(file);
+    results.push(r);
+    const failed = r.why !== null || r.counts === null || r.counts.fail > 0;
+    const n = r.counts === null ? '' : ` (${r.counts.tests} tests)`;
+    const head = `# [${results.length}/${files.length}] ${failed ? 'FAIL' : 'ok'} ${relative(root, file)} ${seconds(r.ms)}${n}`;
+    if (failed || verbose) process.stdout.write(`${r.out}${r.out.endsWith('\n') ? '' : '\n'}`);
+    if (failed && r.why !== null) process.stdout.write(`# ${relative(root, file)}: ${r.why}\n`);
+    process.stdout.write(`${head}\n`);
+  }
+}
+
+await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+
+const total = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+for (const r of results) for (const key of Object.keys(total)) total[key] += r.counts?.[key] ?? 0;
+const failedFiles = results.filter((r) => r.why !== null || r.counts === null || r.counts.fail > 0);
+const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
+const lines = [
+  `# files ${results.length} (${concurrency} at a time), wall ${seconds(performance.now() - wallStart)}`,
+  '# the ten slowest files:',
+  ...slowest.map((r) => `#   ${seconds(r.ms).padStart(8)}  ${relative(root, r.file)}`),
+  ...Object.entries(total).map(([k, v]) => `# ${k} ${v}`),
+  ...failedFiles.map((r) => `# failed: ${relative(root, r.file)}${r.why ? ` (${r.why})` : ''}`),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+
+// The next run orders the longest first by these (a whole run only, so a partial run by --only
+// does not forget the others).
+try {
+  mkdirSync(dirname(cacheFile), { recursive: true });
+  const merged = { ...last };
+  for (const r of results) merged[r.file] = Math.round(r.ms);
+  writeFileSync(cacheFile, `${JSON.stringify(merged, null, 1)}\n`);
+} catch {
+  // A read-only checkout still runs its tests; only the ordering hint is lost.
+}
+process.exit(failedFiles.length === 0 && total.fail === 0 ? 0 : 1);
