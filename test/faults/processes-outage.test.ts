@@ -1,18 +1,18 @@
 // Issue 24 §1: a store outage under `idforge serve --processes 2`. The project's own Redis
-// (port 16410, never the shared one) is killed while a load takes IDs through the node's one
+// (a port from the OS, never the shared one) is killed while a load takes IDs through the node's one
 // port: each process stops issuing before its lease could expire in the store (no ID of a tick
 // at or past the outage's start + ttlMs), /readyz names both processes, and once Redis is back
 // both lease again and serve; 0 duplicates over the whole run; SIGTERM exits 0.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
-import { ownServer } from '../helpers/server.js';
+import { freePort, ownServer } from '../helpers/server.js';
 import { type ServiceProc, spawnService } from '../helpers/service.js';
 import { serviceSkip } from '../helpers/services.js';
 import { waitFor } from '../helpers/wait.js';
 
 const skip = await serviceSkip('redis', '127.0.0.1', 6379);
-const PORT = 16410;
+const PORT = await freePort();
 const TTL_MS = 3000;
 const server = ownServer('redis', PORT);
 const layout = getLayout('default');

@@ -1,5 +1,5 @@
 // Redis counters that move backwards, for real: the project's own Redis WITHOUT persistence
-// (scripts/services/redis.sh start --no-persist, port 16391) is flushed (FLUSHALL) and killed
+// (scripts/services/redis.sh start --no-persist, a port from the OS) is flushed (FLUSHALL) and killed
 // and restarted empty while blocks are drawn; the durable marks are in SQLite (and in
 // PostgreSQL for the multi-process run when it is there). The shared Redis is never touched.
 //
@@ -24,11 +24,11 @@ import {
 import { openMarks } from '../contract/mark-store.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { duplicates } from '../helpers/procs.js';
-import { ownServer } from '../helpers/server.js';
+import { freePort, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { early } from '../helpers/wait.js';
 
-const PORT = 16391;
+const PORT = await freePort();
 const REDIS = `redis://127.0.0.1:${PORT}?namespace=ctr`;
 const PG = process.env.IDFORGE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 // The shared server's presence says whether Redis is installed here at all.

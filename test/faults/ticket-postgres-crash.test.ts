@@ -1,5 +1,5 @@
 // The PostgreSQL ticket server's durability, for real: the project's own PostgreSQL on port
-// 15450 (scripts/services/postgres.sh; the shared server on 5432 is never touched) under 16
+// from the OS (scripts/services/postgres.sh; the shared server on 5432 is never touched) under 16
 // concurrent callers is crashed with an immediate shutdown (pg_ctl -m immediate: no checkpoint,
 // recovery from the WAL at the next start) three times mid-load and restarted. No ticket
 // acknowledged to a caller before a crash may ever be issued again, and the tickets after
@@ -17,13 +17,13 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { openTicketServers, setupTicketServers } from '../../packages/stores/src/index.js';
-import { ownServer } from '../helpers/server.js';
+import { freePort, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { waitFor } from '../helpers/wait.js';
 
 // The shared server's presence says whether PostgreSQL is installed here at all.
 const skip = await serviceSkip('postgres', '127.0.0.1', 5432);
-const PORT = 15450;
+const PORT = await freePort();
 const server = ownServer('postgres', PORT);
 const base = `postgres://postgres@127.0.0.1:${PORT}/postgres`;
 /** A request to a dead server gives up within 2 s (connect + query bound). */
@@ -138,7 +138,7 @@ function min(xs: readonly bigint[]): bigint {
   return m;
 }
 
-describe('PostgreSQL ticket server crashed under load (own server, port 15450)', { skip }, () => {
+describe('PostgreSQL ticket server crashed under load (own server)', { skip }, () => {
   before(async () => {
     await server.stop(true, true); // whatever a previous run left: gone
     await server.start();

@@ -1,5 +1,6 @@
 // Starts and stops the project's own server instances (scripts/services/*.sh) for fault tests.
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -32,9 +33,44 @@ export function ownServer(
       env: { ...process.env, ...env },
     });
   };
+  // etcd listens on a second port for its peers: one from the OS too, chosen at the first start.
+  let peer: Promise<string[]> | undefined;
+  const peerArgs = () => {
+    if (service !== 'etcd') return Promise.resolve([]);
+    peer ??= freePort().then((p) => ['--peer-port', String(p)]);
+    return peer;
+  };
   return {
-    start: () => call('start', ...startArgs),
+    start: async () => call('start', ...startArgs, ...(await peerArgs())),
     stop: (crash = false, wipe = false) =>
       call('stop', ...(crash && service !== 'etcd' ? ['--kill'] : []), ...(wipe ? ['--wipe'] : [])),
   };
+}
+
+/**
+ * `n` distinct TCP ports on 127.0.0.1 that the OS has just handed out and are free again: for
+ * servers of the test's own, so two test files (or two checkouts) running at once never meet
+ * on a port. All are held until the last is known, so the OS cannot hand one out twice.
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const probes = Array.from({ length: n }, () => createServer());
+  const ports = await Promise.all(
+    probes.map(
+      (probe) =>
+        new Promise<number>((resolve, reject) => {
+          probe.once('error', reject);
+          probe.listen(0, '127.0.0.1', () => {
+            const address = probe.address();
+            resolve(typeof address === 'object' && address !== null ? address.port : 0);
+          });
+        }),
+    ),
+  );
+  await Promise.all(probes.map((probe) => new Promise((r) => probe.close(r))));
+  return ports;
+}
+
+/** One port as {@link freePorts} gives them. */
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!;
 }

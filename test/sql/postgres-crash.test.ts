@@ -1,6 +1,6 @@
 // PostgreSQL: a clock stepped back plus a crash never repeats a Snowflake that a committed
 // transaction took, read-only or not (issue 32, item 2). The project's own PostgreSQL on port
-// 15441 (scripts/services/postgres.sh; the shared server is never touched) runs under
+// from the OS (scripts/services/postgres.sh; the shared server is never touched) runs under
 // libfaketime, its wall clock stepped 10 min back, so idforge_snowflake() takes its values from
 // the sequence alone (the clock is behind the counter: no setval). nextval WAL-logs 32 values
 // ahead and hands out the next 31 without writing WAL; the record is flushed by the commit of
@@ -15,13 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fakeWallEnv, libfaketime, stepWall } from '../helpers/faketime.js';
-import { ownServer } from '../helpers/server.js';
+import { freePort, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { onServer, pgDb } from './pg-db.js';
 
 const faketime = libfaketime();
 const skip = (await serviceSkip('PostgreSQL', '127.0.0.1', 5432)) || faketime.skip;
-const PORT = 15441;
+const PORT = await freePort();
 const base = `postgres://postgres@127.0.0.1:${PORT}/postgres`;
 const db = pgDb(base, 'idforge_sqlcrash');
 // The faked clock's file is read by the server, which runs as the postgres user.
@@ -55,7 +55,7 @@ async function take(sql: string, n: number): Promise<bigint[]> {
   return out;
 }
 
-describe('PostgreSQL: clock stepped back, then crashes (own server, port 15441, libfaketime)', {
+describe('PostgreSQL: clock stepped back, then crashes (own server, libfaketime)', {
   skip,
 }, () => {
   before(async () => {
