@@ -173,8 +173,17 @@ async function scenario(outage: Outage, unfenced: boolean): Promise<Run> {
     await svc.ready;
     const direct = startProc({ store: url, workers: [4, 4], ttlMs: TTL });
     procs.push(direct);
+    // Their first lease may wait on a service still warming up on a busy machine: the start
+    // is not under test, so it has the taker's bound.
     const proxied = Array.from({ length: 4 }, () =>
-      startProc({ urls: [base], token: TOKEN, workers: [0, 3], ttlMs: TTL, unfenced }),
+      startProc({
+        urls: [base],
+        token: TOKEN,
+        workers: [0, 3],
+        ttlMs: TTL,
+        unfenced,
+        acquireTimeoutMs: 10_000,
+      }),
     );
     procs.push(...proxied);
     await Promise.all(procs.map((p) => p.ready));
