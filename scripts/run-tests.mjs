@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // Runs the test suites with Node's built-in runner over the TypeScript sources (via tsx).
 // Usage: node scripts/run-tests.mjs [dir...] [--slow] [--only PATTERN] [--concurrency N] [--verbose]
-//   *.slow.test.ts files run only with --slow (npm run test:slow).
+//                                   [--record-durations]
+//   *.slow.test.ts files run only with --slow (npm run test:slow); none is no failure.
 // Warnings and unhandled rejections fail the run.
 //
 // Each file runs in its own process, N files at a time (--concurrency N, or
 // IDFORGE_TEST_CONCURRENCY; default 4: the fault and cluster suites mostly wait on servers,
 // restarts and TTLs), the longest first by the last run's durations (kept in
-// node_modules/.cache/idforge/). A file that passes prints one line; a failing one prints its
-// whole TAP output (--verbose: every file's). The end gives the totals and the ten slowest
-// files. A file still running after IDFORGE_TEST_FILE_TIMEOUT_MS (15 min) is killed and fails.
+// node_modules/.cache/idforge/; a fresh clone goes by test/durations.json, which
+// --record-durations rewrites from a whole run). A file that passes prints one line; a
+// failing one prints its whole TAP output (--verbose: every file's). The end gives the totals
+// and the ten slowest files. A file still running after IDFORGE_TEST_FILE_TIMEOUT_MS (15 min) is killed and fails.
 //
 // What the project can start itself, it starts: when no etcd answers on 127.0.0.1:2379 (or
 // IDFORGE_ETCD_PORT), scripts/services/etcd.sh installs Debian's etcd-server if needed and
@@ -51,8 +53,13 @@ const files = dirs
   .filter((f) => (slow ? f.endsWith('.slow.test.ts') : !f.endsWith('.slow.test.ts')))
   .filter((f) => only === undefined || f.includes(only));
 
+if (files.length === 0 && slow) {
+  // Nothing is slow enough to be kept from every change today: nothing to run is no failure.
+  console.error('run-tests: no *.slow.test.ts files; nothing slow to run');
+  process.exit(0);
+}
 if (files.length === 0) {
-  console.error('run-tests: no test files matched');
+  console.error(`run-tests: no test files matched${only ? ` --only ${only}` : ''}`);
   process.exit(1);
 }
 
@@ -103,22 +110,27 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const loader = join(root, 'scripts', 'dev-loader.mjs');
 const cacheFile = join(root, 'node_modules', '.cache', 'idforge', 'test-durations.json');
 
-/** Last run's durations (ms) by file, from node_modules/.cache; empty on a fresh clone. */
-function lastDurations() {
+const recordedFile = join(root, 'test', 'durations.json');
+
+/** A JSON object of durations by file, or {} where there is none. */
+function readDurations(path) {
   try {
-    return JSON.parse(readFileSync(cacheFile, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch {
     return {};
   }
 }
 
-// Without a last run to go by, the folders whose files wait on servers, restarts and TTLs go
-// first; within a folder, the bigger file first.
-const FOLDER_WEIGHT = { faults: 6, regressions: 5, service: 4, package: 4, sql: 3, client: 3 };
+// How long each file took: this checkout's last run (node_modules/.cache) first, else the run
+// recorded in test/durations.json (seconds; a fresh clone, CI), else a guess: the folders
+// whose files wait on servers, restarts and TTLs first, within a folder the bigger file first.
+const FOLDER_WEIGHT = { faults: 6, service: 4, package: 4, sql: 3, client: 3, sequences: 3 };
 
-function expectedMs(file, last) {
-  if (typeof last[file] === 'number') return last[file];
-  const folder = file.split(/[\\/]/)[1] ?? '';
+function expectedMs(file, last, recorded) {
+  const key = relative(root, file);
+  if (typeof last[key] === 'number') return last[key];
+  if (typeof recorded[key] === 'number') return recorded[key] * 1000;
+  const folder = key.split(/[\\/]/)[1] ?? '';
   return (FOLDER_WEIGHT[folder] ?? 1) * 1000 + statSync(file).size / 100;
 }
 
@@ -199,8 +211,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-const last = lastDurations();
-const queue = [...files].sort((a, b) => expectedMs(b, last) - expectedMs(a, last));
+const last = readDurations(cacheFile);
+const recorded = readDurations(recordedFile);
+const queue = [...files].sort(
+  (a, b) => expectedMs(b, last, recorded) - expectedMs(a, last, recorded),
+);
 const results = [];
 const wallStart = performance.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -238,9 +253,19 @@ process.stdout.write(`${lines.join('\n')}\n`);
 try {
   mkdirSync(dirname(cacheFile), { recursive: true });
   const merged = { ...last };
-  for (const r of results) merged[r.file] = Math.round(r.ms);
+  for (const r of results) merged[relative(root, r.file)] = Math.round(r.ms);
   writeFileSync(cacheFile, `${JSON.stringify(merged, null, 1)}\n`);
 } catch {
   // A read-only checkout still runs its tests; only the ordering hint is lost.
+}
+// --record-durations: this run becomes the order of a fresh clone (test/durations.json, whole
+// seconds, slowest first), to be committed after a full run on a quiet machine.
+if (args.includes('--record-durations')) {
+  const sorted = [...results].sort((a, b) => b.ms - a.ms);
+  const table = Object.fromEntries(
+    sorted.map((r) => [relative(root, r.file), Math.max(1, Math.round(r.ms / 1000))]),
+  );
+  writeFileSync(recordedFile, `${JSON.stringify(table, null, 1)}\n`);
+  process.stdout.write(`# durations recorded in ${relative(root, recordedFile)}\n`);
 }
 process.exit(failedFiles.length === 0 && total.fail === 0 ? 0 : 1);
