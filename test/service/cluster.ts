@@ -1,5 +1,5 @@
-// Three real `idforge serve` processes on one shared store, on each lease backend in turn
-// (postgres, redis, etcd; segments on postgres and mysql): 1,000,000 values fetched over HTTP
+// Three real `idforge serve` processes on one shared store, on each lease backend (a file each:
+// cluster-<lease>.test.ts; segments on postgres and mysql): 1,000,000 values fetched over HTTP
 // from all three at once (Snowflake IDs, sequence numbers and whole segments) carry three
 // distinct worker IDs and contain 0 duplicates.
 import assert from 'node:assert/strict';
@@ -9,6 +9,7 @@ import {
   leases,
   Namespaces,
   PAIRINGS,
+  type Pairing,
   pairingSkip,
   prepareStores,
   workerOfNode,
@@ -23,10 +24,16 @@ const PLAN: readonly Kind[] = Array.from({ length: 1000 }, (_, i) =>
   i % 10 < 5 ? 'snowflake' : i % 10 < 9 ? 'sequence' : 'segment',
 );
 
-const namespaces = new Namespaces();
-after(() => namespaces.drop());
-
-for (const pairing of PAIRINGS) {
+/**
+ * The cluster on one pairing of lease and segment stores (PAIRINGS); each pairing's file
+ * (cluster-<lease>.test.ts) runs it, so the pairings run as files at once.
+ */
+export async function clusterSuite(lease: Pairing['lease']): Promise<void> {
+  const found = PAIRINGS.find((p) => p.lease === lease);
+  if (found === undefined) throw new Error(`no pairing with ${lease} leases in PAIRINGS`);
+  const pairing: Pairing = found;
+  const namespaces = new Namespaces();
+  after(() => namespaces.drop());
   const skip = await pairingSkip(pairing);
   describe(`cluster of 3: ${pairing.lease} leases, ${pairing.segments} segments`, { skip }, () => {
     test('1,000,000 values from 3 nodes at once: 3 worker IDs, 0 duplicates', async (t) => {
@@ -36,7 +43,8 @@ for (const pairing of PAIRINGS) {
         flags({
           store: stores.lease,
           sequences: stores.segments,
-          ttlMs: 2000,
+          // The default TTL: what is checked here does not wait on an expiry, and a short one
+          // would let a node starved for a second on a busy machine lose its lease mid-test.
           maxEventLoopDelayMs: 0,
         }),
       );

@@ -1,0 +1,5 @@
+// A node cut off from its PostgreSQL lease store (./partition.ts); each store is a file, so
+// the stores run at once.
+import { partitionSuite } from './partition.js';
+
+await partitionSuite('postgres');

@@ -1,0 +1,5 @@
+// A node cut off from its Redis lease store (./partition.ts); each store is a file, so
+// the stores run at once.
+import { partitionSuite } from './partition.js';
+
+await partitionSuite('redis');
