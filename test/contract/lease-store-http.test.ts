@@ -1,22 +1,22 @@
-// The LeaseStore contract on httpLeaseStore (idforge/client) against the real service over real
-// HTTP: for each fresh store, the service's app (buildApp) is built over a fresh PostgreSQL
-// namespace and listens on a socket of its own; the client reaches it with a `lease` token.
-// The service's own Snowflake node holds its lease in another store (the test service's SQLite
-// file), so the namespace starts empty as the suite requires.
+// The LeaseStore contract on httpLeaseStore (idforge/client), not a backend of the registry, so
+// run here rather than by lease-store.test.ts: against the real service over real HTTP. For
+// each fresh store, the service's app (buildApp) is built over a fresh schema of the PostgreSQL
+// fixture (test/helpers/backend-fixtures.ts) and listens on a socket of its own; the client
+// reaches it with a `lease` token. The service's own Snowflake node holds its lease in another
+// store (the test service's SQLite file), so the namespace starts empty as the suite requires.
 import { after } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { httpLeaseStore } from '../../packages/idforge/src/client/index.js';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import { buildApp } from '../../packages/server/src/service/index.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
-import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
+import { fixtureOf } from '../helpers/backend-fixtures.js';
 import { openTestService } from '../helpers/service.js';
-import { serviceSkip } from '../helpers/services.js';
 import { leaseStoreContract } from './lease-store.js';
 
 export const LEASE_TOKEN = 'contract-lease-token-0123456789';
-const skip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);
-const urls: string[] = [];
+const fx = await fixtureOf('postgres');
+const { skip } = fx;
 const service =
   skip === false
     ? await openTestService({
@@ -24,16 +24,11 @@ const service =
       })
     : null;
 
-after(async () => {
-  await service?.close();
-  if (urls.length > 0) await dropNamespaces('postgres', urls);
-});
+after(() => service?.close());
 
 /** A fresh, migrated namespace behind a listening app, and the HTTP store over it. */
 async function open(): Promise<LeaseStore> {
-  const url = freshNamespaceUrl('postgres', 'http');
-  urls.push(url);
-  const direct = await openLeaseStore(url);
+  const direct = await openLeaseStore(fx.freshUrl('http'));
   await direct.migrate();
   const app: FastifyInstance = await buildApp({ ...service!.deps, leaseStore: direct });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });

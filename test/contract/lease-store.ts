@@ -1,6 +1,8 @@
-// The LeaseStore contract (src/coord/ports.ts), run on every adapter against its real server:
-// each adapter's test file calls leaseStoreContract() with a function that opens a fresh,
-// empty store (its own SQLite file, PostgreSQL schema, Redis or etcd key prefix).
+// The LeaseStore contract (src/coord/ports.ts), run on every backend the registry lists for
+// leases by ./lease-store.test.ts (and on the HTTP lease store by lease-store-http.test.ts),
+// with a function that opens a fresh, empty store of the backend's fixture
+// (test/helpers/backend-fixtures.ts: a SQLite or JSON file, a PostgreSQL schema, a Redis or etcd
+// key prefix).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';

@@ -1,34 +1,30 @@
-// The LeaseStore contract on a plain local file (file:PATH), a fresh file per test, plus what is
-// particular to it: URL forms, namespaces as keys of one file, failures as StoreUnavailableError
-// within the timeout, stale locks (dead holder, old lock), durability on disk, and 4 processes
-// taking and giving back 2 worker IDs on one file.
+// What the file lease store (file:PATH) adds to the LeaseStore contract (lease-store.test.ts),
+// on fresh files of the file fixture (test/helpers/backend-fixtures.ts): expiry at the exact
+// millisecond of an injected clock, URL forms, namespaces as keys of one file, failures as
+// StoreUnavailableError within the timeout, stale locks (dead holder, old lock), durability on
+// disk, and 4 processes taking and giving back 2 worker IDs on one file.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { parseFileUrl } from '../../packages/stores/src/file/connect.js';
 import { FileLeaseStore, openFileLeaseStore } from '../../packages/stores/src/file/lease-store.js';
 import { StateFile } from '../../packages/stores/src/file/state-file.js';
+import { fixtureOf } from '../helpers/backend-fixtures.js';
 import { tsEntry } from '../helpers/bundle.js';
-import { expiryBoundary, leaseStoreContract, owner, report, request } from './lease-store.js';
+import { rejectsUnavailable as rejectsAs } from '../helpers/store-errors.js';
+import { expiryBoundary, owner, report, request } from './lease-store.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-file-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const fx = await fixtureOf('file');
+/** The path of a fresh file in the fixture's directory. */
+const fresh = () => fx.freshUrl('lease').slice('file:'.length);
+/** The fixture's directory (removed after the tests). */
+const dir = dirname(fresh());
 let n = 0;
-const fresh = () => join(dir, `leases-${n++}.json`);
 
 async function openFresh(url = `file:${fresh()}`): Promise<LeaseStore> {
   const store = await openFileLeaseStore(url);
@@ -36,22 +32,14 @@ async function openFresh(url = `file:${fresh()}`): Promise<LeaseStore> {
   return store;
 }
 
-leaseStoreContract('file', { open: () => openFresh(), shortTtlMs: 500 });
 expiryBoundary('file', async (now) => {
   const file = new StateFile(fresh(), { timeoutMs: 1000, staleMs: 30_000 });
   return new FileLeaseStore(file, 'file:test', 'idforge', now);
 });
 
 /** Asserts `p` rejects with StoreUnavailableError('file', address, operation). */
-async function rejectsUnavailable(p: Promise<unknown>, address: string, operation: string) {
-  await assert.rejects(p, (e: unknown) => {
-    assert.ok(e instanceof StoreUnavailableError, String(e));
-    assert.equal(e.backend, 'file');
-    assert.equal(e.address, address);
-    assert.equal(e.operation, operation);
-    return true;
-  });
-}
+const rejectsUnavailable = (p: Promise<unknown>, address: string, operation: string) =>
+  rejectsAs(p, { backend: 'file', address, operation });
 
 describe('file lease store', () => {
   test('URL forms: relative, absolute, file:///, namespace from the URL or the option', () => {

@@ -1,27 +1,25 @@
-// The LeaseStore contract on Redis (127.0.0.1:6379), a fresh key prefix per opened store, plus
-// what is particular to Redis: failing fast when it is down or silent, namespaces, TTLs by the
-// server's clock, marks without TTL, the full sonyflake range, and the EVAL fallback.
+// What the Redis lease store adds to the LeaseStore contract (lease-store.test.ts), on fresh
+// key prefixes of the Redis fixture (test/helpers/backend-fixtures.ts): failing fast when it is
+// down or silent, namespaces, TTLs by the server's clock, marks without TTL, the full sonyflake
+// range, and the EVAL fallback.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { createServer, type Server, Socket } from 'node:net';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { parseRedisUrl } from '../../packages/stores/src/redis/connect.js';
 import { openRedisLeaseStore } from '../../packages/stores/src/redis/lease-store.js';
+import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
 import { withRedis } from '../helpers/redis.js';
-import { serviceSkip } from '../helpers/services.js';
-import { leaseStoreContract, owner, report, request } from './lease-store.js';
+import { rejectsUnavailable as rejectsAs } from '../helpers/store-errors.js';
+import { silentServer, stallableProxy } from '../helpers/tcp.js';
+import { owner, report, request } from './lease-store.js';
 
-const URL = 'redis://127.0.0.1:6379';
-const skip = await serviceSkip('Redis', '127.0.0.1', 6379);
-const run = `idforge-test-${randomUUID().slice(0, 8)}`;
-let n = 0;
+const fx = await fixtureOf('redis');
+const { skip } = fx;
+const URL = fx.server!.url;
 
-/** A fresh namespace under this run's prefix; `after` deletes every key of the run. */
-function namespace(): string {
-  return `${run}-${n++}`;
-}
+/** A fresh key prefix of the fixture's (its keys deleted after the tests). */
+const namespace = () => namespaceOf(fx.freshUrl('lease'));
 
 async function openFresh(ns = namespace()): Promise<LeaseStore> {
   const store = await openRedisLeaseStore(URL, { namespace: ns, connectTimeoutMs: 2000 });
@@ -29,44 +27,9 @@ async function openFresh(ns = namespace()): Promise<LeaseStore> {
   return store;
 }
 
-after(async () => {
-  if (skip !== false) return;
-  await withRedis(URL, async (redis) => {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${run}-*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.unlink(...keys);
-    } while (cursor !== '0');
-  });
-});
-
-leaseStoreContract('redis', { open: () => openFresh(), shortTtlMs: 500, skip });
-
-async function rejectsUnavailable(p: Promise<unknown>, operation: string, withinMs: number) {
-  const start = Date.now();
-  await assert.rejects(p, (e: unknown) => {
-    assert.ok(e instanceof StoreUnavailableError, `got ${e}`);
-    assert.equal(e.backend, 'redis');
-    assert.equal(e.operation, operation);
-    return true;
-  });
-  const took = Date.now() - start;
-  assert.ok(took < withinMs, `took ${took} ms, expected under ${withinMs}`);
-}
-
-/** A TCP server that accepts connections and never answers. */
-async function silentServer(): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  return { server, port: address.port, sockets };
-}
+/** Asserts `p` rejects with StoreUnavailableError('redis', operation) in under `withinMs`. */
+const rejectsUnavailable = (p: Promise<unknown>, operation: string, withinMs: number) =>
+  rejectsAs(p, { backend: 'redis', operation }, withinMs);
 
 describe('Redis lease store: connection failures', () => {
   test('an unreachable Redis fails fast with StoreUnavailableError naming it', async () => {
@@ -95,8 +58,7 @@ describe('Redis lease store: connection failures', () => {
       const p = openRedisLeaseStore(`redis://127.0.0.1:${silent.port}`, { connectTimeoutMs: 300 });
       await rejectsUnavailable(p, 'connect', 1500);
     } finally {
-      for (const s of silent.sockets) s.destroy();
-      silent.server.close();
+      await silent.close();
     }
   });
 
@@ -112,56 +74,21 @@ describe('Redis lease store: connection failures', () => {
   });
 });
 
-/** A TCP proxy to Redis that can stall (stop forwarding) or cut its connections. */
-async function proxy() {
-  const pairs: Array<[Socket, Socket]> = [];
-  let stalled = false;
-  const server = createServer((client) => {
-    const upstream = new Socket();
-    upstream.connect(6379, '127.0.0.1');
-    pairs.push([client, upstream]);
-    client.on('data', (d) => {
-      if (!stalled) upstream.write(d);
-    });
-    upstream.pipe(client);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  return {
-    url: `redis://127.0.0.1:${address.port}`,
-    stall: () => {
-      stalled = true;
-    },
-    cut: () => {
-      server.close();
-      for (const [c, u] of pairs) {
-        c.destroy();
-        u.destroy();
-      }
-    },
-  };
-}
-
 describe('Redis lease store: behaviour', { skip }, () => {
   test('a stalled Redis fails each call within the timeout instead of hanging', async () => {
-    const p = await proxy();
-    const store = await openRedisLeaseStore(p.url, {
-      namespace: namespace(),
+    const p = await stallableProxy(fx.server!.host, fx.server!.port);
+    const store = await openRedisLeaseStore(fx.freshUrl('lease', { port: p.port }), {
       connectTimeoutMs: 300,
     });
     try {
       assert.equal(await store.readMark(1), null);
       p.stall();
       await rejectsUnavailable(store.acquire(request(owner(), 0, 3)), 'acquire', 1500);
-      p.cut();
+      await p.close(); // cut: its connections closed, nothing listening
       await rejectsUnavailable(store.readMark(1), 'readMark', 500);
       await rejectsUnavailable(store.serverTimeMs(), 'serverTimeMs', 500);
     } finally {
-      p.cut();
+      await p.close();
       await store.close();
     }
   });

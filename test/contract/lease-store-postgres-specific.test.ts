@@ -1,70 +1,35 @@
-// The LeaseStore contract on PostgreSQL: a fresh schema (namespace) per opened store, dropped
-// at the end. Server: IDFORGE_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test.
-// Then what only PostgreSQL has: several pools (hosts) racing, namespaces, and a server that
-// is absent, silent or stalls mid-session.
+// What the PostgreSQL lease store adds to the LeaseStore contract (lease-store.test.ts), on
+// fresh schemas of the PostgreSQL fixture (test/helpers/backend-fixtures.ts): several pools
+// (hosts) racing, namespaces, and a server that is absent, silent or stalls mid-session.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { after, afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { openPostgresLeaseStore } from '../../packages/stores/src/postgres/lease-store.js';
-import { serviceSkip } from '../helpers/services.js';
+import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
+import { unavailable as storeUnavailable } from '../helpers/store-errors.js';
 import { silentServer, stallableProxy } from '../helpers/tcp.js';
 import { early, waitFor } from '../helpers/wait.js';
-import { leaseStoreContract, owner, report, request, untilExpired } from './lease-store.js';
+import { owner, report, request, untilExpired } from './lease-store.js';
 
-const URL_ = process.env.IDFORGE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const server = new URL(URL_);
-const host = server.hostname;
-const port = Number(server.port || 5432);
-const skip = await serviceSkip('PostgreSQL', host, port);
+const fx = await fixtureOf('postgres');
+const { skip } = fx;
+const { host, port, url: URL_ } = fx.server!;
 
-const namespaces: string[] = [];
-const stores: LeaseStore[] = [];
+/** A fresh schema of the fixture's (dropped after the tests). */
+const freshNamespace = () => namespaceOf(fx.freshUrl('lease'));
 
-function freshNamespace(): string {
-  const ns = `idforge_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  namespaces.push(ns);
-  return ns;
-}
-
+/** A migrated store on `namespace`, closed when the test ends. */
 async function openFresh(namespace = freshNamespace()): Promise<LeaseStore> {
-  const store = await openPostgresLeaseStore(URL_, { namespace });
-  stores.push(store);
+  const store = fx.keep(await openPostgresLeaseStore(URL_, { namespace }));
   await store.migrate();
   return store;
 }
 
-// Close each test's stores as it ends: parallel test processes share max_connections.
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-});
-
-after(async () => {
-  if (skip !== false || namespaces.length === 0) return;
-  const client = new pg.Client({ connectionString: URL_ });
-  await client.connect();
-  try {
-    for (const ns of namespaces) await client.query(`DROP SCHEMA IF EXISTS "${ns}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-});
-
-leaseStoreContract('postgres', { open: () => openFresh(), shortTtlMs: 500, skip });
-
 /** Asserts a StoreUnavailableError from the postgres store at `address` during `operation`. */
-function unavailable(address: string, operation: string) {
-  return (e: unknown) => {
-    assert.ok(e instanceof StoreUnavailableError, `got ${String(e)}`);
-    assert.equal(e.backend, 'postgres');
-    assert.equal(e.address, address);
-    assert.equal(e.operation, operation);
-    return true;
-  };
-}
+const unavailable = (address: string, operation: string) =>
+  storeUnavailable({ backend: 'postgres', address, operation });
 
 describe('PostgreSQL lease store: unreachable servers', () => {
   test('a closed port rejects with StoreUnavailableError (connect), password redacted', async () => {
@@ -133,7 +98,7 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
 
   test('a store that was never migrated rejects with StoreNotMigratedError', async () => {
     const store = await openPostgresLeaseStore(URL_, { namespace: freshNamespace() });
-    stores.push(store);
+    fx.keep(store);
     for (const [operation, call] of [
       ['acquire', () => store.acquire(request(owner(), 0, 0))],
       ['list', () => store.list()],
@@ -150,7 +115,7 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
   test('namespaces are isolated; the URL may name one; close is idempotent', async () => {
     const ns = freshNamespace();
     const a = await openPostgresLeaseStore(`${URL_}?namespace=${ns}`);
-    stores.push(a);
+    fx.keep(a);
     await a.migrate();
     const b = await openFresh();
     assert.equal((await a.acquire(request(owner(), 0, 0)))?.workerId, 0);
@@ -166,7 +131,7 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
     const opened = await Promise.all(
       Array.from({ length: 4 }, () => openPostgresLeaseStore(URL_, { namespace: ns })),
     );
-    stores.push(...opened);
+    for (const s of opened) fx.keep(s);
     await Promise.all(opened.map((s) => s.migrate()));
     assert.deepEqual(await opened[0]!.list(), []);
   });
@@ -270,7 +235,7 @@ describe('PostgreSQL lease store: a renewal held across the expiry', { skip }, (
     const ns = freshNamespace();
     // Statements here wait on locks for as long as the test holds them.
     const store = await openPostgresLeaseStore(URL_, { namespace: ns, queryTimeoutMs: 20_000 });
-    stores.push(store);
+    fx.keep(store);
     await store.migrate();
     const blocker = new pg.Client({ connectionString: URL_ });
     await blocker.connect();

@@ -1,30 +1,20 @@
-// The LeaseStore contract on SQLite: a fresh database file per test (the directory removed at
-// the end); the "concurrent" test races separate processes on one file. Then a file made before
-// the lease table had its grant mark.
+// What the SQLite lease store adds to the LeaseStore contract (lease-store.test.ts), on fresh
+// database files of the SQLite fixture (test/helpers/backend-fixtures.ts): expiry at the exact
+// millisecond of an injected clock, and a file made before the lease table had its grant mark.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { SqliteLeaseStore } from '../../packages/stores/src/sqlite/lease-store.js';
-import { expiryBoundary, leaseStoreContract, owner, request } from './lease-store.js';
+import { fixtureOf } from '../helpers/backend-fixtures.js';
+import { expiryBoundary, owner, request } from './lease-store.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-sqlite-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const freshUrl = () => `sqlite:${join(dir, `leases-${n++}.db`)}`;
-
-leaseStoreContract('sqlite', {
-  open: () => openLeaseStore(freshUrl()),
-  shortTtlMs: 500,
-  processes: { freshUrl, open: (url) => openLeaseStore(url) },
-});
+const fx = await fixtureOf('sqlite');
+const freshPath = () => fx.freshUrl('lease').slice('sqlite:'.length);
 
 expiryBoundary('sqlite', async (now) => {
-  // On a database of the test's own, which the store leaves open: closed with the directory.
-  const database = new Database(join(dir, `leases-${n++}.db`));
+  // On a database of the test's own, which the store leaves open: closed after the tests.
+  const database = new Database(freshPath());
   after(() => database.close());
   const s = new SqliteLeaseStore({ database, now });
   await s.migrate();
@@ -32,7 +22,7 @@ expiryBoundary('sqlite', async (now) => {
 });
 
 test('migrate adds the grant mark to a lease table made before it; its leases keep working', async () => {
-  const url = freshUrl();
+  const url = fx.freshUrl('lease');
   const old = new Database(url.slice('sqlite:'.length));
   old.exec(`
     CREATE TABLE idforge_leases (worker_id INTEGER PRIMARY KEY, instance_id TEXT NOT NULL,

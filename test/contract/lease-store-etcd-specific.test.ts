@@ -1,65 +1,41 @@
-// The LeaseStore contract on etcd (a fresh key prefix per store, deleted at the end), then what
-// is particular to etcd: URLs, failing fast when the server is down or silent, isolation of
-// namespaces and of clients, etcd leases (marks outlive them, a TTL change moves to a new one,
-// release revokes), claims of a holder whose lease key was deleted by hand, and a restart.
-// The server: IDFORGE_ETCD_URL, default etcd://127.0.0.1:2379 (scripts/services/etcd.sh).
+// What the etcd lease store adds to the LeaseStore contract (lease-store.test.ts), on fresh
+// key prefixes of the etcd fixture (test/helpers/backend-fixtures.ts): URLs, failing fast when
+// the server is down or silent, isolation of namespaces and of clients, etcd leases (marks
+// outlive them, a TTL change moves to a new one, release revokes), claims of a holder whose
+// lease key was deleted by hand, and a restart of an etcd of the test's own, on ports the OS
+// gives.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Etcd3 } from 'etcd3';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import type { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { parseEtcdUrl } from '../../packages/stores/src/etcd/connect.js';
 import { openEtcdLeaseStore } from '../../packages/stores/src/etcd/lease-store.js';
-import { requireServices, serviceSkip } from '../helpers/services.js';
-import { leaseStoreContract, owner, report, request, untilExpired } from './lease-store.js';
+import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
+import { requireServices } from '../helpers/services.js';
+import { rejectsUnavailable } from '../helpers/store-errors.js';
+import { closedPort, silentServer } from '../helpers/tcp.js';
+import { owner, report, request, untilExpired } from './lease-store.js';
 
-const url = process.env.IDFORGE_ETCD_URL ?? 'etcd://127.0.0.1:2379';
-const { hosts } = parseEtcdUrl(url);
-const first = new URL(hosts[0]!);
-const skip = await serviceSkip('etcd', first.hostname, Number(first.port));
-const run = randomUUID().slice(0, 8);
-const namespaces: string[] = [];
-const raw = skip === false ? new Etcd3({ hosts: [...hosts] }) : null;
+const fx = await fixtureOf('etcd');
+const { skip } = fx;
+const url = fx.server!.url;
+/** A client of the server's own, to look at the keys and etcd leases a store leaves. */
+const raw = skip === false ? new Etcd3({ hosts: [...parseEtcdUrl(url).hosts] }) : null;
+after(() => raw?.close());
 
-function freshNamespace(): string {
-  const ns = `idforge-test-${run}-${namespaces.length}`;
-  namespaces.push(ns);
-  return ns;
-}
+/** A fresh key prefix of the fixture's (its keys deleted, its etcd leases revoked after). */
+const freshNamespace = () => namespaceOf(fx.freshUrl('lease'));
 
 const open = (namespace = freshNamespace()) => openEtcdLeaseStore(url, { namespace });
 
-after(async () => {
-  if (raw === null) return;
-  for (const ns of namespaces) {
-    const kvs = await raw.getAll().prefix(`/${ns}/`).exec();
-    const leases = new Set(kvs.kvs.map((kv) => kv.lease).filter((id) => id !== '0'));
-    await Promise.all([...leases].map((ID) => raw.leaseClient.leaseRevoke({ ID }).catch(() => {})));
-    await raw.delete().prefix(`/${ns}/`);
-  }
-  raw.close();
-});
-
-leaseStoreContract('etcd', { open: () => open(), shortTtlMs: 2000, skip, clockless: true });
-
-/** Rejects with StoreUnavailableError for etcd at `address`, in less than `withinMs`. */
-async function assertUnavailable(p: Promise<unknown>, operation: string, withinMs: number) {
-  const start = Date.now();
-  await assert.rejects(p, (e: unknown) => {
-    assert.ok(e instanceof StoreUnavailableError, String(e));
-    assert.equal(e.backend, 'etcd');
-    assert.equal(e.operation, operation);
-    return true;
-  });
-  const took = Date.now() - start;
-  assert.ok(took < withinMs, `took ${took} ms`);
-}
+/** Asserts `p` rejects with StoreUnavailableError('etcd', operation) in under `withinMs`. */
+const assertUnavailable = (p: Promise<unknown>, operation: string, withinMs: number) =>
+  rejectsUnavailable(p, { backend: 'etcd', operation }, withinMs);
 
 describe('etcd URLs', () => {
   test('hosts default to port 2379; the namespace is a query parameter', () => {
@@ -100,19 +76,15 @@ describe('etcd that is down or silent', () => {
   });
 
   test('a server that accepts and never answers fails within connectTimeoutMs', async () => {
-    const sockets = new Set<import('node:net').Socket>();
-    const silent: Server = createServer((s) => sockets.add(s));
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    const { port } = silent.address() as { port: number };
+    const silent = await silentServer();
     try {
       await assertUnavailable(
-        openEtcdLeaseStore(`etcd://127.0.0.1:${port}`, { connectTimeoutMs: 700 }),
+        openEtcdLeaseStore(`etcd://127.0.0.1:${silent.port}`, { connectTimeoutMs: 700 }),
         'connect',
         700 + 1000,
       );
     } finally {
-      for (const s of sockets) s.destroy();
-      silent.close();
+      await silent.close();
     }
   });
 });
@@ -239,7 +211,7 @@ describe('etcd restarted under a store', { skip: restartSkip }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'idforge-etcd-restart-'));
     // `stop --wipe` below deletes it too, but not when the start or the stop fails.
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const [port, peerPort] = await Promise.all([freePort(), freePort()]);
+    const [port, peerPort] = await Promise.all([closedPort(), closedPort()]);
     const script = (cmd: string, ...more: string[]) =>
       execFileSync(
         'bash',
@@ -266,14 +238,3 @@ describe('etcd restarted under a store', { skip: restartSkip }, () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
