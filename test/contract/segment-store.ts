@@ -1,6 +1,7 @@
-// The SegmentStore contract (src/sequences/ports.ts), run on every adapter against its real
-// server: each adapter's test file calls segmentStoreContract() with functions that open a
-// fresh, empty store (its own SQLite file, PostgreSQL schema or MySQL table prefix).
+// The SegmentStore contract (src/sequences/ports.ts), run on every backend the registry lists
+// for segments by ./segment-store.test.ts, with functions that open a fresh, empty store of the
+// backend's fixture (test/helpers/backend-fixtures.ts: a SQLite file, a PostgreSQL schema, a
+// MySQL table prefix).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {

@@ -1,60 +1,38 @@
-// The SegmentStore contract on MariaDB/MySQL: a fresh table prefix (namespace) per opened
-// store, its tables dropped at the end. Then what only a server has: several pools (hosts)
-// racing, namespaces, and a server that is down, silent or stalls mid-session.
+// What the MariaDB/MySQL segment store adds to the SegmentStore contract
+// (segment-store.test.ts), on fresh table prefixes of the MySQL fixture
+// (test/helpers/backend-fixtures.ts): several pools (hosts) racing, namespaces, row locks and
+// the pool, and a server that is down, silent or stalls mid-session.
 import assert from 'node:assert/strict';
-import { after, afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
 import { connectMysql, parseMysqlUrl } from '../../packages/stores/src/mysql/connect.js';
 import { openMysqlSegmentStore } from '../../packages/stores/src/mysql/segment-store.js';
-import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
-import { serviceSkip } from '../helpers/services.js';
+import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
+import { unavailable as storeUnavailable } from '../helpers/store-errors.js';
 import { closedPort, silentServer, stallableProxy } from '../helpers/tcp.js';
-import { assertContiguous, segmentStoreContract } from './segment-store.js';
+import { assertContiguous } from './segment-store.js';
 
-const { host, port, url: BASE } = SERVERS.mysql;
-const skip = await serviceSkip('MariaDB', host, port);
-const urls: string[] = [];
-const stores: SegmentStore[] = [];
+const fx = await fixtureOf('mysql');
+const { skip } = fx;
+const { host, port, url: BASE } = fx.server!;
 
-function freshUrl(base: string = BASE): string {
-  const url = freshNamespaceUrl('mysql', 'seg', base);
-  // Dropped at the end through the shared server, where the namespace lives: `base` may be a
-  // test's proxy to it, closed by then (dropNamespaces connects to the server a URL names).
-  urls.push(BASE + url.slice(base.length));
-  return url;
-}
+/**
+ * A fresh location of the fixture's; with `port`, reached through 127.0.0.1:port (a proxy):
+ * dropped after the tests through the shared server, where it lives.
+ */
+const freshUrl = (port?: number) => fx.freshUrl('seg', port === undefined ? {} : { port });
 
+/** A store on `url` (migrated unless `migrate` is false), closed when the test ends. */
 async function open(url: string, migrate = true): Promise<SegmentStore> {
-  const store = await openMysqlSegmentStore(url, { connectTimeoutMs: 3000 });
-  stores.push(store);
+  const store = fx.keep(await openMysqlSegmentStore(url, { connectTimeoutMs: 3000 }));
   if (migrate) await store.migrate();
   return store;
 }
 
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-});
-after(() => (skip === false ? dropNamespaces('mysql', urls) : undefined));
-
-segmentStoreContract('mysql', {
-  open: () => open(freshUrl()),
-  openUnmigrated: () => open(freshUrl(), false),
-  skip,
-});
-
 /** Asserts a StoreUnavailableError from the mysql store at `address` during `operation`. */
-function unavailable(address: string, operation: string) {
-  return (e: unknown) => {
-    assert.ok(e instanceof StoreUnavailableError, `got ${String(e)}`);
-    assert.equal(e.backend, 'mysql');
-    assert.equal(e.address, address);
-    assert.equal(e.operation, operation);
-    assert.ok(e.message.includes(address), e.message);
-    return true;
-  };
-}
+const unavailable = (address: string, operation: string) =>
+  storeUnavailable({ backend: 'mysql', address, operation });
 
 describe('MariaDB segment store: a server that is down or silent', () => {
   test('a closed port: StoreUnavailableError naming mysql and the address, password redacted, within the timeout', async () => {
@@ -112,7 +90,7 @@ describe('MariaDB segment store: a server that is down or silent', () => {
 describe('MariaDB segment store: on the server', { skip }, () => {
   test('a server that stalls mid-session fails each call within the timeouts', async () => {
     const proxy = await stallableProxy(host, port);
-    const url = freshUrl(`mysql://root@127.0.0.1:${proxy.port}/test`);
+    const url = freshUrl(proxy.port);
     const store = await openMysqlSegmentStore(url, { connectTimeoutMs: 400, queryTimeoutMs: 400 });
     try {
       await store.migrate();
@@ -140,7 +118,7 @@ describe('MariaDB segment store: on the server', { skip }, () => {
   test('calls beyond the pool wait for a connection, never past the timeout', async () => {
     const url = freshUrl();
     const store = await openMysqlSegmentStore(url, { connectTimeoutMs: 2000 });
-    stores.push(store);
+    fx.keep(store);
     await store.migrate();
     await store.createTag('queue', { step: 1 });
     // 4 pooled connections, 40 calls: each waits its turn, well within the timeout.
@@ -151,10 +129,10 @@ describe('MariaDB segment store: on the server', { skip }, () => {
   test('a take blocked by a row lock held elsewhere fails within the timeout, nothing taken', async () => {
     const url = freshUrl();
     const store = await openMysqlSegmentStore(url, { connectTimeoutMs: 2000, queryTimeoutMs: 300 });
-    stores.push(store);
+    fx.keep(store);
     await store.migrate();
     await store.createTag('held', { step: 5 });
-    const ns = new URL(url).searchParams.get('namespace')!;
+    const ns = namespaceOf(url);
     const other = await mysql.createConnection(BASE);
     try {
       await other.query('START TRANSACTION');
@@ -196,12 +174,13 @@ describe('MariaDB segment store: on the server', { skip }, () => {
 
   test('namespaces are table prefixes; the table is InnoDB with a binary collation', async () => {
     const a = await open(freshUrl());
-    const b = await open(freshUrl());
+    const bUrl = freshUrl();
+    const b = await open(bUrl);
     await a.createTag('orders', { step: 10 });
     await b.createTag('orders', { step: 2, start: 50n });
     assert.deepEqual(await a.takeSegment('orders'), { tag: 'orders', first: 1n, last: 10n });
     assert.deepEqual(await b.takeSegment('orders'), { tag: 'orders', first: 50n, last: 51n });
-    const ns = new URL(urls.at(-1)!).searchParams.get('namespace')!;
+    const ns = namespaceOf(bUrl);
     const db = await connectMysql(BASE);
     try {
       const rows = await db.query(

@@ -1,61 +1,38 @@
-// The SegmentStore contract on PostgreSQL: a fresh schema (namespace) per opened store, dropped
-// at the end. Then what only a server has: several pools (hosts) racing, namespaces, durable
-// commits, and a server that is down, silent or stalls mid-session.
+// What the PostgreSQL segment store adds to the SegmentStore contract (segment-store.test.ts),
+// on fresh schemas of the PostgreSQL fixture (test/helpers/backend-fixtures.ts): several pools
+// (hosts) racing, namespaces, durable commits, and a server that is down, silent or stalls
+// mid-session.
 import assert from 'node:assert/strict';
-import { after, afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import pg from 'pg';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
 import { connectPostgres } from '../../packages/stores/src/postgres/connect.js';
 import { openPostgresSegmentStore } from '../../packages/stores/src/postgres/segment-store.js';
-import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
-import { serviceSkip } from '../helpers/services.js';
+import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
+import { unavailable as storeUnavailable } from '../helpers/store-errors.js';
 import { closedPort, silentServer, stallableProxy } from '../helpers/tcp.js';
-import { assertContiguous, segmentStoreContract } from './segment-store.js';
+import { assertContiguous } from './segment-store.js';
 
-const { host, port, url: BASE } = SERVERS.postgres;
-const skip = await serviceSkip('PostgreSQL', host, port);
-const urls: string[] = [];
-const stores: SegmentStore[] = [];
+const fx = await fixtureOf('postgres');
+const { skip } = fx;
+const { host, port, url: BASE } = fx.server!;
 
-function freshUrl(base: string = BASE): string {
-  const url = freshNamespaceUrl('postgres', 'seg', base);
-  // Dropped at the end through the shared server, where the namespace lives: `base` may be a
-  // test's proxy to it, closed by then (dropNamespaces connects to the server a URL names).
-  urls.push(BASE + url.slice(base.length));
-  return url;
-}
+/**
+ * A fresh location of the fixture's; with `port`, reached through 127.0.0.1:port (a proxy):
+ * dropped after the tests through the shared server, where it lives.
+ */
+const freshUrl = (port?: number) => fx.freshUrl('seg', port === undefined ? {} : { port });
 
+/** A store on `url` (migrated unless `migrate` is false), closed when the test ends. */
 async function open(url: string, migrate = true): Promise<SegmentStore> {
-  const store = await openPostgresSegmentStore(url, { connectTimeoutMs: 3000 });
-  stores.push(store);
+  const store = fx.keep(await openPostgresSegmentStore(url, { connectTimeoutMs: 3000 }));
   if (migrate) await store.migrate();
   return store;
 }
 
-// Each test's stores are closed as it ends: parallel test processes share max_connections.
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-});
-after(() => (skip === false ? dropNamespaces('postgres', urls) : undefined));
-
-segmentStoreContract('postgres', {
-  open: () => open(freshUrl()),
-  openUnmigrated: () => open(freshUrl(), false),
-  skip,
-});
-
 /** Asserts a StoreUnavailableError from the postgres store at `address` during `operation`. */
-function unavailable(address: string, operation: string) {
-  return (e: unknown) => {
-    assert.ok(e instanceof StoreUnavailableError, `got ${String(e)}`);
-    assert.equal(e.backend, 'postgres');
-    assert.equal(e.address, address);
-    assert.equal(e.operation, operation);
-    assert.ok(e.message.includes(address), e.message);
-    return true;
-  };
-}
+const unavailable = (address: string, operation: string) =>
+  storeUnavailable({ backend: 'postgres', address, operation });
 
 describe('PostgreSQL segment store: a server that is down or silent', () => {
   test('a closed port: StoreUnavailableError naming postgres and the address, password redacted, within the timeout', async () => {
@@ -98,7 +75,7 @@ describe('PostgreSQL segment store: a server that is down or silent', () => {
 describe('PostgreSQL segment store: on the server', { skip }, () => {
   test('a server that stalls mid-session fails each call within the timeouts', async () => {
     const proxy = await stallableProxy(host, port);
-    const url = freshUrl(`postgres://postgres@127.0.0.1:${proxy.port}/test`);
+    const url = freshUrl(proxy.port);
     const store = await openPostgresSegmentStore(url, {
       connectTimeoutMs: 400,
       queryTimeoutMs: 400,
@@ -136,12 +113,13 @@ describe('PostgreSQL segment store: on the server', { skip }, () => {
 
   test('namespaces are isolated schemas; the URL names one', async () => {
     const a = await open(freshUrl());
-    const b = await open(freshUrl());
+    const bUrl = freshUrl();
+    const b = await open(bUrl);
     await a.createTag('orders', { step: 10 });
     await b.createTag('orders', { step: 2, start: 50n });
     assert.deepEqual(await a.takeSegment('orders'), { tag: 'orders', first: 1n, last: 10n });
     assert.deepEqual(await b.takeSegment('orders'), { tag: 'orders', first: 50n, last: 51n });
-    const ns = new URL(urls.at(-1)!).searchParams.get('namespace')!;
+    const ns = namespaceOf(bUrl);
     const client = new pg.Client({ connectionString: BASE });
     await client.connect();
     try {

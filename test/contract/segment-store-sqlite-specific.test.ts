@@ -1,34 +1,25 @@
-// The SegmentStore contract on SQLite (a fresh database file per test, the directory removed at
-// the end), then what only SQLite has: several connections to one file, a write lock held by
-// another process, table-name namespaces, a path that cannot be opened.
+// What the SQLite segment store adds to the SegmentStore contract (segment-store.test.ts), on
+// fresh database files of the SQLite fixture (test/helpers/backend-fixtures.ts): several
+// connections to one file, a write lock held by another process, table-name namespaces, a path
+// that cannot be opened.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { dirname, join } from 'node:path';
+import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { StorePathError, StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
 import { openSqliteSegmentStore } from '../../packages/stores/src/sqlite/segment-store.js';
-import { assertContiguous, concurrentTakes, segmentStoreContract } from './segment-store.js';
+import { fixtureOf } from '../helpers/backend-fixtures.js';
+import { assertContiguous, concurrentTakes } from './segment-store.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-segments-'));
-let n = 0;
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-const freshUrl = () => `sqlite:${join(dir, `segments-${n++}.db`)}`;
+const fx = await fixtureOf('sqlite');
+const freshUrl = () => fx.freshUrl('seg');
 
 async function migrated(url: string, namespace?: string): Promise<SegmentStore> {
   const store = await openSqliteSegmentStore(url, namespace === undefined ? {} : { namespace });
   await store.migrate();
   return store;
 }
-
-segmentStoreContract('sqlite', {
-  open: () => migrated(freshUrl()),
-  openUnmigrated: () => openSqliteSegmentStore(freshUrl()),
-  processes: { freshUrl, open: (url) => migrated(url) },
-});
 
 describe('SQLite segment store: one file, several connections', () => {
   test('four connections racing on one file get disjoint, contiguous blocks', async () => {
@@ -105,7 +96,7 @@ describe('SQLite segment store: one file, several connections', () => {
     }
     await assert.rejects(openSqliteSegmentStore('sqlite:'), RangeError);
     await assert.rejects(openSqliteSegmentStore(freshUrl(), { connectTimeoutMs: -1 }), RangeError);
-    const path = join(dir, 'no-such-dir', 'x.db');
+    const path = join(dirname(freshUrl().slice('sqlite:'.length)), 'no-such-dir', 'x.db');
     await assert.rejects(openSqliteSegmentStore(`sqlite:${path}`), (e) => {
       assert.ok(e instanceof StorePathError, String(e));
       assert.equal(e.backend, 'sqlite');
