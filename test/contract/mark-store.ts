@@ -1,38 +1,32 @@
-// The DurableMarkStore contract (src/sequences/ports.ts), run on every adapter against its
-// real server: each adapter's test file calls markStoreContract() with a function that gives
-// the URL of a store location (a SQLite file, a PostgreSQL schema) by name.
+// The DurableMarkStore contract (src/sequences/ports.ts), run on every backend the registry
+// lists for marks by ./mark-store.test.ts, each on a fresh location of its fixture
+// (test/helpers/backend-fixtures.ts): the same URL opened again is the same marks.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { StoreNotMigratedError } from '../../packages/idforge/src/core/index.js';
 import type { DurableMarkStore } from '../../packages/idforge/src/sequences/ports.js';
+import { openMarkStore } from '../../packages/stores/src/open.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { raceInProcesses } from './fixtures/race.js';
 
 const MAX = (1n << 63n) - 1n;
 const fixture = fileURLToPath(new URL('../faults/fixtures/mark-raise-proc.ts', import.meta.url));
 
-/** Opens and migrates the mark store of a `sqlite:` or `postgres://` URL. */
+/**
+ * Opens the mark store of a URL through the registry's opener for marks (sqlite:,
+ * postgres://, ...), migrated unless `migrate` is false.
+ */
 export async function openMarks(url: string, migrate = true): Promise<DurableMarkStore> {
-  let store: DurableMarkStore;
-  if (url.startsWith('sqlite:')) {
-    const { openSqliteMarkStore } = await import('../../packages/stores/src/sqlite/mark-store.js');
-    store = await openSqliteMarkStore(url, { autoMigrate: false });
-  } else {
-    const { openPostgresMarkStore } = await import(
-      '../../packages/stores/src/postgres/mark-store.js'
-    );
-    store = await openPostgresMarkStore(url, { connectTimeoutMs: 3000 });
-  }
+  const store = await openMarkStore(url, { autoMigrate: false });
   if (migrate) await store.migrate();
   return store;
 }
 
 export interface MarkContractOptions {
-  /** The URL of the store location `name` (the same name: the same marks). */
-  readonly url: (name: string) => string;
+  /** The URL of a fresh, empty store location (the same URL: the same marks). */
+  readonly freshUrl: () => string;
   readonly skip?: string | false;
   /**
    * The store's calls block their thread (SQLite): the "concurrent" test races separate
@@ -69,7 +63,7 @@ function killedAfterRaise(url: string, key: string, value: bigint): Promise<stri
 }
 
 export function markStoreContract(name: string, options: MarkContractOptions): void {
-  const fresh = () => options.url(`m${randomUUID().replace(/-/g, '').slice(0, 12)}`);
+  const fresh = options.freshUrl;
   describe(`DurableMarkStore contract: ${name}`, { skip: options.skip ?? false }, () => {
     test('migrate is idempotent; an unknown key has no mark', () =>
       withStores([fresh()], async (s) => {
