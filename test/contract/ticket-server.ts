@@ -1,54 +1,32 @@
-// The TicketServer contract, run against each adapter on its real server
-// (ticket-server-mysql.test.ts, ticket-server-postgres.test.ts). Several "servers" of one
-// sequence are simulated by namespaces (databases/schemas) on the one shared server; the
-// fault suite (test/faults/tickets.test.ts) runs two real MariaDB processes.
+// The TicketServer contract, run by ./ticket-server.test.ts on every backend the registry lists
+// for tickets, on its real server. Several "servers" of one sequence are simulated by fresh
+// locations (schemas, table prefixes) of the backend's fixture on the one shared server
+// (test/helpers/backend-fixtures.ts); the fault suite (test/faults/tickets.test.ts) runs two
+// real MariaDB processes.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { StoreUnavailableError, UnknownTagError } from '../../packages/idforge/src/core/index.js';
 import { setupTicketServers } from '../../packages/idforge/src/sequences/index.js';
 import type { PlannableTicketServer } from '../../packages/idforge/src/sequences/ports.js';
+import type { Backend } from '../../packages/stores/src/backend.js';
+import type { BackendFixture } from '../helpers/backend-fixtures.js';
 import { stallableProxy } from '../helpers/tcp.js';
-
-export interface TicketHarness {
-  readonly backend: 'mysql' | 'postgres';
-  /** The real server, for the stalling proxy. */
-  readonly host: string;
-  readonly port: number;
-  /** A URL of the server (or of `port` on 127.0.0.1) in namespace `ns`. */
-  url(ns: string, port?: number): string;
-  open(url: string, options?: { connectTimeoutMs?: number }): Promise<PlannableTicketServer>;
-  /** Drops the namespaces created. */
-  drop(namespaces: readonly string[]): Promise<void>;
-}
 
 const serial = (n: number, from: bigint, inc: bigint) =>
   Array.from({ length: n }, (_, i) => from + BigInt(i) * inc);
 
-export function ticketServerContract(h: TicketHarness, skip: string | false): void {
-  const namespaces: string[] = [];
-  const opened: PlannableTicketServer[] = [];
-  const fresh = () => {
-    const ns = `idf_tk_${process.pid}_${Math.random().toString(16).slice(2, 8)}`;
-    namespaces.push(ns);
-    return ns;
-  };
-  const open = async (ns = fresh()) => {
-    const s = await h.open(h.url(ns));
-    opened.push(s);
-    return s;
-  };
+export function ticketServerContract(backend: Backend, fx: BackendFixture): void {
+  const { skip } = fx;
+  const fresh = () => fx.freshUrl('tk');
+  /** Opens the ticket server at `url` through the registry; closed when the test ends. */
+  const open = async (url = fresh()) => fx.keep(await backend.open.tickets!(url, {}));
   const take = async (s: PlannableTicketServer, name: string, n: number) => {
     const out: bigint[] = [];
     for (let i = 0; i < n; i++) out.push(await s.next(name));
     return out;
   };
 
-  after(async () => {
-    await Promise.all(opened.map((s) => s.close()));
-    if (!skip) await h.drop(namespaces);
-  });
-
-  describe(`TicketServer contract (${h.backend})`, { skip }, () => {
+  describe(`TicketServer contract (${backend.name})`, { skip }, () => {
     test('tickets follow offset, offset + increment, ...; high() is the last one', async () => {
       const s = await open();
       assert.equal(await s.high('photos'), 0n, 'nothing before setup');
@@ -58,12 +36,12 @@ export function ticketServerContract(h: TicketHarness, skip: string | false): vo
     });
 
     test('setup is idempotent: running it again never restarts the series', async () => {
-      const ns = fresh();
-      const s = await open(ns);
+      const url = fresh();
+      const s = await open(url);
       await s.setup('orders', 2, 1);
       assert.deepEqual(await take(s, 'orders', 3), [1n, 3n, 5n]);
       await s.setup('orders', 2, 1, 10_000n);
-      const other = await open(ns);
+      const other = await open(url);
       await other.setup('orders', 2, 1);
       assert.deepEqual(
         await take(other, 'orders', 2),
@@ -96,8 +74,8 @@ export function ticketServerContract(h: TicketHarness, skip: string | false): vo
     });
 
     test('many connections at once: every ticket unique, in its residue, and each caller increasing', async () => {
-      const ns = fresh();
-      const clients = await Promise.all([open(ns), open(ns), open(ns), open(ns)]);
+      const url = fresh();
+      const clients = await Promise.all([open(url), open(url), open(url), open(url)]);
       await clients[0]!.setup('photos', 4, 3);
       const perCaller = await Promise.all(
         clients.flatMap((c) => Array.from({ length: 5 }, () => take(c, 'photos', 50))),
@@ -152,7 +130,7 @@ export function ticketServerContract(h: TicketHarness, skip: string | false): vo
       await assert.rejects(s.next('missing'), (e: unknown) => {
         assert.ok(e instanceof UnknownTagError, String(e));
         assert.equal(e.code, 'IDF_UNKNOWN_TAG');
-        assert.equal(e.backend, h.backend);
+        assert.equal(e.backend, backend.name);
         assert.equal(e.tag, 'missing');
         assert.equal(e.ticketServer, s.address);
         assert.match(e.message, /idforge ticket setup missing --servers/);
@@ -181,16 +159,18 @@ export function ticketServerContract(h: TicketHarness, skip: string | false): vo
     test('an absent server is StoreUnavailableError at open, within the timeout', async () => {
       const started = Date.now();
       await assert.rejects(
-        h.open(h.url('x', 1), { connectTimeoutMs: 500 }),
+        backend.open.tickets!(fx.freshUrl('tk', { port: 1 }), { connectTimeoutMs: 500 }),
         (e: unknown) => e instanceof StoreUnavailableError && e.operation === 'connect',
       );
       assert.ok(Date.now() - started < 2000);
     });
 
     test('a server that stops answering is StoreUnavailableError within connect + query timeouts', async () => {
-      const proxy = await stallableProxy(h.host, h.port);
-      const ns = fresh();
-      const s = await h.open(h.url(ns, proxy.port), { connectTimeoutMs: 400 });
+      assert.ok(fx.server !== undefined, `${backend.name} serves tickets from a server`);
+      const proxy = await stallableProxy(fx.server.host, fx.server.port);
+      const s = await backend.open.tickets!(fx.freshUrl('tk', { port: proxy.port }), {
+        connectTimeoutMs: 400,
+      });
       try {
         await s.setup('stall', 1, 1);
         assert.equal(await s.next('stall'), 1n);
