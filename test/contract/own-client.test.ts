@@ -1,11 +1,8 @@
 // Bring your own client: every store class is built from a client the
 // application already has, works on it, and leaves it open at close(); the application's
-// client still answers afterwards. Run on each backend's real server (and SQLite).
+// client still answers afterwards. Run on each backend's real server (and SQLite), in a fresh
+// location of its fixture (test/helpers/backend-fixtures.ts).
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { Etcd3 } from 'etcd3';
@@ -26,20 +23,19 @@ import {
   SqliteMarkStore,
   SqliteSegmentStore,
 } from '../../packages/stores/src/index.js';
-import { dropNamespaces, SERVERS } from '../helpers/namespaces.js';
-import { serviceSkip } from '../helpers/services.js';
+import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
 
-const ns = () => `t_own_${randomBytes(4).toString('hex')}`;
+/** The fixture of `name`, its skip reason, server, and the namespace of a fresh location. */
+async function fresh(name: string) {
+  const fx = await fixtureOf(name);
+  return { skip: fx.skip, ...fx.server!, namespace: namespaceOf(fx.freshUrl('own')) };
+}
 
 describe('stores on the caller’s client: postgres', async () => {
-  const { host, port, url } = SERVERS.postgres;
-  const skip = await serviceSkip('PostgreSQL', host, port);
-  const namespace = ns();
+  const { skip, url, namespace } = await fresh('postgres');
   const pool = skip ? null : new pg.Pool({ connectionString: url, max: 2 });
   after(async () => {
-    if (pool === null) return;
-    await dropNamespaces('postgres', [`${url}?namespace=${namespace}`]);
-    await pool.end();
+    await pool?.end();
   });
 
   test('lease, mark, segment and ticket stores leave the pool open', { skip }, async () => {
@@ -66,15 +62,11 @@ describe('stores on the caller’s client: postgres', async () => {
 });
 
 describe('stores on the caller’s client: mysql', async () => {
-  const { host, port, url } = SERVERS.mysql;
-  const skip = await serviceSkip('MariaDB', host, port);
-  const namespace = ns();
+  const { skip, url, namespace } = await fresh('mysql');
   const settings = { multipleStatements: true, supportBigNumbers: true, bigNumberStrings: true };
   const pool = skip ? null : mysql.createPool({ uri: url, connectionLimit: 2, ...settings });
   after(async () => {
-    if (pool === null) return;
-    await dropNamespaces('mysql', [`${url}?namespace=${namespace}`]);
-    await pool.end();
+    await pool?.end();
   });
 
   test('segment store and ticket server leave the pool open', { skip }, async () => {
@@ -107,14 +99,10 @@ describe('stores on the caller’s client: mysql', async () => {
 });
 
 describe('stores on the caller’s client: redis', async () => {
-  const { host, port, url } = SERVERS.redis;
-  const skip = await serviceSkip('Redis', host, port);
-  const namespace = ns();
+  const { skip, host, port, namespace } = await fresh('redis');
   const client = skip ? null : new Redis({ host, port, stringNumbers: true, lazyConnect: true });
   after(async () => {
-    if (client === null) return;
-    await dropNamespaces('redis', [`${url}?namespace=${namespace}`]);
-    await client.quit();
+    await client?.quit();
   });
 
   test('lease and counter stores leave the client connected', { skip }, async () => {
@@ -139,14 +127,10 @@ describe('stores on the caller’s client: redis', async () => {
 });
 
 describe('stores on the caller’s client: etcd', async () => {
-  const { host, port, url } = SERVERS.etcd;
-  const skip = await serviceSkip('etcd', host, port);
-  const namespace = ns();
+  const { skip, host, port, namespace } = await fresh('etcd');
   const client = skip ? null : new Etcd3({ hosts: `http://${host}:${port}` });
   after(async () => {
-    if (client === null) return;
-    await dropNamespaces('etcd', [`${url}?namespace=${namespace}`]);
-    client.close();
+    client?.close();
   });
 
   test('the lease store leaves the client open', { skip }, async () => {
@@ -159,13 +143,10 @@ describe('stores on the caller’s client: etcd', async () => {
   });
 });
 
-describe('stores on the caller’s client: sqlite', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'idforge-own-'));
-  const db = new Database(join(dir, 'own.db'));
-  after(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+describe('stores on the caller’s client: sqlite', async () => {
+  const path = (await fixtureOf('sqlite')).freshUrl('own').slice('sqlite:'.length);
+  const db = new Database(path);
+  after(() => db.close());
 
   test('lease, mark and segment stores leave the database open', async () => {
     const stores = [
@@ -181,7 +162,7 @@ describe('stores on the caller’s client: sqlite', () => {
     }
     const leases = new SqliteLeaseStore({ database: db });
     assert.deepEqual(await leases.list(), []);
-    assert.equal(leases.address, `sqlite:${join(dir, 'own.db')}`);
+    assert.equal(leases.address, `sqlite:${path}`);
     await leases.close();
     assert.equal(db.open, true);
   });
