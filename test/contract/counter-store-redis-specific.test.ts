@@ -9,6 +9,7 @@ import type { CounterStore } from '../../packages/idforge/src/sequences/ports.js
 import { openRedisCounterStore } from '../../packages/stores/src/redis/counter-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
 import { withRedis } from '../helpers/redis.js';
+import { openRetrying } from '../helpers/store-errors.js';
 import { stallableProxy } from '../helpers/tcp.js';
 import { counterMisuse } from './counter-store.js';
 
@@ -79,11 +80,11 @@ describe('Redis counter store: connection failures', () => {
     assert.ok(Date.now() - started < 2000);
   });
 
-  test('a Redis that stops answering fails each call within the timeout', { skip }, async () => {
+  test('a Redis that stops answering fails each call within the timeout', { skip }, async (t) => {
     const proxy = await stallableProxy(fx.server!.host, fx.server!.port);
-    const s = await openRedisCounterStore(fx.freshUrl('ctr', { port: proxy.port }), {
-      connectTimeoutMs: 300,
-    });
+    t.after(() => proxy.close());
+    const url = fx.freshUrl('ctr', { port: proxy.port });
+    const s = await openRetrying(() => openRedisCounterStore(url, { connectTimeoutMs: 300 }));
     try {
       assert.equal(await s.incrBy('k', 1), 1n);
       proxy.stall();
@@ -103,7 +104,6 @@ describe('Redis counter store: connection failures', () => {
       }
     } finally {
       await s.close();
-      await proxy.close();
     }
   });
 });

@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import { openPostgresLeaseStore } from '../../packages/stores/src/postgres/lease-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
-import { unavailable as storeUnavailable } from '../helpers/store-errors.js';
+import { openRetrying, unavailable as storeUnavailable } from '../helpers/store-errors.js';
 import { silentServer, stallableProxy } from '../helpers/tcp.js';
 import { early, waitFor } from '../helpers/wait.js';
 import { owner, report, request, untilExpired } from './lease-store.js';
@@ -71,12 +71,15 @@ describe('PostgreSQL lease store: unreachable servers', () => {
 });
 
 describe('PostgreSQL lease store: on the server', { skip }, () => {
-  test('a server that stalls mid-session fails each call within the timeouts', async () => {
+  test('a server that stalls mid-session fails each call within the timeouts', async (t) => {
     const proxy = await stallableProxy(host, port);
+    t.after(() => proxy.close());
     const url = `postgres://postgres@127.0.0.1:${proxy.port}/test`;
     const ns = freshNamespace();
     const timeouts = { connectTimeoutMs: 400, queryTimeoutMs: 400 };
-    const store = await openPostgresLeaseStore(url, { namespace: ns, ...timeouts });
+    const store = await openRetrying(() =>
+      openPostgresLeaseStore(url, { namespace: ns, ...timeouts }),
+    );
     try {
       await store.migrate();
       assert.ok(await store.acquire(request(owner(), 0, 0)));
@@ -91,7 +94,6 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
         assert.ok(elapsed < 2000, `${operation} took ${elapsed} ms`);
       }
     } finally {
-      await proxy.close();
       await store.close();
     }
   });

@@ -10,7 +10,7 @@ import { parseRedisUrl } from '../../packages/stores/src/redis/connect.js';
 import { openRedisLeaseStore } from '../../packages/stores/src/redis/lease-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
 import { withRedis } from '../helpers/redis.js';
-import { rejectsUnavailable as rejectsAs } from '../helpers/store-errors.js';
+import { openRetrying, rejectsUnavailable as rejectsAs } from '../helpers/store-errors.js';
 import { silentServer, stallableProxy } from '../helpers/tcp.js';
 import { owner, report, request } from './lease-store.js';
 
@@ -75,11 +75,11 @@ describe('Redis lease store: connection failures', () => {
 });
 
 describe('Redis lease store: behaviour', { skip }, () => {
-  test('a stalled Redis fails each call within the timeout instead of hanging', async () => {
+  test('a stalled Redis fails each call within the timeout instead of hanging', async (t) => {
     const p = await stallableProxy(fx.server!.host, fx.server!.port);
-    const store = await openRedisLeaseStore(fx.freshUrl('lease', { port: p.port }), {
-      connectTimeoutMs: 300,
-    });
+    t.after(() => p.close());
+    const url = fx.freshUrl('lease', { port: p.port });
+    const store = await openRetrying(() => openRedisLeaseStore(url, { connectTimeoutMs: 300 }));
     try {
       assert.equal(await store.readMark(1), null);
       p.stall();
@@ -88,7 +88,6 @@ describe('Redis lease store: behaviour', { skip }, () => {
       await rejectsUnavailable(store.readMark(1), 'readMark', 500);
       await rejectsUnavailable(store.serverTimeMs(), 'serverTimeMs', 500);
     } finally {
-      await p.close();
       await store.close();
     }
   });

@@ -9,7 +9,7 @@ import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js
 import { connectMysql, parseMysqlUrl } from '../../packages/stores/src/mysql/connect.js';
 import { openMysqlSegmentStore } from '../../packages/stores/src/mysql/segment-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
-import { unavailable as storeUnavailable } from '../helpers/store-errors.js';
+import { openRetrying, unavailable as storeUnavailable } from '../helpers/store-errors.js';
 import { closedPort, silentServer, stallableProxy } from '../helpers/tcp.js';
 import { assertContiguous } from './segment-store.js';
 
@@ -88,10 +88,13 @@ describe('MariaDB segment store: a server that is down or silent', () => {
 });
 
 describe('MariaDB segment store: on the server', { skip }, () => {
-  test('a server that stalls mid-session fails each call within the timeouts', async () => {
+  test('a server that stalls mid-session fails each call within the timeouts', async (t) => {
     const proxy = await stallableProxy(host, port);
+    t.after(() => proxy.close());
     const url = freshUrl(proxy.port);
-    const store = await openMysqlSegmentStore(url, { connectTimeoutMs: 400, queryTimeoutMs: 400 });
+    const store = await openRetrying(() =>
+      openMysqlSegmentStore(url, { connectTimeoutMs: 400, queryTimeoutMs: 400 }),
+    );
     try {
       await store.migrate();
       await store.createTag('stall', { step: 10 });
@@ -110,7 +113,6 @@ describe('MariaDB segment store: on the server', { skip }, () => {
         assert.ok(elapsed < 1500, `${operation} took ${elapsed} ms`);
       }
     } finally {
-      await proxy.close();
       await store.close();
     }
   });

@@ -10,6 +10,7 @@ import { setupTicketServers } from '../../packages/idforge/src/sequences/index.j
 import type { PlannableTicketServer } from '../../packages/idforge/src/sequences/ports.js';
 import type { Backend } from '../../packages/stores/src/backend.js';
 import type { BackendFixture } from '../helpers/backend-fixtures.js';
+import { openRetrying } from '../helpers/store-errors.js';
 import { stallableProxy } from '../helpers/tcp.js';
 
 const serial = (n: number, from: bigint, inc: bigint) =>
@@ -165,12 +166,12 @@ export function ticketServerContract(backend: Backend, fx: BackendFixture): void
       assert.ok(Date.now() - started < 2000);
     });
 
-    test('a server that stops answering is StoreUnavailableError within connect + query timeouts', async () => {
+    test('a server that stops answering is StoreUnavailableError within connect + query timeouts', async (t) => {
       assert.ok(fx.server !== undefined, `${backend.name} serves tickets from a server`);
       const proxy = await stallableProxy(fx.server.host, fx.server.port);
-      const s = await backend.open.tickets!(fx.freshUrl('tk', { port: proxy.port }), {
-        connectTimeoutMs: 400,
-      });
+      t.after(() => proxy.close());
+      const url = fx.freshUrl('tk', { port: proxy.port });
+      const s = await openRetrying(() => backend.open.tickets!(url, { connectTimeoutMs: 400 }));
       try {
         await s.setup('stall', 1, 1);
         assert.equal(await s.next('stall'), 1n);
@@ -181,7 +182,6 @@ export function ticketServerContract(backend: Backend, fx: BackendFixture): void
         assert.ok(waited < 800 + 500, `gave up after ${waited} ms`);
       } finally {
         await s.close();
-        await proxy.close();
       }
     });
   });
