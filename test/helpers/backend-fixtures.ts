@@ -8,7 +8,9 @@
 // The contract suites (test/contract/<port>.test.ts) loop over `backendsWith(port)` and run the
 // port's contract on each backend through this table: a backend gets every contract test of its
 // ports by being registered and having a fixture here, and a registered backend without one
-// fails a test (forEachBackend).
+// fails a test (forEachBackend). IDFORGE_CONTRACT_BACKENDS=sqlite,postgres narrows the loops to
+// those backends (a run over the code of one backend, such as a mutation run's); unset, every
+// backend runs.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -233,15 +235,20 @@ export function contractPlan(
   }));
 }
 
+/** The backends IDFORGE_CONTRACT_BACKENDS names (comma-separated), or null: all of them. */
+const only = process.env.IDFORGE_CONTRACT_BACKENDS?.split(',').map((n) => n.trim()) ?? null;
+
 /**
- * Runs `contract` for every backend the registry lists for `port`, with its fixture; a backend
- * without a fixture fails a test of its own. Call at the top level of a test file.
+ * Runs `contract` for every backend the registry lists for `port` (or those of them
+ * IDFORGE_CONTRACT_BACKENDS names), with its fixture; a backend without a fixture fails a test
+ * of its own. Call at the top level of a test file.
  */
 export async function forEachBackend(
   port: BackendPort,
   contract: (backend: Backend, fixture: BackendFixture) => void,
 ): Promise<void> {
-  for (const { backend, missing } of contractPlan(port)) {
+  const plan = contractPlan(port).filter(({ backend }) => only?.includes(backend.name) ?? true);
+  for (const { backend, missing } of plan) {
     if (missing !== null) {
       test(missing, () => assert.fail(missing));
       continue;
