@@ -248,11 +248,13 @@ export async function forEachBackend(
   contract: (backend: Backend, fixture: BackendFixture) => void,
 ): Promise<void> {
   const plan = contractPlan(port).filter(({ backend }) => only?.includes(backend.name) ?? true);
-  for (const { backend, missing } of plan) {
-    if (missing !== null) {
-      test(missing, () => assert.fail(missing));
-      continue;
-    }
-    contract(backend, await fixtureOf(backend.name));
-  }
+  // Every fixture first: a server IDFORGE_REQUIRE_SERVICES=1 requires and cannot reach fails
+  // the file as it loads, before any suite has started.
+  const fixtures = await Promise.all(
+    plan.map(({ backend, missing }) => (missing === null ? fixtureOf(backend.name) : null)),
+  );
+  plan.forEach(({ backend, missing }, i) => {
+    if (missing !== null) test(missing, () => assert.fail(missing));
+    else contract(backend, fixtures[i]!);
+  });
 }
