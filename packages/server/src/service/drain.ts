@@ -141,6 +141,22 @@ export class Drain {
   }
 
   /**
+   * Resolves once the listener may close (see {@link #quietIn}) or at `until`
+   * (performance.now() time). A connection whose handshake the kernel has completed while this
+   * process was busy is accepted only in the event loop's next poll phase: on a loaded machine
+   * the quiet spell can end with some waiting there, which closing would reset. So each time
+   * the spell seems over, the poll phase runs (setImmediate comes after it) and the spell is
+   * looked at again.
+   */
+  async #quiet(until: number): Promise<void> {
+    for (;;) {
+      await this.#until(this.#quietIn, until - performance.now());
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.#quietIn() <= 0 || performance.now() >= until) return;
+    }
+  }
+
+  /**
    * Drains and closes `app` (see the file's comment): resolves once every connection has
    * ended and `app.close()` has run, at most `deadlineMs` after the call plus app.close()'s
    * own time. Idempotent only through the caller (server.ts calls it once).
@@ -156,7 +172,7 @@ export class Drain {
     }
     const server = app.server;
     if (server.listening) {
-      await this.#until(this.#quietIn, Math.min(graceMs, deadlineMs));
+      await this.#quiet(started + Math.min(graceMs, deadlineMs));
       // net.Server's close: stops accepting without http.Server's closing of idle
       // connections, which may be receiving a request (see the file's comment).
       Server.prototype.close.call(server);
