@@ -7,13 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { buildApp, openService, resolveConfig } from '../../packages/server/src/service/index.js';
+import { assertShape, listeningService, parseAnswer, rawExchange } from '../helpers/raw-http.js';
 import { openTestService, tempDir } from '../helpers/service.js';
-import {
-  assertShape,
-  listeningService,
-  parseAnswer,
-  rawExchange,
-} from '../regressions/issue-19-http.js';
 
 /** The service's `idforge_ids_issued_total{scheme="snowflake"}`. */
 async function issued(port: number): Promise<number> {

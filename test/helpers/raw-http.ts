@@ -1,4 +1,4 @@
-// Raw HTTP over node:net for the issue 19 regressions: bytes a real client (or attacker) sends,
+// Raw HTTP over node:net for the service tests: bytes a real client (or attacker) sends,
 // which fetch and inject() would refuse or normalise, and the answer exactly as the server wrote it.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeFailure } from '../../packages/server/src/service/errors.js';
-import { assertShape, listeningService, rawExchange } from './issue-19-http.js';
+import { assertShape, listeningService, rawExchange } from '../helpers/raw-http.js';
 
 const service = listeningService();
 

@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertShape, listeningService, rawExchange } from './issue-19-http.js';
+import { assertShape, listeningService, rawExchange } from '../helpers/raw-http.js';
 
 const service = listeningService();
 

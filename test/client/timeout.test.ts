@@ -18,7 +18,7 @@ import { ServiceUnavailableError } from '../../packages/idforge/src/core/index.j
 import { tsEntry } from '../helpers/bundle.js';
 import { openTestService, tempDir } from '../helpers/service.js';
 
-const lockFixture = fileURLToPath(new URL('./fixtures/sqlite-lock.ts', import.meta.url));
+const lockFixture = fileURLToPath(new URL('../faults/fixtures/sqlite-lock.ts', import.meta.url));
 
 /**
  * Runs `call` and returns how long it took less the longest stall of this process's event

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { rawExchange } from '../helpers/raw-http.js';
 import { flags, spawnService, tempDir } from '../helpers/service.js';
-import { rawExchange } from './issue-19-http.js';
 
 const TOKEN = 'tok19secretZ7q4Wm2xK9vB3nL8pR5sT1';
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;

@@ -4,7 +4,7 @@
 // Cause: a waiting request started a new fetch as soon as the previous one failed, ignoring
 // the back-off, and nothing in that loop yielded to the event loop. Fix: after a failure no
 // fetch starts until a jittered back-off timer fires, whoever asks (src/core/backoff.ts).
-// The real stores are taken down and brought back in issue-8-store-outage.test.ts.
+// The real stores are taken down and brought back in test/faults/store-outage.test.ts.
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';

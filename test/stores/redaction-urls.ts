@@ -1,5 +1,5 @@
 // Store URLs with a secret in every position a driver reads one from, for the redaction tests
-// of issue 8 (test/regressions/issue-8-redaction.test.ts).
+// of issue 8 (test/stores/redaction.test.ts).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 

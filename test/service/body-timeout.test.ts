@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { test } from 'node:test';
+import { assertShape, parseAnswer } from '../helpers/raw-http.js';
 import { openTestService } from '../helpers/service.js';
-import { assertShape, parseAnswer } from './issue-19-http.js';
 
 const TIMEOUT_MS = 600;
 const SLACK_MS = 1500;
