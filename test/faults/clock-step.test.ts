@@ -11,6 +11,7 @@ import { after, describe, test } from 'node:test';
 import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
 import { fakeWallEnv, libfaketime, stepWall } from '../helpers/faketime.js';
 import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait.js';
 
 const faketime = libfaketime();
 const layout = getLayout('default');
@@ -41,16 +42,9 @@ function taker(url: string) {
   })();
   return {
     taken,
-    /** Resolves once an answer after `sinceMs` holds IDs of `worker`'s... any worker but these. */
-    async until(cond: (x: Taken) => boolean, what: string, boundMs = 20_000) {
-      const start = Date.now();
-      for (;;) {
-        const hit = taken.find(cond);
-        if (hit !== undefined) return hit;
-        if (Date.now() - start > boundMs) throw new Error(`timed out: ${what}`);
-        await new Promise((r) => setImmediate(r));
-      }
-    },
+    /** Resolves with the first answer kept for which `cond` holds; fails after `boundMs`. */
+    until: (cond: (x: Taken) => boolean, what: string, boundMs = 20_000) =>
+      waitFor(() => taken.find(cond), what, boundMs),
     async stop() {
       stop = true;
       await loop;

@@ -26,7 +26,7 @@ import { tsEntry } from '../helpers/bundle.js';
 import { duplicates } from '../helpers/procs.js';
 import { freePort, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
-import { early } from '../helpers/wait.js';
+import { early, waitFor } from '../helpers/wait.js';
 
 const PORT = await freePort();
 const REDIS = `redis://127.0.0.1:${PORT}?namespace=ctr`;
@@ -65,15 +65,6 @@ async function fixture(): Promise<Fixture> {
 async function close(f: Fixture): Promise<void> {
   await f.counter.close();
   await f.marks.close();
-}
-
-/** Waits until `done()` holds; fails the test after `ms` instead of hanging. */
-async function until(done: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(5);
-  }
 }
 
 function bareSource(f: Fixture): BlockSource {
@@ -156,12 +147,12 @@ describe('Redis counter moving backwards (own Redis without persistence)', { ski
       }
     });
     try {
-      await until(() => blocks.length >= 30, '30 blocks');
+      await waitFor(() => blocks.length >= 30, '30 blocks');
       await server.stop(true);
-      await until(() => codes.length > 0, 'a draw to fail while Redis is down');
+      await waitFor(() => codes.length > 0, 'a draw to fail while Redis is down');
       await server.start();
       restarted = blocks.length;
-      await until(() => blocks.length >= restarted + 30, '30 blocks after the restart');
+      await waitFor(() => blocks.length >= restarted + 30, '30 blocks after the restart');
     } finally {
       running = false;
       await loop;
@@ -240,13 +231,13 @@ describe('Redis counter moving backwards (own Redis without persistence)', { ski
       );
       const total = () => procs.reduce((n, p) => n + p.blocks.length, 0);
       try {
-        await until(() => total() >= 100, '100 blocks');
+        await waitFor(() => total() >= 100, '100 blocks');
         await flushAll();
         if (mode === 'guard') {
-          await until(() => total() >= 300, '300 blocks');
+          await waitFor(() => total() >= 300, '300 blocks');
           const failed = procs.reduce((n, p) => n + p.errors, 0);
           await server.stop(true);
-          await until(
+          await waitFor(
             () => procs.reduce((n, p) => n + p.errors, 0) > failed,
             'a draw to fail while Redis is down',
           );

@@ -14,6 +14,7 @@ import { openSegmentStore } from '../../packages/stores/src/open.js';
 import { dropNamespaces, type ServerName } from '../helpers/namespaces.js';
 import { duplicates } from '../helpers/procs.js';
 import type { OwnServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 
 export interface SequenceOutageOptions {
   readonly server: OwnServer;
@@ -55,18 +56,21 @@ export function sequenceOutageSuite(options: SequenceOutageOptions): void {
       await server.stop(true);
       const downAt = Date.now();
       const before = ids.length;
-      let error: unknown;
       let errorAfterMs = 0;
-      while (error === undefined) {
-        const t0 = Date.now();
-        try {
-          await take(100);
-        } catch (e) {
-          error = e;
-          errorAfterMs = Date.now() - t0;
-        }
-        await sleep(1);
-      }
+      const error = await waitFor(
+        async () => {
+          const t0 = Date.now();
+          try {
+            await take(100);
+            return undefined;
+          } catch (e) {
+            errorAfterMs = Date.now() - t0;
+            return e ?? new Error(`take threw ${e}`);
+          }
+        },
+        'a request to fail once the buffers are drained',
+        { everyMs: 1 },
+      );
       const fromBuffers = ids.length - before;
       assert.ok(error instanceof StoreUnavailableError, String(error));
       assert.equal(error.backend, backend);
@@ -79,20 +83,22 @@ export function sequenceOutageSuite(options: SequenceOutageOptions): void {
       assert.ok(Date.now() - t1 <= 3000);
       await server.start();
       const upAt = Date.now();
-      let recovered = false;
       let lastError: unknown;
-      while (!recovered && Date.now() - upAt < 30_000) {
-        try {
-          await take(100);
-          recovered = true;
-        } catch (e) {
-          // Only the store being unavailable is expected here; anything else fails the test.
-          if (!(e instanceof StoreUnavailableError)) throw e;
-          lastError = e;
-          await sleep(100);
-        }
-      }
-      assert.ok(recovered, `served again after the restart; last error: ${lastError}`);
+      await waitFor(
+        async () => {
+          try {
+            await take(100);
+            return true;
+          } catch (e) {
+            // Only the store being unavailable is expected here; anything else fails the test.
+            if (!(e instanceof StoreUnavailableError)) throw e;
+            lastError = e;
+            return false;
+          }
+        },
+        () => `serving again after the restart; last error: ${lastError}`,
+        { ms: 30_000, everyMs: 100 },
+      );
       await take(10_000);
       assert.equal(duplicates(ids), 0);
       for (let i = 1; i < ids.length; i++) assert.ok(ids[i]! > ids[i - 1]!, 'increasing');

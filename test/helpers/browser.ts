@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { requireServices } from './services.js';
+import type { WaitOptions } from './wait.js';
 
 /** The Chromium binary: $IDFORGE_CHROMIUM, else Debian's /usr/bin/chromium. */
 export const chromiumPath = process.env.IDFORGE_CHROMIUM || '/usr/bin/chromium';
@@ -71,24 +72,8 @@ export function textOf(page: Page, selector: string): Promise<string> {
 }
 
 /**
- * Calls `check` every 100 ms until it resolves a truthy value, and resolves with that; after
- * `ms` rejects naming `what` and the last value seen. (Checks run here, in Node, reading the
- * page through Playwright: a function sent to the page must not call helpers of this module.)
+ * How test/helpers/wait.ts's waitFor polls a page: every 100 ms, up to 15 s. (Checks run here,
+ * in Node, reading the page through Playwright: a function sent to the page must not call
+ * helpers of this module.)
  */
-export async function until<T>(
-  what: string,
-  check: () => Promise<T>,
-  ms = 15_000,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const seen = await check();
-    if (seen) return seen as NonNullable<T>;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${ms} ms waiting for ${what}; last seen ${JSON.stringify(seen)}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export const PAGE_POLL: WaitOptions = { ms: 15_000, everyMs: 100 };

@@ -2,7 +2,6 @@
 // run, starting the processes (every one killed at the end), their worker IDs, readiness and
 // leases, and a proxy that cuts one off from its store. The load they serve: cluster-load.ts.
 import { connect, createServer, type Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { migrateStore, openSegmentStore } from '../../packages/stores/src/index.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS, type ServerName } from './namespaces.js';
 import { type ServiceProc, spawnService } from './service.js';
@@ -89,16 +88,17 @@ export async function readyz(
 
 /** Polls /readyz until it answers `status`; rejects after `ms` naming the last answer. */
 export async function waitReadyz(url: string, status: number, ms = 20_000): Promise<string[]> {
-  const deadline = Date.now() + ms;
   let last = '';
-  for (;;) {
-    const r = await readyz(url).catch((e: Error) => ({ status: 0, failing: [e.message] }));
-    if (r.status === status) return r.failing;
-    last = `${r.status} ${r.failing.join('; ')}`;
-    if (Date.now() > deadline)
-      throw new Error(`/readyz of ${url} not ${status} in ${ms} ms: ${last}`);
-    await sleep(20);
-  }
+  const answer = await waitFor(
+    async () => {
+      const r = await readyz(url).catch((e: Error) => ({ status: 0, failing: [e.message] }));
+      last = `${r.status} ${r.failing.join('; ')}`;
+      return r.status === status && r;
+    },
+    () => `/readyz of ${url} to answer ${status}: ${last}`,
+    { ms, everyMs: 20 },
+  );
+  return answer.failing;
 }
 
 /** One lease as the admin route lists it. */
@@ -125,19 +125,17 @@ export async function leases(url: string): Promise<LeaseRow[]> {
  * short lease can lapse between two renewals before it takes the ID again.
  */
 export async function waitHolder(url: string, workerId: number, pid: number, ms = 20_000) {
-  const deadline = Date.now() + ms;
   let seen: LeaseRow | undefined;
-  for (;;) {
-    seen = (await leases(url)).find((l) => l.workerId === workerId);
-    if (seen?.pid === pid) return;
-    if (Date.now() > deadline) {
-      const holder = seen === undefined ? 'no live lease' : `pid ${seen.pid}`;
-      throw new Error(
-        `after ${ms} ms the store lists ${holder} for worker ID ${workerId}, not pid ${pid}`,
-      );
-    }
-    await sleep(50);
-  }
+  await waitFor(
+    async () => {
+      seen = (await leases(url)).find((l) => l.workerId === workerId);
+      return seen?.pid === pid;
+    },
+    () =>
+      `the store to list pid ${pid} for worker ID ${workerId}; it lists ` +
+      (seen === undefined ? 'no live lease' : `pid ${seen.pid}`),
+    { ms, everyMs: 50 },
+  );
 }
 
 /** Waits until node `p` serves and its logged worker ID is known; returns that ID. */

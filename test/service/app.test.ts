@@ -14,6 +14,7 @@ import {
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 import { serviceSkip } from '../helpers/services.js';
+import { stallLoop, waitFor } from '../helpers/wait.js';
 
 const ADMIN = 'admin-token-0123456789abcdef';
 const ORDERS = 'orders-token-0123456789abcdef';
@@ -378,17 +379,17 @@ describe('service API (faults and limits)', () => {
 test('an event loop lagging past maxEventLoopDelayMs answers 503 IDF_OVERLOADED, then recovers', async () => {
   const s = await openTestService({ maxEventLoopDelayMs: 50 });
   try {
-    let overloaded = null;
-    const deadline = Date.now() + 10_000;
-    while (overloaded === null && Date.now() < deadline) {
-      // The lag under test: the loop is held busy, as a CPU-bound handler or a long GC would.
-      const busyUntil = Date.now() + 300;
-      while (Date.now() < busyUntil) {}
-      await new Promise((r) => setImmediate(r));
-      const r = await s.app.inject('/v1/ids/uuidv7');
-      if (r.statusCode === 503) overloaded = r;
-    }
-    assert.ok(overloaded !== null, 'a 503 while the loop lags');
+    const overloaded = await waitFor(
+      async () => {
+        // The lag under test: the loop is held busy, as a CPU-bound handler or a long GC would.
+        stallLoop(300);
+        await new Promise((r) => setImmediate(r));
+        const r = await s.app.inject('/v1/ids/uuidv7');
+        return r.statusCode === 503 && r;
+      },
+      'a 503 while the loop lags',
+      10_000,
+    );
     assert.equal((overloaded.json() as { error: { code: string } }).error.code, 'IDF_OVERLOADED');
     assert.match(
       (overloaded.json() as { error: { message: string } }).error.message,
@@ -397,17 +398,15 @@ test('an event loop lagging past maxEventLoopDelayMs answers 503 IDF_OVERLOADED,
     assert.equal(overloaded.headers['retry-after'], '1');
     // Liveness and scraping are never refused: a lagging node is alive, and its metrics
     // matter most then.
-    const busyUntil = Date.now() + 300;
-    while (Date.now() < busyUntil) {}
+    stallLoop(300);
     assert.equal((await s.app.inject('/v1/ids/uuidv7')).statusCode, 503);
     assert.equal((await s.app.inject('/healthz')).statusCode, 200);
     assert.equal((await s.app.inject('/metrics')).statusCode, 200);
-    let ok = false;
-    while (!ok && Date.now() < deadline + 10_000) {
-      await new Promise((r) => setTimeout(r, 20));
-      ok = (await s.app.inject('/v1/ids/uuidv7')).statusCode === 200;
-    }
-    assert.ok(ok, 'serves again once the loop is idle');
+    await waitFor(
+      async () => (await s.app.inject('/v1/ids/uuidv7')).statusCode === 200,
+      'serving again once the loop is idle',
+      { everyMs: 20 },
+    );
   } finally {
     await s.close();
   }
@@ -417,8 +416,7 @@ test('a stall shorter than maxEventLoopDelayMs is served: a lag is measured, not
   const s = await openTestService({ maxEventLoopDelayMs: 5000 });
   try {
     for (let i = 0; i < 3; i++) {
-      const busyUntil = Date.now() + 400;
-      while (Date.now() < busyUntil) {}
+      stallLoop(400);
       await new Promise((r) => setImmediate(r));
       assert.equal((await s.app.inject('/v1/ids/uuidv7')).statusCode, 200);
     }

@@ -43,13 +43,15 @@ async function gauges(url: URL): Promise<{ heapMb: number; issued: number }> {
 }
 
 /** Polls the metrics until more than `n` Snowflake IDs were issued (bounded); the new count. */
-async function issuedAbove(url: URL, n: number, what: string): Promise<number> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const { issued } = await gauges(url);
-    if (issued > n) return issued;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
+function issuedAbove(url: URL, n: number, what: string): Promise<number> {
+  return waitFor(
+    async () => {
+      const { issued } = await gauges(url);
+      return issued > n && issued;
+    },
+    what,
+    30_000,
+  );
 }
 
 const rssMb = (p: ServiceProc) =>

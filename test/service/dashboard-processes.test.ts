@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { browserSkip, launchChromium, textOf, until, watchPage } from '../helpers/browser.js';
+import { browserSkip, launchChromium, PAGE_POLL, textOf, watchPage } from '../helpers/browser.js';
 import { spawnService, tempDir } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -36,10 +36,14 @@ test('the dashboard of a two-process node shows each process', {
           Array.from(tr.children).map((td) => td.textContent ?? ''),
         ),
       );
-    const seen = await until('two ready process rows', async () => {
-      const r = await rows();
-      return r.length === 2 && r.every((c) => c[3] === 'ready') ? r : null;
-    });
+    const seen = await waitFor(
+      async () => {
+        const r = await rows();
+        return r.length === 2 && r.every((c) => c[3] === 'ready') ? r : null;
+      },
+      'two ready process rows',
+      PAGE_POLL,
+    );
     assert.deepEqual(
       seen.map((c) => c[0]),
       ['0', '1'],

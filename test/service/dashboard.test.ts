@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { browserSkip, launchChromium, textOf, until, watchPage } from '../helpers/browser.js';
+import { browserSkip, launchChromium, PAGE_POLL, textOf, watchPage } from '../helpers/browser.js';
 import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait.js';
 
 const TOKEN = 'dashboard-test-admin-token-0123456789';
 const WORKER = 7;
@@ -70,7 +71,11 @@ test('the dashboard shows the live node and decodes IDs', { skip, timeout: 120_0
     assert.equal(await page.title(), 'idforge node');
 
     // The worker ID of this node's lease, and readiness.
-    await until('the worker ID', async () => (await textOf(page, '.worker-id')) === String(WORKER));
+    await waitFor(
+      async () => (await textOf(page, '.worker-id')) === String(WORKER),
+      'the worker ID',
+      PAGE_POLL,
+    );
     assert.equal(await textOf(page, '#readiness'), 'ready');
 
     // A load on Snowflake IDs and the tag; the rates, countdown and bars must move with it.
@@ -85,38 +90,53 @@ test('the dashboard shows the live node and decodes IDs', { skip, timeout: 120_0
       const s = await textOf(page, '.lease-remaining');
       return /^\d+\.\d s$/.test(s) ? s : '';
     };
-    const first = await until('a lease countdown', countdown);
-    await until('the lease countdown to tick', async () => {
-      const s = await countdown();
-      return s !== '' && s !== first;
-    });
+    const first = await waitFor(countdown, 'a lease countdown', PAGE_POLL);
+    await waitFor(
+      async () => {
+        const s = await countdown();
+        return s !== '' && s !== first;
+      },
+      'the lease countdown to tick',
+      PAGE_POLL,
+    );
 
     const rate = async (series: string) =>
       Number((await textOf(page, `[data-series="${series}"] .rate`)).replace(/,/g, ''));
-    const snowRate = await until('a Snowflake rate above 0', () => rate('snowflake'));
-    await until(`a rate for seq ${TAG} above 0`, () => rate(`seq ${TAG}`));
-    await until('the Snowflake rate to change', async () => {
-      const now = await rate('snowflake');
-      return now > 0 && now !== snowRate;
-    });
+    const snowRate = await waitFor(() => rate('snowflake'), 'a Snowflake rate above 0', PAGE_POLL);
+    await waitFor(() => rate(`seq ${TAG}`), `a rate for seq ${TAG} above 0`, PAGE_POLL);
+    await waitFor(
+      async () => {
+        const now = await rate('snowflake');
+        return now > 0 && now !== snowRate;
+      },
+      'the Snowflake rate to change',
+      PAGE_POLL,
+    );
 
     // The tag's two buffers: the current one partly drained, the next one there or loading.
-    const current = await until(`two segment bars for ${TAG}`, () =>
-      page.evaluate((tag) => {
-        const box = document.querySelector(`.tag[data-tag="${tag}"]`);
-        const meters =
-          box === null ? [] : Array.from(box.querySelectorAll('.buffer [role="meter"]'));
-        const fill = meters[0]?.querySelector('span')?.getBoundingClientRect().width ?? 0;
-        const label = box?.querySelector('.buffer.current .label')?.textContent ?? '';
-        return meters.length === 2 && fill > 0 && /^current \d+–\d+: [\d,]+ left$/.test(label)
-          ? label
-          : null;
-      }, TAG),
+    const current = await waitFor(
+      () =>
+        page.evaluate((tag) => {
+          const box = document.querySelector(`.tag[data-tag="${tag}"]`);
+          const meters =
+            box === null ? [] : Array.from(box.querySelectorAll('.buffer [role="meter"]'));
+          const fill = meters[0]?.querySelector('span')?.getBoundingClientRect().width ?? 0;
+          const label = box?.querySelector('.buffer.current .label')?.textContent ?? '';
+          return meters.length === 2 && fill > 0 && /^current \d+–\d+: [\d,]+ left$/.test(label)
+            ? label
+            : null;
+        }, TAG),
+      `two segment bars for ${TAG}`,
+      PAGE_POLL,
     );
-    await until(`the ${TAG} buffer to drain or swap`, async () => {
-      const label = await textOf(page, `.tag[data-tag="${TAG}"] .buffer.current .label`);
-      return label !== '' && label !== current;
-    });
+    await waitFor(
+      async () => {
+        const label = await textOf(page, `.tag[data-tag="${TAG}"] .buffer.current .label`);
+        return label !== '' && label !== current;
+      },
+      `the ${TAG} buffer to drain or swap`,
+      PAGE_POLL,
+    );
 
     stopLoad.abort();
     const counts = await Promise.all(loads);
@@ -131,13 +151,18 @@ test('the dashboard shows the live node and decodes IDs', { skip, timeout: 120_0
     const alert = () => textOf(page, '#inspect-out [role="alert"]');
     await page.fill('#inspect-id', id);
     await page.click('#inspect-form button');
-    await until('the missing-token message', async () => /needs a token/.test(await alert()));
+    await waitFor(
+      async () => /needs a token/.test(await alert()),
+      'the missing-token message',
+      PAGE_POLL,
+    );
 
     await page.fill('#token', TOKEN);
     await page.click('#inspect-form button');
-    await until(
-      'the decoded Snowflake',
+    await waitFor(
       async () => (await textOf(page, '#inspect-out .field-node')) !== '',
+      'the decoded Snowflake',
+      PAGE_POLL,
     );
     assert.equal(await textOf(page, '#inspect-out .field-scheme'), 'snowflake');
     assert.equal(
@@ -153,22 +178,26 @@ test('the dashboard shows the live node and decodes IDs', { skip, timeout: 120_0
     await page.fill('#inspect-id', 'not an id/?#');
     await page.click('#inspect-form button');
     assert.match(
-      await until('the error for garbage', alert),
+      await waitFor(alert, 'the error for garbage', PAGE_POLL),
       /invalid identifier: cannot tell the scheme/,
     );
 
     await page.fill('#inspect-id', id);
     await page.click('#inspect-form button');
-    await until(
-      'the decoded ID again',
+    await waitFor(
       async () => (await textOf(page, '#inspect-out .field-node')) !== '',
+      'the decoded ID again',
+      PAGE_POLL,
     );
 
     mkdirSync('test-results', { recursive: true });
     await page.screenshot({ path: 'test-results/dashboard.png', fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await until('the dark scheme', () =>
-      page.evaluate(() => getComputedStyle(document.body).backgroundColor === 'rgb(13, 17, 23)'),
+    await waitFor(
+      () =>
+        page.evaluate(() => getComputedStyle(document.body).backgroundColor === 'rgb(13, 17, 23)'),
+      'the dark scheme',
+      PAGE_POLL,
     );
     await page.screenshot({ path: 'test-results/dashboard-dark.png', fullPage: true });
 

@@ -155,10 +155,7 @@ describe('SIGTERM drains keep-alive connections without resetting a request', ()
         p.child.kill('SIGTERM');
         // Until every listener has closed, the idle connection must stay the client's to use.
         const url = new URL(p.url);
-        const deadline = Date.now() + 20_000;
-        while (!(await refused(url))) {
-          if (Date.now() > deadline) throw new Error('the listener did not close within 20 s');
-        }
+        await waitFor(() => refused(url), 'the listener to close');
         // Its client sent nothing: a request written now, as it may be at any moment, must not
         // find the connection closed (it would be reset).
         assert.equal(ended, false, 'the server closed an idle connection under its client');

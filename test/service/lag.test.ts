@@ -4,19 +4,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LoopLag } from '../../packages/server/src/service/lag.js';
-import { waitFor } from '../helpers/wait.js';
-
-/** Holds the event loop busy for `ms`, as a CPU-bound handler or a long GC would. */
-function stall(ms: number): void {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {}
-}
+import { stallLoop, waitFor } from '../helpers/wait.js';
 
 test('a stall shorter than the limit is measured, and is not overload', () => {
   const guard = new LoopLag(5000);
   guard.start();
   try {
-    stall(400);
+    stallLoop(400);
     // Overdue by at least the stall minus one period (less a little: Date.now() is coarse).
     assert.ok(guard.lagMs >= 290, `lag ${guard.lagMs} ms after a 400 ms stall`);
     assert.equal(guard.overloaded, false);
@@ -29,7 +23,7 @@ test('a stall longer than the limit is overload until the timer turns on time ag
   const guard = new LoopLag(300);
   guard.start();
   try {
-    stall(600);
+    stallLoop(600);
     assert.ok(guard.lagMs >= 490, `lag ${guard.lagMs} ms after a 600 ms stall`);
     assert.equal(guard.overloaded, true);
     await waitFor(() => !guard.overloaded, 'the guard to clear');
@@ -44,7 +38,7 @@ test('a stopped guard reports no lag; the limit must be positive', () => {
   assert.equal(guard.lagMs, 0, 'not started');
   guard.start();
   guard.stop();
-  stall(250);
+  stallLoop(250);
   assert.equal(guard.lagMs, 0, 'stopped');
   assert.throws(() => new LoopLag(0), RangeError);
 });

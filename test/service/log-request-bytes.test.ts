@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { rawExchange } from '../helpers/raw-http.js';
 import { flags, spawnService, tempDir } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait.js';
 
 const TOKEN = 'tok19secretZ7q4Wm2xK9vB3nL8pR5sT1';
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
@@ -83,20 +84,20 @@ async function listening(pid: number, exited: Promise<unknown>): Promise<number>
   void exited.then(() => {
     gone = true;
   });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (gone) throw new Error(`idforge serve (pid ${pid}) exited before listening`);
-    const port = listenPort(pid);
-    if (port !== null) {
+  return waitFor(
+    async () => {
+      if (gone) throw new Error(`idforge serve (pid ${pid}) exited before listening`);
+      const port = listenPort(pid);
+      if (port === null) return null;
       const a = await rawExchange(
         port,
         'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
       );
-      if (a.status === 200) return port;
-    }
-    if (Date.now() > deadline) throw new Error(`pid ${pid} not answering after 20 s`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+      return a.status === 200 && port;
+    },
+    `pid ${pid} to answer /healthz`,
+    { everyMs: 20 },
+  );
 }
 
 test('no level logs a byte of a request: the token in no form', async () => {

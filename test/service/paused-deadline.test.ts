@@ -14,6 +14,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { SegmentBuffer, type SequenceSource } from '../../packages/idforge/src/sequences/index.js';
 import { SEQUENCE_WAIT_MS, SequenceRegistry } from '../../packages/server/src/service/sequences.js';
+import { stallLoop } from '../helpers/wait.js';
 
 // The store stand-in: a process of its own that answers every byte at once.
 const server = spawn(
@@ -57,14 +58,6 @@ async function inSocketCallback(): Promise<void> {
   await once(socket, 'data');
 }
 
-/** Blocks the event loop for `ms`: the process is "paused" (as by SIGSTOP or a long GC). */
-function pause(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    // spin
-  }
-}
-
 /** The service's registry over a source whose `take` is `take` (no segment store). */
 function registryOver(take: SequenceSource['take']): SequenceRegistry {
   const source: SequenceSource = {
@@ -85,7 +78,7 @@ test('a buffer waiting on a fetch: a pause past its deadline, the answer in the 
     await inSocketCallback();
     const first = next;
     const p = buffer.next(); // both buffers empty: the request waits for the fetch it starts
-    pause(300);
+    stallLoop(300);
     assert.equal(await p, first, 'the number from the answer that arrived during the pause');
   } finally {
     buffer.close();
@@ -96,7 +89,7 @@ test('the service taking a block for a client: a pause past its wait, the answer
   const registry = registryOver(async (tag, size) => ({ tag, ...(await block(size ?? 10)) }));
   await inSocketCallback();
   const p = registry.take('t', 10);
-  pause(SEQUENCE_WAIT_MS + 200);
+  stallLoop(SEQUENCE_WAIT_MS + 200);
   const b = await p;
   assert.equal(b.last - b.first + 1n, 10n, 'the block answered during the pause');
 });
@@ -126,7 +119,7 @@ test('a buffer waiting on a fetch of 4 round trips: paused past its deadline, se
     await inSocketCallback();
     const first = next;
     const p = buffer.next();
-    pause(300);
+    stallLoop(300);
     assert.equal(await p, first, 'the block whose round trips went on after the pause');
   } finally {
     buffer.close();
@@ -137,7 +130,7 @@ test('the service taking a block of 4 round trips for a client: paused past its 
   const registry = registryOver(async (tag, size) => ({ tag, ...(await blockIn(4, size ?? 10)) }));
   await inSocketCallback();
   const p = registry.take('t', 10);
-  pause(SEQUENCE_WAIT_MS + 200);
+  stallLoop(SEQUENCE_WAIT_MS + 200);
   const b = await p;
   assert.equal(b.last - b.first + 1n, 10n, 'the block whose round trips went on after the pause');
 });
@@ -146,7 +139,7 @@ test('a store that never answers still fails the wait, a pause or not', async ()
   const registry = registryOver(() => new Promise(() => undefined));
   const started = performance.now();
   const p = registry.take('t', 10);
-  pause(SEQUENCE_WAIT_MS + 200);
+  stallLoop(SEQUENCE_WAIT_MS + 200);
   await assert.rejects(p, /no answer within 1500 ms/);
   const waited = performance.now() - started;
   // The pause counts as one slice: the process then runs the rest of the wait.

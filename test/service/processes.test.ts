@@ -88,14 +88,17 @@ describe('idforge serve --processes', () => {
       'the primary saw it die',
     );
     // Replaced: /readyz is ready again with a new pid for process 0, answering for both.
-    let ready: { ready: boolean; processes: { index: number; pid: number; ready: boolean }[] };
-    for (const until = Date.now() + 60_000; ; ) {
-      const r = await fetch(`${proc.base}/readyz`);
-      ready = (await r.json()) as typeof ready;
-      if (r.status === 200 && ready.processes[0]!.pid !== killed.pid) break;
-      assert.ok(Date.now() < until, `process 0 not replaced within 60 s: ${JSON.stringify(ready)}`);
-      await new Promise((res) => setImmediate(res));
-    }
+    type Ready = { ready: boolean; processes: { index: number; pid: number; ready: boolean }[] };
+    let last: Ready | undefined;
+    const ready = await waitFor(
+      async () => {
+        const r = await fetch(`${proc.base}/readyz`);
+        last = (await r.json()) as Ready;
+        return r.status === 200 && last.processes[0]!.pid !== killed.pid && last;
+      },
+      () => `process 0 to be replaced: ${JSON.stringify(last)}`,
+      60_000,
+    );
     assert.ok(ready.processes.every((p) => p.ready));
     const second = await take(proc.base, 20_000);
     const all = [...first, ...second];

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { inspect, LAYOUTS, type Layout } from 'idforge';
 import { sqlFunctions, sqlText } from 'idforge/sql';
 import { serviceSkip } from '../helpers/services.js';
+import { waitFor } from '../helpers/wait.js';
 import { applyFunctions, PG_BASE, pgDb, sqlState } from './pg-db.js';
 
 const base = new URL(PG_BASE);
@@ -53,7 +54,7 @@ describe('PostgreSQL: a layout and node change under load', { skip }, () => {
         }
       }
     });
-    while (ids.length < 400) await new Promise((r) => setImmediate(r));
+    await waitFor(() => ids.length >= 400, '400 IDs before the switch');
     const applyStart = performance.now();
     const r = await applyFunctions(db.url, NEW.layout, NEW.node);
     const applyMs = Math.round(performance.now() - applyStart);
