@@ -5,14 +5,14 @@
 // screenshot of each goes to a temporary directory (kept, and its path printed, when
 // IDFORGE_KEEP_SCREENSHOTS=1).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { DbBenchReport } from '../../packages/idforge/src/bench/report.js';
 import { writeReport } from '../../packages/idforge/src/bench/write-report.js';
 import { browserSkip, launchChromium, watchPage } from '../helpers/browser.js';
+import { tempDir } from '../helpers/temp.js';
 import { reportFixture, sizelessFixture, zeroRateFixture } from './fixture.js';
 
 const skip = browserSkip();
@@ -81,7 +81,7 @@ test('the charts render in Chromium, readable and one series per scheme', {
   skip,
   timeout: 120_000,
 }, async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'idforge-charts-'));
+  const { dir: root, remove: removeRoot } = tempDir('idforge-charts-');
   const keep = process.env.IDFORGE_KEEP_SCREENSHOTS === '1';
   const browser = await launchChromium();
   try {
@@ -135,6 +135,6 @@ test('the charts render in Chromium, readable and one series per scheme', {
     if (keep) t.diagnostic(`screenshots kept in ${root}`);
   } finally {
     await browser.close();
-    if (!keep) rmSync(root, { recursive: true, force: true });
+    if (!keep) removeRoot();
   }
 });

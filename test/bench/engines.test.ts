@@ -3,8 +3,6 @@
 // checked is that every figure the engine gives arrives, in the right field, with the right
 // sign, and that the bench leaves nothing behind. The real figures are in docs/benchmarks.md.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
@@ -19,6 +17,7 @@ import {
 import { BenchTargetInUseError } from '../../packages/idforge/src/core/index.js';
 import { openBenchEngine } from '../../packages/stores/src/index.js';
 import { serviceSkip } from '../helpers/services.js';
+import { tempDir } from '../helpers/temp.js';
 
 const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/test';
 const PG_URL = 'postgres://postgres@127.0.0.1:5432/idforge_bench_test';
@@ -67,9 +66,9 @@ async function leftovers(url: string): Promise<string[]> {
 }
 
 describe('bench db on SQLite', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'idforge-bench-'));
+  const { dir, remove: removeDir } = tempDir('idforge-bench-');
   const url = `sqlite:${join(dir, 'bench.db')}`;
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(removeDir);
 
   test('a default run measures every scheme and drops its tables', async () => {
     const engine = await openBenchEngine(url);

@@ -3,7 +3,7 @@
 // charts well-formed with one series per scheme and no NaN/undefined/Infinity; the four files
 // written as a set, and a failure part-way leaves no new report.json.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -11,6 +11,7 @@ import { niceTicks, rateChartSvg, sizeChartSvg } from '../../packages/idforge/sr
 import type { DbBenchReport } from '../../packages/idforge/src/bench/report.js';
 import { formatNumber, renderReportMarkdown } from '../../packages/idforge/src/bench/report-md.js';
 import { writeReport } from '../../packages/idforge/src/bench/write-report.js';
+import { tempDir } from '../helpers/temp.js';
 import {
   assertWellFormedXml,
   reportFixture,
@@ -208,11 +209,10 @@ describe('charts', () => {
 
 describe('writeReport', () => {
   const report = reportFixture();
-  const tmp = () => mkdtempSync(join(tmpdir(), 'idforge-report-'));
 
   test('writes the four files into a new directory, parents too', async (t) => {
-    const root = tmp();
-    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const { dir: root, remove } = tempDir('idforge-report-');
+    t.after(remove);
     const dir = join(root, 'runs', 'one');
     const paths = await writeReport(dir, report);
     assert.deepEqual(
@@ -229,8 +229,8 @@ describe('writeReport', () => {
   });
 
   test('replaces the files of an existing directory and keeps other files', async (t) => {
-    const root = tmp();
-    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const { dir: root, remove } = tempDir('idforge-report-');
+    t.after(remove);
     writeFileSync(join(root, 'report.json'), 'old\n');
     writeFileSync(join(root, 'notes.txt'), 'mine\n');
     await writeReport(root, report);
@@ -239,8 +239,8 @@ describe('writeReport', () => {
   });
 
   test('a target that is a file: rejected, nothing left behind', async (t) => {
-    const root = tmp();
-    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const { dir: root, remove } = tempDir('idforge-report-');
+    t.after(remove);
     writeFileSync(join(root, 'out'), 'a file');
     await assert.rejects(writeReport(join(root, 'out'), report), {
       code: 'IDF_BENCH_REPORT_WRITE',
@@ -251,8 +251,8 @@ describe('writeReport', () => {
   });
 
   test('a move failing part-way leaves the old report.json, or none, and no temp dir', async (t) => {
-    const root = tmp();
-    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const { dir: root, remove } = tempDir('idforge-report-');
+    t.after(remove);
     for (const old of [true, false]) {
       const dir = join(root, old ? 'with-old' : 'fresh');
       // sizes.svg is a non-empty directory: renaming a file over it fails after the first

@@ -4,8 +4,7 @@
 // formats; one text of store schemes in every store command's --help; `leases --json` and
 // `plan --writer`; `seq create` on an existing Redis counter refused like a table store's tag.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
@@ -13,9 +12,9 @@ import { bytes64, FORMATS, formatId, IdOutput } from '../../packages/idforge/src
 import { cli } from '../helpers/cli.js';
 import { freshNamespaceUrl } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-args-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-cli-args-');
 
 describe('argument errors', () => {
   test('prefixed once: "idforge gen: …", "idforge seq create: …", never doubled', async () => {

@@ -4,8 +4,6 @@
 // complete and changes nothing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +17,10 @@ import {
   type TestDb,
 } from '../helpers/backfill-db.js';
 import { cli } from '../helpers/cli.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-backfill-kill-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-cli-backfill-kill-');
 
 const ROWS = 5000;
 const args = (url: string, table: string, ...more: string[]) => [

@@ -2,8 +2,7 @@
 // table (exit 1 with its code); Ctrl-C (exit 130, resumed by a rerun); the progress bar on a
 // terminal; --scheme public with a key file. The killed process: backfill-kill.test.ts.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -16,9 +15,9 @@ import {
 import { run } from '../../packages/server/src/cli/index.js';
 import { assertFilledOnce, openTestDb, seedTable, type TestDb } from '../helpers/backfill-db.js';
 import { cli } from '../helpers/cli.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-backfill-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-cli-backfill-');
 
 const ROWS = 5000;
 /** The terminal's "erase to the end of the line", escaped for a RegExp. */

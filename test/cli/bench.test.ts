@@ -3,21 +3,20 @@
 // on a pipe), a refused database (exit 1 with the code) and Ctrl-C (exit 130, no report, no
 // tables left).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { run } from '../../packages/server/src/cli/index.js';
 import { cli } from '../helpers/cli.js';
 import { makeReadOnly, readOnlySkip } from '../helpers/read-only.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
 /** The terminal's "erase to the end of the line", escaped for a RegExp. */
 const CLEAR = '\\x1b\\[K';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-bench-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-cli-bench-');
 
 describe('bench db: usage', () => {
   const cases: [string[], RegExp][] = [

@@ -1,12 +1,11 @@
 // `idforge gen snowflake --gene-from ID | --gene N` (issue 13): IDs that route to the parent's
 // shard, and usage errors (exit 2) for every way the options can be wrong.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { decompose, getLayout, shardOf } from '../../packages/idforge/src/core/index.js';
 import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const gene8 = getLayout('gene-8');
 
@@ -36,7 +35,7 @@ describe('idforge gen snowflake --gene-from / --gene', () => {
   });
 
   test('--store: a leased worker ID, and the gene from the parent on every ID', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'idforge-gene-'));
+    const { dir, remove: removeDir } = tempDir('idforge-gene-');
     try {
       const store = `sqlite:${join(dir, 'leases.db')}`;
       const argv = ['gen', 'snowflake', '--layout', 'gene-8', '--store', store, '-n', '50'];
@@ -50,7 +49,7 @@ describe('idforge gen snowflake --gene-from / --gene', () => {
       assert.equal(random.code, 0, random.stderr);
       assert.ok(new Set(random.lines.map((l) => shardOf(l, 256))).size > 10);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir();
     }
   });
 

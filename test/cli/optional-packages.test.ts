@@ -5,17 +5,16 @@
 // they are workspaces).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type CliHost, run } from '../../packages/idforge/src/cli/index.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-packages-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-packages-');
 
 async function library(argv: string[], host?: CliHost) {
   let stdout = '';

@@ -3,14 +3,13 @@
 // code; encode/decode round trip through files, $IDFORGE_PUBLIC_KEYS and standard input;
 // usage mistakes exit 2, tampered or retired IDs exit 1 with the code.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { cli } from '../helpers/cli.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-public-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-public-');
 const KEYS = '1:AAECAwQFBgcICQoLDA0ODw'; // a fixed key: deterministic outputs
 
 test('keygen --out writes a new key file with mode 0600 and refuses to overwrite it', async () => {

@@ -2,15 +2,14 @@
 // stored with the tag, numbers printed in the period of this clock, bad formats refused before
 // any store is made.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { defineNumberFormat } from '../../packages/idforge/src/sequences/index.js';
 import { cli } from '../helpers/cli.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-seqfmt-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-cli-seqfmt-');
 
 test('seq create --format, then seq next prints formatted numbers of the period', async () => {
   const store = `sqlite:${join(dir, 'f.db')}`;

@@ -4,37 +4,31 @@
 // the wrong kind is named with the schemes its role accepts, and the role that takes it.
 // Each command runs through the CLI in a fresh working directory.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { cli } from '../helpers/cli.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
+import { tempDir } from '../helpers/temp.js';
 
 const pgSkip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);
 const mySkip = await serviceSkip('MariaDB', SERVERS.mysql.host, SERVERS.mysql.port);
 
 const home = process.cwd();
-const dirs: string[] = [];
 
 /** Runs the CLI in a new, empty working directory; returns its result and what it left there. */
 async function inEmptyDir(argv: string[], env: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'idforge-issue20-'));
-  dirs.push(dir);
+  const { dir, remove } = tempDir('idforge-side-effects-');
   process.chdir(dir);
   try {
     const result = await cli(argv, '', env);
     return { ...result, left: readdirSync(dir) };
   } finally {
     process.chdir(home);
+    remove();
   }
 }
-
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 /** The PostgreSQL schema of a fresh namespace URL, if it exists. */
 async function pgSchemaExists(url: string): Promise<boolean> {

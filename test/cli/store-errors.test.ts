@@ -1,17 +1,16 @@
 // Issue 9, §9: read-only commands never create a store file, creating a lease store says so,
 // and store errors in the one-shot CLI name their cause and fix without promising a retry.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { cli } from '../helpers/cli.js';
 import { freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { makeReadOnly, readOnlySkip } from '../helpers/read-only.js';
 import { serviceSkip } from '../helpers/services.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-store-errors-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-cli-store-errors-');
 
 test('leases and seq show on a missing sqlite: file fail with IDF_STORE_PATH and create nothing', async () => {
   for (const argv of [['leases'], ['seq', 'show']]) {

@@ -1,14 +1,12 @@
 // idforge gen snowflake --store, leases and migrate on the embedded SQLite store, in-process.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
 import { cli } from '../helpers/cli.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-store-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-cli-store-');
 const url = (name: string) => `sqlite:${join(dir, `${name}.db`)}`;
 
 test('migrate is idempotent and says what it created', async () => {

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createClient } from '../../packages/idforge/src/client/index.js';
-import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { type ServiceProc, spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const TOKEN = 'e2e-admin-token-0123456789abcdef';

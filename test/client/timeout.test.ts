@@ -16,7 +16,8 @@ import { createClient } from '../../packages/idforge/src/client/index.js';
 import { DEFAULT_TIMEOUT_MS } from '../../packages/idforge/src/client/options.js';
 import { ServiceUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { tsEntry } from '../helpers/bundle.js';
-import { openTestService, tempDir } from '../helpers/service.js';
+import { openTestService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 
 const lockFixture = fileURLToPath(new URL('../faults/fixtures/sqlite-lock.ts', import.meta.url));
 

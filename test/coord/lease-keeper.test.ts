@@ -10,10 +10,8 @@
 // moved 1 ms at a time together with the ManualClock: every time asserted is exact, nothing
 // waits on the wall clock. The jitter's random source is Math.random, mocked per test.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, type TestContext, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import {
@@ -28,10 +26,10 @@ import {
   StoreUnavailableError,
 } from '../../packages/idforge/src/core/index.js';
 import { SqliteLeaseStore } from '../../packages/stores/src/sqlite/lease-store.js';
+import { suiteTempDir } from '../helpers/temp.js';
 import { early } from '../helpers/wait.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-lease-keeper-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-lease-keeper-');
 let files = 0;
 
 /** Virtual time zero (unix ms): every time below is an offset from it. */

@@ -1,10 +1,8 @@
 // The Snowflake node on the embedded SQLite store: leases, marks, fencing, duplicates and the
 // fleet clock check, with clocks injected as offsets from the real one.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
@@ -21,10 +19,10 @@ import {
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { faultyStore } from '../helpers/fault-store.js';
+import { suiteTempDir } from '../helpers/temp.js';
 import { early, waitFor } from '../helpers/wait.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-node-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-node-');
 let n = 0;
 const layout = getLayout('default');
 

@@ -5,10 +5,8 @@
 // the switch, the default refusal, no worker ID below the clock (refusal as before), the
 // candidates given back with their marks untouched, and 0 duplicates across the step.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
 import {
   BehindMarkError,
@@ -20,10 +18,10 @@ import {
 } from '../../packages/idforge/src/core/index.js';
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
+import { suiteTempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-switch-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-switch-');
 let n = 0;
 const layout = getLayout('default');
 const HOUR = 3_600_000;

@@ -29,17 +29,8 @@
 // Other blocks (sh, text, plain ```) are not run. Two more tests keep docs/api.md naming every
 // runtime export of the four entry points and the README a front page.
 import assert from 'node:assert/strict';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -56,6 +47,7 @@ import {
   type Transcript,
   transcripts,
 } from '../helpers/readme.js';
+import { tempDir } from '../helpers/temp.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const sources = workspaceSources();
@@ -85,7 +77,7 @@ const CODE = new Set(['ts', 'typescript', 'js', 'javascript']);
 const NOT_RUN: ReadonlyMap<string, string> = new Map([]);
 const notRunKey = (file: string, fence: Fence) => `${file}: ${fence.lines[0] ?? ''}`;
 const services = new DocsServices();
-const temp = mkdtempSync(join(tmpdir(), 'idforge-readme-'));
+const { dir: temp, remove: removeTemp } = tempDir('idforge-readme-');
 const cwd = join(temp, 'cwd');
 mkdirSync(cwd);
 const home = process.cwd();
@@ -95,7 +87,7 @@ before(() => process.chdir(cwd));
 after(async () => {
   process.chdir(home);
   await services.close();
-  rmSync(temp, { recursive: true, force: true });
+  removeTemp();
 });
 
 /** Runs the CLI in-process; standard output and error interleaved as a terminal shows them. */

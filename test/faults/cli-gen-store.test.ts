@@ -10,20 +10,18 @@
 // a clock frozen at the same instant in every process: they print the same IDs.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
+import { suiteTempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const bin = fileURLToPath(new URL('../../packages/idforge/src/bin/idforge.ts', import.meta.url));
 const loader = fileURLToPath(new URL('../../scripts/dev-loader.mjs', import.meta.url));
 const frozen = fileURLToPath(new URL('./fixtures/frozen-clock.mjs', import.meta.url));
 const blocking = fileURLToPath(new URL('./fixtures/blocking-stdout.mjs', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'idforge-cli-fleet-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-cli-fleet-');
 
 interface CliProc {
   readonly child: ChildProcess;

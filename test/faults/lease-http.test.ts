@@ -20,9 +20,10 @@ import { tsEntry } from '../helpers/bundle.js';
 import { partitionProxy } from '../helpers/cluster.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { duplicates } from '../helpers/procs.js';
-import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { type ServiceProc, spawnService } from '../helpers/service.js';
 import { serviceSkip } from '../helpers/services.js';
 import { closedPort } from '../helpers/tcp.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const skip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);

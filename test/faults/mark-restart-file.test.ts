@@ -1,13 +1,10 @@
 // Crash/restart cycles with rewound clocks when the mark lives in a local file (no
 // coordination service): the file store.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { suiteTempDir } from '../helpers/temp.js';
 import { markRestartSuite } from './mark-restart.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-restart-file-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-restart-file-');
 let n = 0;
 
 markRestartSuite('file', {

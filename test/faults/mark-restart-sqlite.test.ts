@@ -1,12 +1,9 @@
 // Crash/restart cycles with rewound clocks on the embedded SQLite store.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { suiteTempDir } from '../helpers/temp.js';
 import { markRestartSuite } from './mark-restart.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-restart-sqlite-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-restart-sqlite-');
 let n = 0;
 
 markRestartSuite('sqlite', {

@@ -7,8 +7,6 @@
 // scenario drawn with bare INCRBY must find duplicates, or the scenario proves nothing.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +24,7 @@ import { tsEntry } from '../helpers/bundle.js';
 import { duplicates } from '../helpers/procs.js';
 import { freePort, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
+import { suiteTempDir } from '../helpers/temp.js';
 import { early, waitFor } from '../helpers/wait.js';
 
 const PORT = await freePort();
@@ -37,9 +36,7 @@ const skip = await serviceSkip('redis', '127.0.0.1', 6379);
 const pgAt = new URL(PG);
 const pgSkip = await serviceSkip('postgres', pgAt.hostname, Number(pgAt.port || 5432));
 const server = ownServer('redis', PORT, ['--no-persist']);
-const dir = mkdtempSync(join(tmpdir(), 'idforge-counter-'));
-// At the top level: removed also when the suite is skipped.
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-counter-');
 const quiet = { warn() {} };
 let keys = 0;
 

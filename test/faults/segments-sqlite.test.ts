@@ -1,13 +1,10 @@
 // The multi-process segment test on SQLite: one database file shared by 8 processes; with the
 // negative control (the cheapest real store to run it on).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { suiteTempDir } from '../helpers/temp.js';
 import { segmentFaultSuite } from './segments.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-segments-procs-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-segments-procs-');
 
 let n = 0;
 segmentFaultSuite('sqlite', {

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { tsEntry } from '../helpers/bundle.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
+import { tempDir } from '../helpers/temp.js';
 import { counted, type Outage, type OutageReport, probeOutage } from './outage-probe.js';
 
 const PG = ownServer('postgres', 15440);
@@ -33,7 +34,7 @@ const REDIS = ownServer('redis', 16400, ['--no-persist']);
 // Leases are expected to survive a restart (appendfsync always), as on a Redis run for them.
 const REDIS_DURABLE = ownServer('redis', 16401);
 const ETCD = ownServer('etcd', 23800);
-const dir = mkdtempSync(join(tmpdir(), 'idforge-issue8-'));
+const { dir, remove: removeDir } = tempDir('idforge-store-outage-');
 const lockFixture = fileURLToPath(new URL('./fixtures/sqlite-lock.ts', import.meta.url));
 const suffix = () => randomBytes(3).toString('hex');
 
@@ -94,7 +95,7 @@ before(async () => {
 after(async () => {
   await Promise.all([PG, MARIADB, REDIS, REDIS_DURABLE, ETCD].map((s) => s.stop()));
   if (!pgSkip) await dropNamespaces('postgres', [pgMarksUrl]);
-  rmSync(dir, { recursive: true, force: true });
+  removeDir();
 });
 
 describe('issue 8: a sequence through a store outage', () => {

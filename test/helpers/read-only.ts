@@ -4,9 +4,9 @@
 // as any other user, its write bits are taken away. readOnlySkip() says why a test cannot run
 // (no chattr, a filesystem without the attribute), probed once on a scratch folder.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp.js';
 
 const asRoot = process.getuid?.() === 0;
 
@@ -26,7 +26,7 @@ let probed: Promise<string | false> | undefined;
 /** False when {@link makeReadOnly} works here; else the reason, for a test's `skip`. */
 export function readOnlySkip(): Promise<string | false> {
   probed ??= Promise.resolve().then(() => {
-    const dir = mkdtempSync(join(tmpdir(), 'idforge-ro-probe-'));
+    const { dir, remove: removeDir } = tempDir('idforge-ro-probe-');
     try {
       const undo = makeReadOnly(dir);
       try {
@@ -40,7 +40,7 @@ export function readOnlySkip(): Promise<string | false> {
     } catch (error) {
       return `cannot make a folder read-only here: ${(error as Error).message.split('\n')[0]}`;
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir();
     }
   });
   return probed;

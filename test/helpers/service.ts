@@ -1,8 +1,6 @@
 // The service in tests: in-process (openService + buildApp, called with inject()) or as real
 // `idforge serve` processes on port 0, whose JSON log lines are parsed for the listening URL.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -15,18 +13,13 @@ import {
   resolveConfig,
   type ServiceDeps,
 } from '../../packages/server/src/service/index.js';
+import { tempDir } from './temp.js';
 
 export interface TestService {
   readonly app: FastifyInstance;
   readonly deps: ServiceDeps;
   readonly dir: string;
   close(): Promise<void>;
-}
-
-/** A temporary directory removed by the returned function. */
-export function tempDir(prefix = 'idforge-svc-'): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
@@ -38,7 +31,7 @@ export async function openTestService(
   env: Record<string, string> = {},
   clock?: Clock,
 ): Promise<TestService> {
-  const t = tempDir();
+  const t = tempDir('idforge-svc-');
   // The event-loop guard is off unless a test asks for it: a loaded CI machine can lag a
   // second, and a 503 for that would fail tests that are about something else.
   const values = {

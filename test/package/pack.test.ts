@@ -19,11 +19,11 @@
 // this checkout already built, as a local prebuild under the name it would download; if the
 // installed version differs from ours, that name does not match and it compiles as before.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import {
   alive,
@@ -40,7 +40,7 @@ import {
 } from './helpers.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const dir = mkdtempSync(join(tmpdir(), 'idforge-pack-'));
+const { dir, remove: removeDir } = tempDir('idforge-pack-');
 /** Folder A: `npm install idforge.tgz` alone. */
 const lib = join(dir, 'lib');
 /** Folder B: the three tarballs in one install. */
@@ -158,7 +158,7 @@ describe('npm pack of every workspace package, installed into empty folders', {
       `app: + typescript@${version} @types/node@20 (--no-save), ${(ts.ms / 1000).toFixed(1)} s`,
     );
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(removeDir);
 
   // --- A: idforge alone -----------------------------------------------------------------------
 

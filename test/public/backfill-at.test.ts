@@ -4,8 +4,6 @@
 // timestamp, microseconds where the engine keeps them. Refusals (no such column, not a time,
 // rows without a time) change nothing. One run through the CLI's --at-column.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -22,9 +20,9 @@ import {
 import { openBackfillTarget } from '../../packages/stores/src/index.js';
 import { type Engine, engineSkip, openTestDb, type TestDb } from '../helpers/backfill-db.js';
 import { cli } from '../helpers/cli.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-backfill-at-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-backfill-at-');
 
 const ROWS = 800;
 /** 2026-12-03T12:00:00Z in µs; rows spread over 200 ms, so several share a millisecond. */

@@ -2,10 +2,8 @@
 // key), backfilled with --scheme public: the walk in the engine's byte order, the key handed to
 // the encoder as its 16 bytes, and each stored public ID decoding to its row's key.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { formatUuid, uuidv4Bytes } from '../../packages/idforge/src/core/index.js';
 import {
   generatePublicKey,
@@ -15,9 +13,9 @@ import {
 } from '../../packages/idforge/src/public/index.js';
 import { openBackfillTarget } from '../../packages/stores/src/index.js';
 import { engineSkip, openTestDb } from '../helpers/backfill-db.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-backfill-uuid-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-backfill-uuid-');
 
 const KEY_TYPE = { sqlite: 'BLOB NOT NULL', postgres: 'uuid', mysql: 'BINARY(16)' } as const;
 

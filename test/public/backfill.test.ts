@@ -5,8 +5,6 @@
 // and nothing the writer wrote overwritten; refusals that change nothing; a stop between
 // batches resumed by a rerun without touching what was written; a rerun on a complete table.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -34,9 +32,9 @@ import {
   seedTable,
   type TestDb,
 } from '../helpers/backfill-db.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-backfill-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-backfill-');
 
 const ROWS = 5000;
 const BATCH = 200;

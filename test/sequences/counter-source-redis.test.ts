@@ -4,8 +4,6 @@
 // served, so the block must count as a regression ("at or below the mark"), not as fresh.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { CounterRegressedError } from '../../packages/idforge/src/core/index.js';
@@ -14,16 +12,17 @@ import { openRedisCounterStore } from '../../packages/stores/src/redis/counter-s
 import { openMarks } from '../contract/mark-store.js';
 import { withRedis } from '../helpers/redis.js';
 import { serviceSkip } from '../helpers/services.js';
+import { tempDir } from '../helpers/temp.js';
 
 const URL = 'redis://127.0.0.1:6379';
 const skip = await serviceSkip('Redis', '127.0.0.1', 6379);
 const ns = `idforge-test-${randomUUID().slice(0, 8)}`;
-const dir = mkdtempSync(join(tmpdir(), 'idforge-counter-src-'));
+const { dir, remove: removeDir } = tempDir('idforge-counter-src-');
 const quiet = { warn() {} };
 let n = 0;
 
 after(async () => {
-  rmSync(dir, { recursive: true, force: true });
+  removeDir();
   if (skip !== false) return;
   await withRedis(URL, async (redis) => {
     const keys = await redis.keys(`${ns}:*`);

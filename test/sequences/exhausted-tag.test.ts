@@ -7,10 +7,8 @@
 // service counts no store error for it. The same for a tag exhausted before its first block
 // (the buffer whose opening failed was dropped, but its retry timer went on).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, type TestContext, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import { SequenceExhaustedError } from '../../packages/idforge/src/core/index.js';
 import {
@@ -20,9 +18,9 @@ import {
 } from '../../packages/idforge/src/sequences/index.js';
 import { openSegmentStore } from '../../packages/stores/src/open.js';
 import { openTestService } from '../helpers/service.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-issue19-ex-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-issue19-ex-');
 
 /**
  * Mocked time for a buffer: its `now` and its timers (back-off, request waits) move together,

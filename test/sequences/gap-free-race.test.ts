@@ -5,8 +5,6 @@
 // second creator waits on the first's uncommitted row), not with timing.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +19,7 @@ import {
 } from '../../packages/stores/src/index.js';
 import { SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
+import { tempDir } from '../helpers/temp.js';
 import { early, waitFor } from '../helpers/wait.js';
 
 const namespace = () => `t_gfr_${randomBytes(4).toString('hex')}`;
@@ -139,7 +138,7 @@ describe('SQLite', () => {
     // SQLite has one writer: the second creator's INSERT always runs after the first's commit.
     // Its transaction is open across that commit (a deferred BEGIN has taken no snapshot yet,
     // so its first write sees the committed row, as a BEGIN IMMEDIATE that waited would).
-    const dir = mkdtempSync(join(tmpdir(), 'idforge-gfr-'));
+    const { dir, remove: removeDir } = tempDir('idforge-gfr-');
     const file = join(dir, 'g.db');
     const a = new Database(file, { timeout: 20_000 });
     const b = new Database(file, { timeout: 20_000 });
@@ -158,7 +157,7 @@ describe('SQLite', () => {
     } finally {
       a.close();
       b.close();
-      rmSync(dir, { recursive: true, force: true });
+      removeDir();
     }
   });
 });

@@ -5,8 +5,6 @@
 // number alone, so the caller's rollback would leave a gap. Each engine's own table.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -22,6 +20,7 @@ import {
 } from '../../packages/stores/src/index.js';
 import { SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
+import { tempDir } from '../helpers/temp.js';
 
 const MAX = 9223372036854775807n;
 const namespace = () => `t_gfx_${randomBytes(4).toString('hex')}`;
@@ -45,11 +44,11 @@ function outside(e: unknown): boolean {
 }
 
 describe('SQLite', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'idforge-gfx-'));
+  const { dir, remove: removeDir } = tempDir('idforge-gfx-');
   const db = new Database(join(dir, 'gfx.db'));
   after(() => {
     db.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
   });
   const store = new SqliteGapFreeStore({ database: db, namespace: namespace() });
   const seq = new GapFreeSequence(store, 'inv', format);

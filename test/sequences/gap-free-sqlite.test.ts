@@ -1,16 +1,15 @@
 // The gap-free processes test (gap-free-processes.ts) on a SQLite file (WAL, BEGIN IMMEDIATE
 // under a busy timeout) in a temporary directory, removed after.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteGapFreeStore } from '../../packages/stores/src/index.js';
+import { tempDir } from '../helpers/temp.js';
 import { gapFreeSuite } from './gap-free-processes.js';
 
 gapFreeSuite('sqlite', {
   skip: false,
   engine: () => {
-    const dir = mkdtempSync(join(tmpdir(), 'idforge-gapfree-'));
+    const { dir, remove: removeDir } = tempDir('idforge-gapfree-');
     const file = join(dir, 'invoices.db');
     const db = new Database(file, { timeout: 20_000 });
     db.pragma('journal_mode = WAL');
@@ -36,7 +35,7 @@ gapFreeSuite('sqlite', {
       },
       async teardown() {
         db.close();
-        rmSync(dir, { recursive: true, force: true });
+        removeDir();
       },
     };
   },

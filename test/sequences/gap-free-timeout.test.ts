@@ -3,8 +3,6 @@
 // after the holder rolls back, the next writer gets the same number. And the misuse refusals.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -19,6 +17,7 @@ import {
 } from '../../packages/stores/src/index.js';
 import { SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
+import { tempDir } from '../helpers/temp.js';
 
 const format = defineNumberFormat('INV-{yyyy}-{n:4}', { reset: 'yearly' });
 const clock = { now: () => Date.UTC(2026, 5, 1) };
@@ -99,7 +98,7 @@ describe('MariaDB', {
 
 describe('SQLite', () => {
   test('a deferred transaction that meets the write lock times out; outside any is refused', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'idforge-gft-'));
+    const { dir, remove: removeDir } = tempDir('idforge-gft-');
     const file = join(dir, 'g.db');
     const a = new Database(file, { timeout: 50 });
     const b = new Database(file, { timeout: 50 });
@@ -126,7 +125,7 @@ describe('SQLite', () => {
     } finally {
       a.close();
       b.close();
-      rmSync(dir, { recursive: true, force: true });
+      removeDir();
     }
   });
 });

@@ -2,10 +2,8 @@
 // sequence over a real SQLite segment store: periods in a named time zone, the refusals that
 // keep formatted numbers unique, each period its own tag created once by racing nodes.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import {
   defineNumberFormat,
   describeFormat,
@@ -14,9 +12,9 @@ import {
   segmentSource,
 } from '../../packages/idforge/src/sequences/index.js';
 import { openSqliteSegmentStore } from '../../packages/stores/src/sqlite/segment-store.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-numfmt-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-numfmt-');
 
 /** Istanbul (UTC+3): its 2027 begins at 2026-12-31T21:00Z. */
 const NEW_YEAR = Date.UTC(2026, 11, 31, 21);

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { browserSkip, launchChromium, PAGE_POLL, textOf, watchPage } from '../helpers/browser.js';
-import { spawnService, tempDir } from '../helpers/service.js';
+import { spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const skip = browserSkip();

@@ -15,7 +15,8 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { type ServiceProc, spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const t = tempDir('idforge-drain-');

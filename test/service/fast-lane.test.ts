@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp, openService, resolveConfig } from '../../packages/server/src/service/index.js';
-import { tempDir } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 
 const IDS = 'fast-lane-ids-token-0123456789';
 const ORDERS = 'fast-lane-orders-token-0123456';

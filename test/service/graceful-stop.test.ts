@@ -15,7 +15,8 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { spawnService, tempDir } from '../helpers/service.js';
+import { spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 interface Outcome {

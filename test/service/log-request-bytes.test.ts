@@ -8,7 +8,8 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { rawExchange } from '../helpers/raw-http.js';
-import { flags, spawnService, tempDir } from '../helpers/service.js';
+import { flags, spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const TOKEN = 'tok19secretZ7q4Wm2xK9vB3nL8pR5sT1';

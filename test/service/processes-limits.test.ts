@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { type ServiceProc, spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const t = tempDir('idforge-processes-limits-');

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
-import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { type ServiceProc, spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const t = tempDir('idforge-processes-');

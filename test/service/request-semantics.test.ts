@@ -8,7 +8,8 @@ import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { buildApp, openService, resolveConfig } from '../../packages/server/src/service/index.js';
 import { assertShape, listeningService, parseAnswer, rawExchange } from '../helpers/raw-http.js';
-import { openTestService, tempDir } from '../helpers/service.js';
+import { openTestService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The service's `idforge_ids_issued_total{scheme="snowflake"}`. */
 async function issued(port: number): Promise<number> {

@@ -15,7 +15,8 @@ import { test } from 'node:test';
 import { decompose } from '../../packages/idforge/src/core/index.js';
 import { resolveConfig, startService } from '../../packages/server/src/service/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
-import { spawnService, tempDir } from '../helpers/service.js';
+import { spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface Cycle {
   readonly readyMs: number;

@@ -10,8 +10,9 @@ import { CONFIG_KEYS, flagName, TOKEN_KEYS } from '../../packages/server/src/ser
 import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { cli } from '../helpers/cli.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
-import { bin, loader, spawnService, tempDir } from '../helpers/service.js';
+import { bin, loader, spawnService } from '../helpers/service.js';
 import { serviceSkip } from '../helpers/services.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 test('serve --help lists every setting with its variable', async () => {

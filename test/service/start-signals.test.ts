@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
-import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { type ServiceProc, spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const owner = (instanceId: string) => ({

@@ -11,7 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { buildApp, openService, resolveConfig } from '../../packages/server/src/service/index.js';
 import { fakeWallEnv, libfaketime, stepWall } from '../helpers/faketime.js';
-import { type ServiceProc, spawnService, tempDir } from '../helpers/service.js';
+import { type ServiceProc, spawnService } from '../helpers/service.js';
+import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 interface Readyz {

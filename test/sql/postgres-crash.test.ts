@@ -10,13 +10,13 @@
 // autocommit SELECTs (or INSERTs); then an immediate shutdown (no flush, no checkpoint) and a
 // restart under the same clock.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fakeWallEnv, libfaketime, stepWall } from '../helpers/faketime.js';
 import { freePort, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
+import { tempDir } from '../helpers/temp.js';
 import { onServer, pgDb } from './pg-db.js';
 
 const faketime = libfaketime();
@@ -25,7 +25,7 @@ const PORT = await freePort();
 const base = `postgres://postgres@127.0.0.1:${PORT}/postgres`;
 const db = pgDb(base, 'idforge_sqlcrash');
 // The faked clock's file is read by the server, which runs as the postgres user.
-const dir = mkdtempSync(join(tmpdir(), 'idforge-sqlcrash-'));
+const { dir, remove: removeDir } = tempDir('idforge-sqlcrash-');
 chmodSync(dir, 0o755);
 const clockFile = join(dir, 'clock');
 const server = faketime.path
@@ -74,7 +74,7 @@ describe('PostgreSQL: clock stepped back, then crashes (own server, libfaketime)
   after(async () => {
     await db.drop().catch(() => undefined);
     await server?.stop(false, true).catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
   });
 
   for (const [kind, sql] of [

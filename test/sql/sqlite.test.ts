@@ -4,10 +4,9 @@
 // `idforge sql --store sqlite:` explaining that and creating no file.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { registerIdforgeFunctions } from '@idforge/stores';
@@ -16,6 +15,7 @@ import { inspect, LAYOUTS, snowflakeBounds, snowflakeTimestamp, ulid, uuidv7Boun
 import { sqliteTextMs, sqliteTextMsSql } from '../../packages/stores/src/sqlite/time-text.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { cli } from '../helpers/cli.js';
+import { suiteTempDir } from '../helpers/temp.js';
 import { snowflakeVectors } from '../vectors/snowflake.js';
 import {
   BOUNDS_FROM_MS,
@@ -26,8 +26,7 @@ import {
 import { ulidVectors } from '../vectors/ulid.js';
 import { RFC9562_VECTORS } from '../vectors/uuid.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-sql-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-sql-');
 const CALLS = 10_000;
 
 function open(file: string, layout = LAYOUTS.default!, node = 5) {

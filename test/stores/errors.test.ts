@@ -5,10 +5,9 @@
 // "mysql+postgres store" and "next probe in 500 ms". Each case below is produced against the
 // real shared servers or a real file: no mocked driver error.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   ErrorCode,
   StoreAuthError,
@@ -28,9 +27,9 @@ import {
 } from '../../packages/stores/src/open.js';
 import { freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-issue9-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-issue9-');
 
 const SECRET = 's3cret-Pw-9';
 const pgSkip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);

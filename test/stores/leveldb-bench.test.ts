@@ -2,10 +2,9 @@
 // someone else's, each key kind loaded and measured, settle compacting nothing by itself, random
 // keys costing more compaction than sequential ones, and the marker across a reopen.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import type { BenchBatch, KeyKind } from '../../packages/idforge/src/bench/ports.js';
 import {
   LEVEL_BENCH_MARKER,
@@ -17,9 +16,9 @@ import {
   parseLevelStats,
   parseLevelUrl,
 } from '../../packages/stores/src/leveldb/connect.js';
+import { suiteTempDir } from '../helpers/temp.js';
 
-const root = mkdtempSync(join(tmpdir(), 'idforge-leveldb-bench-'));
-after(() => rmSync(root, { recursive: true, force: true }));
+const root = suiteTempDir('idforge-leveldb-bench-');
 let n = 0;
 /** A new, empty bench directory. */
 const freshDir = () => join(root, `bench-${n++}`);

@@ -10,10 +10,7 @@
 // replaces an unparsable URL with a placeholder naming the part that is wrong.
 // describe() cut at 37 UTF-16 units; it now cuts between code points.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe as describeValue, rangeError } from '../../packages/idforge/src/core/internal.js';
@@ -27,6 +24,7 @@ import {
 } from '../../packages/stores/src/open.js';
 import { redactUrl, storeScheme } from '../../packages/stores/src/url.js';
 import { cli } from '../helpers/cli.js';
+import { suiteTempDir } from '../helpers/temp.js';
 import {
   assertNoSecret,
   HOST,
@@ -36,8 +34,7 @@ import {
   secretUrlArb,
 } from './redaction-urls.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'idforge-redaction-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('idforge-redaction-');
 
 /** Everything an error shows: its message, String(), and inspect() with its causes. */
 function shown(error: unknown): string {
