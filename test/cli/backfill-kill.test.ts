@@ -16,6 +16,7 @@ import {
   seedTable,
   type TestDb,
 } from '../helpers/backfill-db.js';
+import { BINS, loader } from '../helpers/bins.js';
 import { cli } from '../helpers/cli.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
@@ -41,19 +42,10 @@ const args = (url: string, table: string, ...more: string[]) => [
 /** Runs the bin until its first progress line, then SIGKILLs it; `onLine` runs first. */
 function killAfterFirstProgress(argv: string[], onLine: () => void): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        './scripts/dev-loader.mjs',
-        'packages/server/src/bin/idforge-server.ts',
-        ...argv,
-      ],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['--import', loader, BINS['idforge-server'], ...argv], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let killed = false;
     child.stderr.on('data', (chunk: Buffer) => {

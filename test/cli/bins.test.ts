@@ -7,13 +7,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { BINS, loader } from '../helpers/bins.js';
 
 const source = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
-const loader = source('scripts/dev-loader.mjs');
-const BINS = {
-  idforge: source('packages/idforge/src/bin/idforge.ts'),
-  'idforge-server': source('packages/server/src/bin/idforge-server.ts'),
-} as const;
 const VERSION = (
   JSON.parse(readFileSync(source('packages/server/package.json'), 'utf8')) as { version: string }
 ).version;

@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type CliHost, run } from '../../packages/idforge/src/cli/index.js';
+import { BINS, loader } from '../helpers/bins.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
 const dir = suiteTempDir('idforge-packages-');
@@ -99,11 +99,9 @@ test('the commands that need no server work with the library alone; a typo is st
 });
 
 test("the library's bin lends the server's commands when the package is installed", async () => {
-  const loader = fileURLToPath(new URL('../../scripts/dev-loader.mjs', import.meta.url));
-  const bin = fileURLToPath(new URL('../../packages/idforge/src/bin/idforge.ts', import.meta.url));
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--import', loader, bin, 'serve', '--help'],
+    ['--import', loader, BINS.idforge, 'serve', '--help'],
     { cwd: dir },
   );
   assert.match(stdout, /^Usage: idforge serve/m);

@@ -5,11 +5,11 @@
 // Each command runs through the CLI in a fresh working directory.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { cli } from '../helpers/cli.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
+import { type Stand, silentServer } from '../helpers/tcp.js';
 import { tempDir } from '../helpers/temp.js';
 
 const pgSkip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);
@@ -64,12 +64,11 @@ async function mysqlTables(url: string): Promise<string[]> {
 }
 
 describe('issue 20: a failing command creates no store', () => {
-  let busy: Server;
+  let busy: Stand;
   let port = '';
   before(async () => {
-    busy = createServer();
-    await new Promise<void>((ok) => busy.listen(0, '127.0.0.1', ok));
-    port = String((busy.address() as { port: number }).port);
+    busy = await silentServer(); // a port in use
+    port = String(busy.port);
   });
   after(() => busy.close());
 

@@ -7,19 +7,15 @@
 // options, and a plain request for numbers, each get the server's 503 IDF_STORE_UNAVAILABLE
 // within the client's timeout; and the service's wait stays below the client's default.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { createClient } from '../../packages/idforge/src/client/index.js';
 import { DEFAULT_TIMEOUT_MS } from '../../packages/idforge/src/client/options.js';
 import { ServiceUnavailableError } from '../../packages/idforge/src/core/index.js';
-import { tsEntry } from '../helpers/bundle.js';
 import { openTestService } from '../helpers/service.js';
+import { holdSqliteLock } from '../helpers/sqlite-lock.js';
 import { tempDir } from '../helpers/temp.js';
-
-const lockFixture = fileURLToPath(new URL('../faults/fixtures/sqlite-lock.ts', import.meta.url));
 
 /**
  * Runs `call` and returns how long it took less the longest stall of this process's event
@@ -36,24 +32,6 @@ async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number 
   } finally {
     lag.disable();
   }
-}
-
-/** Another process holding the SQLite write lock of `path` until `release()`. */
-async function holdLock(path: string): Promise<{ release(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [...tsEntry(lockFixture), path], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    child.once('error', reject);
-    child.stdout!.once('data', () => resolve());
-  });
-  return {
-    async release() {
-      child.stdin!.end();
-      await exited;
-    },
-  };
 }
 
 describe('issue 19 §15: the server answers a sequence wait within the client timeout', () => {
@@ -74,7 +52,7 @@ describe('issue 19 §15: the server answers a sequence wait within the client ti
   });
 
   test('store locked, empty buffer: the default client and a plain GET get 503 IDF_STORE_UNAVAILABLE', async () => {
-    const dir = tempDir('idforge-issue19-to-');
+    const dir = tempDir('idforge-client-timeout-');
     const seqPath = join(dir.dir, 'sequences.db');
     const svc = await openTestService({ sequences: `sqlite:${seqPath}` });
     let lock: { release(): Promise<void> } | null = null;
@@ -84,7 +62,7 @@ describe('issue 19 §15: the server answers a sequence wait within the client ti
       await svc.app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = svc.app.server.address() as { port: number };
       const url = `http://127.0.0.1:${port}`;
-      lock = await holdLock(seqPath);
+      lock = await holdSqliteLock(seqPath);
       // The client's timeout is long enough to hear the server's answer however busy the
       // machine; that the answer comes within the default timeout is asserted on the time.
       const client = createClient({ urls: [url], timeoutMs: 5 * DEFAULT_TIMEOUT_MS });

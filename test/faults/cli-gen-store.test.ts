@@ -14,11 +14,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
+import { BINS, loader } from '../helpers/bins.js';
 import { suiteTempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
-const bin = fileURLToPath(new URL('../../packages/idforge/src/bin/idforge.ts', import.meta.url));
-const loader = fileURLToPath(new URL('../../scripts/dev-loader.mjs', import.meta.url));
 const frozen = fileURLToPath(new URL('./fixtures/frozen-clock.mjs', import.meta.url));
 const blocking = fileURLToPath(new URL('./fixtures/blocking-stdout.mjs', import.meta.url));
 const dir = suiteTempDir('idforge-cli-fleet-');
@@ -33,7 +32,7 @@ interface CliProc {
 }
 
 function startCli(args: string[], preload: string[] = [], env: NodeJS.ProcessEnv = {}): CliProc {
-  const child = spawn(process.execPath, ['--import', loader, ...preload, bin, ...args], {
+  const child = spawn(process.execPath, ['--import', loader, ...preload, BINS.idforge, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });

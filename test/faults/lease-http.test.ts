@@ -18,6 +18,7 @@ import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
 import { migrateStore, openLeaseStore } from '../../packages/stores/src/index.js';
 import { tsEntry } from '../helpers/bundle.js';
 import { partitionProxy } from '../helpers/cluster.js';
+import { eachLine } from '../helpers/lines.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { duplicates } from '../helpers/procs.js';
 import { type ServiceProc, spawnService } from '../helpers/service.js';
@@ -67,21 +68,15 @@ function startProc(config: Record<string, unknown>): Proc {
     stats: null,
     exited: new Promise((res) => child.on('close', res)).then(() => onFail(new Error('exited'))),
   };
-  let buf = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    buf += chunk;
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      const [kind, a, b] = line.split(' ');
-      if (kind === 'I') for (const s of line.slice(2).split(' ')) p.ids.push(BigInt(s));
-      else if (kind === 'S') p.stats = JSON.parse(line.slice(2));
-      else if (kind === 'X') onFail(new Error(line));
-      else if (kind === 'R' || kind === 'A') {
-        p.events.push({ kind, code: '', at: Number(b), workerId: Number(a) });
-        if (kind === 'R') onReady(Number(a));
-      } else if (kind === 'E') p.events.push({ kind, code: a!, at: Number(b), workerId: null });
-    }
+  eachLine(child.stdout!, (line) => {
+    const [kind, a, b] = line.split(' ');
+    if (kind === 'I') for (const s of line.slice(2).split(' ')) p.ids.push(BigInt(s));
+    else if (kind === 'S') p.stats = JSON.parse(line.slice(2));
+    else if (kind === 'X') onFail(new Error(line));
+    else if (kind === 'R' || kind === 'A') {
+      p.events.push({ kind, code: '', at: Number(b), workerId: Number(a) });
+      if (kind === 'R') onReady(Number(a));
+    } else if (kind === 'E') p.events.push({ kind, code: a!, at: Number(b), workerId: null });
   });
   return p;
 }

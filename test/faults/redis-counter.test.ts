@@ -21,6 +21,7 @@ import {
 } from '../../packages/stores/src/redis/counter-store.js';
 import { openMarks } from '../contract/mark-store.js';
 import { tsEntry } from '../helpers/bundle.js';
+import { eachLine } from '../helpers/lines.js';
 import { duplicates } from '../helpers/procs.js';
 import { freePort, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
@@ -298,16 +299,11 @@ function spawnDrawer(config: Record<string, unknown>): Drawer {
       });
     }),
   };
-  let buf = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    buf += chunk;
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-      const [kind, ...rest] = buf.slice(0, nl).split(' ');
-      buf = buf.slice(nl + 1);
-      if (kind === 'B') d.blocks.push({ first: BigInt(rest[0]!), last: BigInt(rest[1]!) });
-      else if (kind === 'E') d.errors++;
-      else if (kind === 'S') d.stats = rest.map(Number);
-    }
+  eachLine(child.stdout!, (line) => {
+    const [kind, ...rest] = line.split(' ');
+    if (kind === 'B') d.blocks.push({ first: BigInt(rest[0]!), last: BigInt(rest[1]!) });
+    else if (kind === 'E') d.errors++;
+    else if (kind === 'S') d.stats = rest.map(Number);
   });
   return d;
 }

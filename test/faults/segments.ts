@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Segment } from '../../packages/idforge/src/sequences/ports.js';
 import { assertContiguous } from '../contract/segment-store.js';
 import { tsEntry } from '../helpers/bundle.js';
+import { eachLine } from '../helpers/lines.js';
 import { openTestSegmentStore } from '../helpers/segment-stores.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -60,28 +61,21 @@ function start(config: Record<string, unknown>): Proc {
     proc.exited.then((code) => reject(new Error(`exited before ready: ${proc.fatal ?? code}`)));
   });
   proc.ready.catch(() => undefined);
-  let buf = '';
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (chunk: string) => {
-    buf += chunk;
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      if (line === 'R') onReady();
-      else if (line === 'W') proc.waiting = true;
-      else if (line.startsWith('X ')) proc.fatal = line.slice(2);
-      else if (line.startsWith('T ')) {
-        const [from, to] = line.slice(2).split(' ').map(Number);
-        proc.span = [from!, to!];
-      } else if (line.startsWith('S ')) {
-        const v = line.slice(2).split(' ');
-        for (let i = 0; i < v.length; i += 2) {
-          proc.segments.push({
-            tag: config.tag as string,
-            first: BigInt(v[i]!),
-            last: BigInt(v[i + 1]!),
-          });
-        }
+  eachLine(child.stdout!, (line) => {
+    if (line === 'R') onReady();
+    else if (line === 'W') proc.waiting = true;
+    else if (line.startsWith('X ')) proc.fatal = line.slice(2);
+    else if (line.startsWith('T ')) {
+      const [from, to] = line.slice(2).split(' ').map(Number);
+      proc.span = [from!, to!];
+    } else if (line.startsWith('S ')) {
+      const v = line.slice(2).split(' ');
+      for (let i = 0; i < v.length; i += 2) {
+        proc.segments.push({
+          tag: config.tag as string,
+          first: BigInt(v[i]!),
+          last: BigInt(v[i + 1]!),
+        });
       }
     }
   });

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openSegmentStore } from '../../packages/stores/src/open.js';
 import { tsEntry } from '../helpers/bundle.js';
+import { eachLine } from '../helpers/lines.js';
 import { duplicates } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -30,19 +31,10 @@ export function startSeqProc(config: Record<string, unknown>): {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const run: SeqRun = { ids: [], code: null, fatal: null, waiting: false };
-  let buf = '';
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (chunk: string) => {
-    buf += chunk;
-    let nl = buf.indexOf('\n');
-    while (nl >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      if (line.startsWith('I ')) for (const s of line.slice(2).split(' ')) run.ids.push(BigInt(s));
-      else if (line.startsWith('X ')) run.fatal = line.slice(2);
-      else if (line === 'W') run.waiting = true;
-      nl = buf.indexOf('\n');
-    }
+  eachLine(child.stdout!, (line) => {
+    if (line.startsWith('I ')) for (const s of line.slice(2).split(' ')) run.ids.push(BigInt(s));
+    else if (line.startsWith('X ')) run.fatal = line.slice(2);
+    else if (line === 'W') run.waiting = true;
   });
   const done = new Promise<SeqRun>((resolve) => {
     child.on('close', (code) => {

@@ -6,13 +6,11 @@
 // 100% CPU through the fetch timeout (about 10^5 attempts per second) and a SQLite store
 // blocked the process for the whole busy timeout.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { createSnowflakeNode, type SnowflakeNode } from '../../packages/idforge/src/coord/index.js';
 import { IdforgeError } from '../../packages/idforge/src/core/index.js';
 import {
@@ -21,10 +19,10 @@ import {
   openSegmentStore,
   openSequence,
 } from '../../packages/stores/src/open.js';
-import { tsEntry } from '../helpers/bundle.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
+import { type HeldLock, holdSqliteLock } from '../helpers/sqlite-lock.js';
 import { tempDir } from '../helpers/temp.js';
 import { counted, type Outage, type OutageReport, probeOutage } from './outage-probe.js';
 
@@ -35,7 +33,6 @@ const REDIS = ownServer('redis', 16400, ['--no-persist']);
 const REDIS_DURABLE = ownServer('redis', 16401);
 const ETCD = ownServer('etcd', 23800);
 const { dir, remove: removeDir } = tempDir('idforge-store-outage-');
-const lockFixture = fileURLToPath(new URL('./fixtures/sqlite-lock.ts', import.meta.url));
 const suffix = () => randomBytes(3).toString('hex');
 
 /** An own server stopped (a clean stop: connections are refused at once) and started again. */
@@ -43,21 +40,12 @@ const serverOutage = (s: typeof PG): Outage => ({ down: () => s.stop(), up: () =
 
 /** Another process holding the SQLite write lock. */
 function sqliteLock(path: string): Outage {
-  let child: ChildProcess | null = null;
+  let held: HeldLock | null = null;
   return {
-    down: () =>
-      new Promise((resolve, reject) => {
-        child = spawn(process.execPath, [...tsEntry(lockFixture), path], {
-          stdio: ['pipe', 'pipe', 'inherit'],
-        });
-        child.once('error', reject);
-        child.stdout!.once('data', () => resolve());
-      }),
-    up: () =>
-      new Promise((resolve) => {
-        child!.once('exit', () => resolve());
-        child!.stdin!.end();
-      }),
+    down: async () => {
+      held = await holdSqliteLock(path);
+    },
+    up: () => held!.release(),
   };
 }
 

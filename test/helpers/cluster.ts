@@ -6,6 +6,7 @@ import { migrateStore, openSegmentStore } from '../../packages/stores/src/index.
 import { dropNamespaces, freshNamespaceUrl, SERVERS, type ServerName } from './namespaces.js';
 import { type ServiceProc, spawnService } from './service.js';
 import { serviceSkip } from './services.js';
+import { listenLocal } from './tcp.js';
 import { waitFor } from './wait.js';
 
 /** The admin token every cluster node accepts (IDFORGE_ADMIN_TOKEN). */
@@ -181,9 +182,8 @@ export async function partitionProxy(
     down.on('error', () => {});
     later(() => link(down));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    port: (server.address() as { port: number }).port,
+    port: await listenLocal(server),
     cut() {
       cut = true;
       for (const s of sockets) s.pause();

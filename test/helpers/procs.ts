@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { tsEntry } from './bundle.js';
+import { eachLine } from './lines.js';
 
 const fixture = fileURLToPath(new URL('../faults/fixtures/node-proc.ts', import.meta.url));
 
@@ -23,7 +24,6 @@ export function startNode(config: Record<string, unknown>): NodeProc {
   const child = spawn(process.execPath, [...tsEntry(fixture), JSON.stringify(config)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let buf = '';
   let onReady!: (w: number) => void;
   let onNotReady!: (e: Error) => void;
   const ready = new Promise<number>((res, rej) => {
@@ -57,16 +57,7 @@ export function startNode(config: Record<string, unknown>): NodeProc {
     else if (kind === 'X') proc.fatal = rest;
     else if (kind === 'L') proc.logs.push(rest);
   };
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (chunk: string) => {
-    buf += chunk;
-    let nl = buf.indexOf('\n');
-    while (nl >= 0) {
-      handle(buf.slice(0, nl));
-      buf = buf.slice(nl + 1);
-      nl = buf.indexOf('\n');
-    }
-  });
+  eachLine(child.stdout!, handle);
   return proc;
 }
 

@@ -2,7 +2,6 @@
 // `idforge serve` processes on port 0, whose JSON log lines are parsed for the listening URL.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Clock } from '../../packages/idforge/src/core/index.js';
@@ -13,6 +12,8 @@ import {
   resolveConfig,
   type ServiceDeps,
 } from '../../packages/server/src/service/index.js';
+import { BINS, loader } from './bins.js';
+import { eachLine } from './lines.js';
 import { tempDir } from './temp.js';
 
 export interface TestService {
@@ -58,13 +59,6 @@ export async function openTestService(
   };
 }
 
-/** The `idforge-server` bin's source, run with {@link loader}. */
-export const bin = fileURLToPath(
-  new URL('../../packages/server/src/bin/idforge-server.ts', import.meta.url),
-);
-// An absolute path, so a process started in another directory still finds the loader.
-export const loader = fileURLToPath(new URL('../../scripts/dev-loader.mjs', import.meta.url));
-
 export interface ServiceProc {
   readonly child: ChildProcess;
   /** Every log line, parsed. */
@@ -85,7 +79,7 @@ export function spawnService(
 ): ServiceProc {
   const child = spawn(
     process.execPath,
-    ['--import', loader, bin, 'serve', '--port', '0', ...args],
+    ['--import', loader, BINS['idforge-server'], 'serve', '--port', '0', ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
@@ -116,24 +110,18 @@ export function spawnService(
       });
     }),
   };
-  let buf = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    buf += chunk;
-    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      let entry: Record<string, unknown>;
-      try {
-        entry = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        entry = { msg: line };
-      }
-      proc.logs.push(entry);
-      const m = /^listening on (http:\/\/\S+)$/.exec(String(entry.msg));
-      if (m !== null) {
-        proc.url = m[1] as string;
-        onReady(proc.url);
-      }
+  eachLine(child.stdout!, (line) => {
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      entry = { msg: line };
+    }
+    proc.logs.push(entry);
+    const m = /^listening on (http:\/\/\S+)$/.exec(String(entry.msg));
+    if (m !== null) {
+      proc.url = m[1] as string;
+      onReady(proc.url);
     }
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

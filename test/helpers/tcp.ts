@@ -2,7 +2,13 @@
 // plain web server where an idforge service was expected.
 
 import { createServer as createHttpServer } from 'node:http';
-import { connect, createServer, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+
+/** Listens on 127.0.0.1, on a port the OS picks (never a fixed one); resolves with it. */
+export async function listenLocal(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
 
 export interface Stand {
   readonly port: number;
@@ -12,19 +18,17 @@ export interface Stand {
 /** A port on which nothing listens (bound, then released). */
 export async function closedPort(): Promise<number> {
   const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
+  const port = await listenLocal(s);
   await new Promise((resolve) => s.close(resolve));
   return port;
 }
 
-/** A server that accepts connections and never answers. */
+/** A server that accepts connections and never answers (a port in use, too). */
 export async function silentServer(): Promise<Stand> {
   const sockets: Socket[] = [];
   const s = createServer((sock) => sockets.push(sock));
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   return {
-    port: (s.address() as { port: number }).port,
+    port: await listenLocal(s),
     async close() {
       for (const sock of sockets) sock.destroy();
       await new Promise((resolve) => s.close(resolve));
@@ -47,9 +51,8 @@ export async function stallableProxy(
     up.pipe(down);
     if (stalled) down.pause();
   });
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   return {
-    port: (s.address() as { port: number }).port,
+    port: await listenLocal(s),
     stall() {
       stalled = true;
       for (const sock of sockets) {
@@ -78,9 +81,8 @@ export async function plainWebServer(
     requests++;
     res.writeHead(status, { 'content-type': type }).end(body);
   });
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   return {
-    port: (s.address() as { port: number }).port,
+    port: await listenLocal(s),
     requests: () => requests,
     async close() {
       s.closeAllConnections();

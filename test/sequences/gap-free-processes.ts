@@ -13,6 +13,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { GapFreeStore } from 'idforge/sequences';
 import { tsEntry } from '../helpers/bundle.js';
+import { eachLine } from '../helpers/lines.js';
 import type { WorkerConfig } from './fixtures/gap-free-worker.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/gap-free-worker.ts', import.meta.url));
@@ -73,16 +74,9 @@ function spawnWorker(cfg: WorkerConfig, onLine: (line: string, kill: () => void)
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: string[] = [];
-  let buf = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    buf += chunk;
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      lines.push(line);
-      onLine(line, () => child.kill('SIGKILL'));
-    }
+  eachLine(child.stdout, (line) => {
+    lines.push(line);
+    onLine(line, () => child.kill('SIGKILL'));
   });
   const exit = new Promise<number | string>((resolve) =>
     child.on('close', (code, signal) => resolve((code ?? signal) as number | string)),

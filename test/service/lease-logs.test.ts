@@ -14,6 +14,7 @@ import { resolveConfig, startService } from '../../packages/server/src/service/i
 import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
+import { listenLocal } from '../helpers/tcp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const skip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);
@@ -44,9 +45,8 @@ async function cuttableProxy(): Promise<{
     down.pipe(up);
     up.pipe(down);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    port: (server.address() as { port: number }).port,
+    port: await listenLocal(server),
     cut() {
       cut = true;
       for (const s of sockets) s.destroy();

@@ -5,12 +5,12 @@
 // left in the store. A port in use is refused before any process starts.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
 import { type ServiceProc, spawnService } from '../helpers/service.js';
+import { silentServer } from '../helpers/tcp.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -147,9 +147,8 @@ describe('idforge serve --processes', () => {
   });
 
   test('a port in use: refused before any process starts, no store created', async () => {
-    const blocker = createServer();
-    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
-    const port = (blocker.address() as { port: number }).port;
+    const blocker = await silentServer();
+    const { port } = blocker;
     const db = join(t.dir, 'busy.db');
     const proc = spawnService([
       '--store',
@@ -162,7 +161,7 @@ describe('idforge serve --processes', () => {
     assert.equal(await proc.exited, 1);
     assert.match(proc.stderr, /is in use/);
     assert.ok(!proc.logs.some((l) => /starting 2 processes/.test(String(l.msg))));
-    await new Promise((r) => blocker.close(r));
+    await blocker.close();
     assert.equal(existsSync(db), false);
   });
 });

@@ -3,15 +3,16 @@
 // releases its lease and exits 0.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CONFIG_KEYS, flagName, TOKEN_KEYS } from '../../packages/server/src/service/index.js';
 import { openLeaseStore } from '../../packages/stores/src/index.js';
+import { BINS, loader } from '../helpers/bins.js';
 import { cli } from '../helpers/cli.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
-import { bin, loader, spawnService } from '../helpers/service.js';
+import { spawnService } from '../helpers/service.js';
 import { serviceSkip } from '../helpers/services.js';
+import { silentServer } from '../helpers/tcp.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -99,7 +100,7 @@ test('on a terminal the start is one human line: address, store, dashboard, docs
     process.execPath,
     '--import',
     loader,
-    bin,
+    BINS['idforge-server'],
     '--port',
     '0',
     '--store',
@@ -173,9 +174,8 @@ test('logs name the store but never its password, nor any token', async (t) => {
 
 test('a port in use: exit 1 naming the address and the fix; the lease taken meanwhile is released', async () => {
   const t = tempDir();
-  const taken = createServer();
-  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
-  const { port } = taken.address() as { port: number };
+  const taken = await silentServer();
+  const { port } = taken;
   try {
     const db = join(t.dir, 'idforge.db');
     const r = await cli([
@@ -199,7 +199,7 @@ test('a port in use: exit 1 naming the address and the fix; the lease taken mean
       await store.close();
     }
   } finally {
-    await new Promise((r) => taken.close(r));
+    await taken.close();
     t.remove();
   }
 });
