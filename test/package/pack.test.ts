@@ -496,5 +496,23 @@ describe('npm pack of every workspace package, installed into empty folders', {
 
   test('sizes, package counts and install times (for the record)', (t) => {
     for (const line of record) t.diagnostic(line);
+    const all = record.join('\n');
+    assert.match(all, /^npm pack --workspaces: \d+\.\d s$/m);
+    const recorded = (label: string, tree: Map<string, string[]>) => {
+      const m = new RegExp(
+        `^${label}: node_modules (\\d+(?:[.,]\\d+)?)([KMGT]?), (\\d+) packages, npm install (\\d+\\.\\d) s `,
+        'm',
+      ).exec(all);
+      assert.ok(m, `${label}: no size, package count and install time recorded:\n${all}`);
+      const count = [...tree.values()].reduce((n, paths) => n + paths.length, 0);
+      assert.equal(Number(m[3]), count, `${label}: the count recorded is the installed tree's`);
+      const bytes = Number(m[1]!.replace(',', '.')) * 1024 ** ' KMGT'.indexOf(m[2] || ' ');
+      return { bytes, count };
+    };
+    const alone = recorded('lib', libTree);
+    const all3 = recorded('app', appTree);
+    // The library alone is a part of the three packages' install: fewer packages, fewer bytes.
+    assert.ok(alone.count >= 1 && alone.count < all3.count, `${alone.count} vs ${all3.count}`);
+    assert.ok(alone.bytes > 0 && alone.bytes < all3.bytes, `${alone.bytes} vs ${all3.bytes}`);
   });
 });
