@@ -20,7 +20,7 @@ import { openSegmentStore } from '../../packages/stores/src/open.js';
 import { openTestService } from '../helpers/service.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = suiteTempDir('idforge-issue19-ex-');
+const dir = suiteTempDir('idforge-exhausted-tag-');
 
 /**
  * Mocked time for a buffer: its `now` and its timers (back-off, request waits) move together,

@@ -29,7 +29,7 @@ import { freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
-const dir = suiteTempDir('idforge-issue9-');
+const dir = suiteTempDir('idforge-store-errors-');
 
 const SECRET = 's3cret-Pw-9';
 const pgSkip = await serviceSkip('PostgreSQL', SERVERS.postgres.host, SERVERS.postgres.port);
