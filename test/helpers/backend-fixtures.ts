@@ -12,14 +12,13 @@
 // those backends (a run over the code of one backend, such as a mutation run's); unset, every
 // backend runs.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import type { Backend, BackendPort } from '../../packages/stores/src/backend.js';
 import { backendsWith } from '../../packages/stores/src/backends.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS, type ServerName } from './namespaces.js';
 import { serviceSkip } from './services.js';
+import { type TempDir, tempDir } from './temp.js';
 
 /** What the contracts must know of a backend beyond its URL. */
 export interface BackendTraits {
@@ -130,19 +129,17 @@ function keeper(): BackendFixture['keep'] {
 }
 
 function fileFixture(name: string, row: Extract<Row, { kind: 'file' }>): BackendFixture {
-  let dir: string | undefined;
+  let temp: TempDir | undefined;
   let n = 0;
-  after(() => {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => temp?.remove());
   return {
     name,
     traits: row.traits,
     server: undefined,
     skip: false,
     freshUrl(tag = 'store') {
-      dir ??= mkdtempSync(join(tmpdir(), `idforge-${name}-`));
-      return row.url(join(dir, `${tag}-${n++}`));
+      temp ??= tempDir(`idforge-${name}-`);
+      return row.url(join(temp.dir, `${tag}-${n++}`));
     },
     keep: keeper(),
   };
