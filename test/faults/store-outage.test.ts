@@ -20,18 +20,20 @@ import {
   openSequence,
 } from '../../packages/stores/src/open.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
-import { ownServer } from '../helpers/server.js';
+import { freePorts, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { type HeldLock, holdSqliteLock } from '../helpers/sqlite-lock.js';
 import { tempDir } from '../helpers/temp.js';
 import { counted, type Outage, type OutageReport, probeOutage } from './outage-probe.js';
 
-const PG = ownServer('postgres', 15440);
-const MARIADB = ownServer('mariadb', 13340);
-const REDIS = ownServer('redis', 16400, ['--no-persist']);
+// Each server of its own on a port from the OS.
+const [PG_PORT, MARIADB_PORT, REDIS_PORT, REDIS_DURABLE_PORT, ETCD_PORT] = await freePorts(5);
+const PG = ownServer('postgres', PG_PORT!);
+const MARIADB = ownServer('mariadb', MARIADB_PORT!);
+const REDIS = ownServer('redis', REDIS_PORT!, ['--no-persist']);
 // Leases are expected to survive a restart (appendfsync always), as on a Redis run for them.
-const REDIS_DURABLE = ownServer('redis', 16401);
-const ETCD = ownServer('etcd', 23800);
+const REDIS_DURABLE = ownServer('redis', REDIS_DURABLE_PORT!);
+const ETCD = ownServer('etcd', ETCD_PORT!);
 const { dir, remove: removeDir } = tempDir('idforge-store-outage-');
 const suffix = () => randomBytes(3).toString('hex');
 
@@ -73,7 +75,7 @@ function assertHealthy(t: TestContext, name: string, r: OutageReport): void {
 
 const isTyped = (e: unknown) => e instanceof IdforgeError;
 const pgMarksUrl = freshNamespaceUrl('postgres', 'i8marks');
-const ownPgUrl = `postgres://postgres@127.0.0.1:15440/postgres?namespace=i8_${suffix()}`;
+const ownPgUrl = `postgres://postgres@127.0.0.1:${PG_PORT}/postgres?namespace=i8_${suffix()}`;
 let pgSkip: string | false = false;
 
 before(async () => {
@@ -97,20 +99,20 @@ describe('issue 8: a sequence through a store outage', () => {
     { name: 'postgres', url: ownPgUrl, outage: serverOutage(PG), table: true },
     {
       name: 'mysql',
-      url: `mysql://root@127.0.0.1:13340/test?namespace=i8_${suffix()}`,
+      url: `mysql://root@127.0.0.1:${MARIADB_PORT}/test?namespace=i8_${suffix()}`,
       outage: serverOutage(MARIADB),
       table: true,
     },
     {
       name: 'redis counter, sqlite marks',
-      url: `redis://127.0.0.1:16400?namespace=i8_${suffix()}`,
+      url: `redis://127.0.0.1:${REDIS_PORT}?namespace=i8_${suffix()}`,
       marks: `sqlite:${join(dir, 'marks.db')}`,
       outage: serverOutage(REDIS),
       table: false,
     },
     {
       name: 'redis counter, postgres marks',
-      url: `redis://127.0.0.1:16400?namespace=i8_${suffix()}`,
+      url: `redis://127.0.0.1:${REDIS_PORT}?namespace=i8_${suffix()}`,
       marks: pgMarksUrl,
       outage: serverOutage(REDIS),
       table: false,
@@ -164,12 +166,12 @@ describe('issue 8: a Snowflake node through a lease store outage', () => {
     { name: 'postgres', url: ownPgUrl, outage: serverOutage(PG) },
     {
       name: 'redis',
-      url: `redis://127.0.0.1:16401?namespace=i8_${suffix()}`,
+      url: `redis://127.0.0.1:${REDIS_DURABLE_PORT}?namespace=i8_${suffix()}`,
       outage: serverOutage(REDIS_DURABLE),
     },
     {
       name: 'etcd',
-      url: `etcd://127.0.0.1:23800?namespace=i8_${suffix()}`,
+      url: `etcd://127.0.0.1:${ETCD_PORT}?namespace=i8_${suffix()}`,
       outage: serverOutage(ETCD),
     },
   ];
@@ -204,7 +206,7 @@ describe('issue 8: a Snowflake node through a lease store outage', () => {
 
 describe('issue 8: a node started while its store is down', () => {
   test('acquireTimeoutMs waits for the store (with back-off); 0 fails at once, typed', async (t) => {
-    const url = `redis://127.0.0.1:16401?namespace=i8_${suffix()}`;
+    const url = `redis://127.0.0.1:${REDIS_DURABLE_PORT}?namespace=i8_${suffix()}`;
     const c = counted(await openLeaseStore(url, { connectTimeoutMs: 1000 }));
     t.after(() => c.store.close());
     const quiet = { info() {}, warn() {}, error() {} };

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePorts } from '../helpers/server.js';
 import { reachable, serviceSkip } from '../helpers/services.js';
 
 const run = promisify(execFile);
@@ -21,7 +22,7 @@ test('etcd answers on the port the test runner promised', async (t) => {
 test('with no etcd on its port, the test runner starts one', {
   skip: process.env.IDFORGE_AUTOSTART_CHILD === '1',
 }, async (t) => {
-  const own = 23960;
+  const [own, peer] = (await freePorts(2)) as [number, number];
   const stop = () =>
     run('bash', ['scripts/services/etcd.sh', 'stop', '--port', String(own), '--wipe'], {
       cwd: root,
@@ -40,6 +41,7 @@ test('with no etcd on its port, the test runner starts one', {
           Object.entries(process.env).filter(([k]) => k !== 'NODE_TEST_CONTEXT'),
         ),
         IDFORGE_ETCD_PORT: String(own),
+        IDFORGE_ETCD_PEER_PORT: String(peer),
         IDFORGE_AUTOSTART_CHILD: '1',
         IDFORGE_REQUIRE_SERVICES: '1',
       },
