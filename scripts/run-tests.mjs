@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the test suites with Node's built-in runner over the TypeScript sources (via tsx).
-// Usage: node scripts/run-tests.mjs [dir...] [--slow] [--only PATTERN] [--concurrency N] [--verbose]
+// Usage: node scripts/run-tests.mjs [dir|file...] [--slow] [--only PATTERN] [--concurrency N] [--verbose]
 //                                   [--record-durations]
 //   *.slow.test.ts files run only with --slow (npm run test:slow); none is no failure.
 // Warnings and unhandled rejections fail the run.
@@ -39,7 +39,12 @@ const only = onlyIdx >= 0 ? args[onlyIdx + 1] : undefined;
 const valued = new Set(['--only', '--concurrency']);
 const dirs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1]));
 
+/** The test files under `dir` (or `dir` itself, a test file named on the command line). */
 function collect(dir, out) {
+  if (!statSync(dir).isDirectory()) {
+    if (dir.endsWith('.test.ts')) out.push(dir);
+    return out;
+  }
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) collect(path, out);
