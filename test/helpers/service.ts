@@ -13,6 +13,7 @@ import {
   type ServiceDeps,
 } from '../../packages/server/src/service/index.js';
 import { BINS, loader } from './bins.js';
+import { injectThroughLane } from './lane-inject.js';
 import { eachLine } from './lines.js';
 import { tempDir } from './temp.js';
 
@@ -47,6 +48,8 @@ export async function openTestService(
     ...(clock === undefined ? {} : { clock }),
   });
   const app = await buildApp(opened.deps);
+  // app.inject() meets the fast lane where a client on a socket would (lane-inject.ts).
+  injectThroughLane(app);
   return {
     app,
     deps: opened.deps,
