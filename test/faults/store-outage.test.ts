@@ -67,7 +67,9 @@ function fileLock(path: string): Outage {
 function assertHealthy(t: TestContext, name: string, r: OutageReport): void {
   const at = `${name}: ${JSON.stringify({ ...r, drawn: r.drawn.length })}`;
   t.diagnostic(at);
-  assert.ok(r.maxLagMs < 300, `${at}: the event loop was blocked for ${r.maxLagMs} ms`);
+  // The defect blocked the loop for a call's whole wait on the store (seconds, a sizeable part
+  // of the 2 s outage); a busy machine's preemption stalls it for a few hundred ms at most.
+  assert.ok(r.maxLagMs < 1000, `${at}: the event loop was blocked for ${r.maxLagMs} ms`);
   assert.ok(r.attemptsPerSecond <= 40, `${at}: ${r.attemptsPerSecond} store attempts per second`);
   assert.ok(r.recoveredMs < 2000, `${at}: served again only ${r.recoveredMs} ms after the return`);
   assert.equal(new Set(r.drawn).size, r.drawn.length, `${at}: a value was drawn twice`);

@@ -58,15 +58,19 @@ function issuedAbove(url: URL, n: number, what: string): Promise<number> {
 const rssMb = (p: ServiceProc) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p.child.pid}/status`, 'utf8'))?.[1]) / 1024;
 
+/**
+ * The event-loop guard is off: on a busy machine its 503s (short answers, all fitting in the
+ * kernel's buffers) left nothing pending to stall on, and refused the other client.
+ */
 function serve(name: string, args: string[] = []): ServiceProc {
   const env = { NODE_OPTIONS: '--max-old-space-size=256' };
-  return spawnService(['--store', `sqlite:${join(t.dir, `${name}.db`)}`, ...args], env, t.dir);
+  const store = `sqlite:${join(t.dir, `${name}.db`)}`;
+  return spawnService(['--store', store, '--max-event-loop-delay-ms', '0', ...args], env, t.dir);
 }
 
 test('12 connections that never read 250 pipelined answers each: a 256 MB heap stays bounded, others served throughout', async () => {
-  // The stall timeout out of the way (this is about memory while the connections hold), and
-  // the event-loop guard too: a busy test machine's lag must not answer the other client 503.
-  const p = serve('attack', ['--write-timeout-ms', '600000', '--max-event-loop-delay-ms', '0']);
+  // The stall timeout out of the way: this is about memory while the connections hold.
+  const p = serve('attack', ['--write-timeout-ms', '600000']);
   const attackers: Socket[] = [];
   try {
     const url = new URL(await p.ready);
