@@ -20,7 +20,6 @@ import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const t = tempDir('idforge-drain-');
-after(() => t.remove());
 let dbs = 0;
 
 /** `idforge serve` of `processes` processes, listening (every process of them). */
@@ -141,8 +140,13 @@ function refused(url: URL): Promise<boolean> {
 
 const GET = 'GET /v1/ids/uuidv7 HTTP/1.1\r\nHost: idforge\r\n\r\n';
 
-describe('SIGTERM drains keep-alive connections without resetting a request', () => {
-  for (const processes of [1, 2]) {
+/**
+ * The suite with `--processes` = `processes`; drain-1.test.ts and drain-2.test.ts run it, so the
+ * two run at once.
+ */
+export function drainSuite(processes: number): void {
+  after(() => t.remove());
+  describe(`SIGTERM drains keep-alive connections without resetting a request (--processes ${processes})`, () => {
     test(`--processes ${processes}: a connection idle through the grace is answered 503 after the listener closed, not closed under its client`, async () => {
       const p = await serve(processes, ['--drain-grace-ms', '200']);
       const s = connect(Number(new URL(p.url).port), new URL(p.url).hostname);
@@ -184,5 +188,5 @@ describe('SIGTERM drains keep-alive connections without resetting a request', ()
         assert.ok(r.unavailable > 0, 'clients were told 503 while the node drained');
       }
     });
-  }
-});
+  });
+}

@@ -1,0 +1,5 @@
+// SIGTERM under keep-alive load with --processes 1 (./drain-suite.ts); the two process counts
+// are a file each, so they run at once.
+import { drainSuite } from './drain-suite.js';
+
+drainSuite(1);
