@@ -87,7 +87,8 @@ test('a store failing at once: bounded attempts, the event loop stays free, reco
   const maxLagMs = lag.max / 1e6;
   const perSecond = attemptsWhileDown / (DOWN_MS / 1000);
   // Before the fix: ~10^5 attempts per second and a lag equal to the fetch timeout (1000 ms).
-  assert.ok(maxLagMs < 250, `event loop blocked for ${maxLagMs.toFixed(0)} ms while down`);
+  // Half of it tells that block from what a busy machine's preemption alone stalls the loop.
+  assert.ok(maxLagMs < 500, `event loop blocked for ${maxLagMs.toFixed(0)} ms while down`);
   assert.ok(perSecond <= 40, `${attemptsWhileDown} store attempts in ${DOWN_MS} ms`);
   assert.ok(failures >= 1, 'the caller saw the outage');
   assert.equal(drawn, 500, 'numbers are drawn again once the store is back');
