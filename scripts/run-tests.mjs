@@ -7,7 +7,9 @@
 //
 // Each file runs in its own process, N files at a time (--concurrency N, or
 // IDFORGE_TEST_CONCURRENCY; default 4: the fault and cluster suites mostly wait on servers,
-// restarts and TTLs), the longest first by the last run's durations (kept in
+// restarts and TTLs; at most IDFORGE_TEST_HEAVY, default 2, of the files marked
+// `// test-runner: heavy`, which load server processes fully), the longest first by the last
+// run's durations (kept in
 // node_modules/.cache/idforge/; a fresh clone goes by test/durations.json, which
 // --record-durations rewrites from a whole run). A file that passes prints one line; a
 // failing one prints its whole TAP output (--verbose: every file's). The end gives the totals
@@ -225,9 +227,47 @@ const results = [];
 const wallStart = performance.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
+// Files that drive several server processes under full load (a `// test-runner: heavy` line
+// near their top) use both cores by themselves: at most `maxHeavy` of them run at once, the
+// other places going to files that mostly wait. Four of them together starved their nodes'
+// lease renewals on a 2-core machine.
+const maxHeavy = Math.max(1, Number(process.env.IDFORGE_TEST_HEAVY || 2));
+const heavy = new Set(
+  files.filter((f) => /^\/\/ test-runner: heavy\b/m.test(readFileSync(f, 'utf8').slice(0, 4000))),
+);
+let heavyRunning = 0;
+/** Settles when a file ends: a worker that found only heavy files left waits for it. */
+let ended = resolvers();
+
+function resolvers() {
+  let resolve;
+  const promise = new Promise((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** The next file this worker may start (longest first), or null when none is left. */
+async function nextFile() {
+  for (;;) {
+    if (queue.length === 0) return null;
+    const i = heavyRunning < maxHeavy ? 0 : queue.findIndex((f) => !heavy.has(f));
+    if (i >= 0) {
+      const file = queue.splice(i, 1)[0];
+      if (heavy.has(file)) heavyRunning++; // here, before another worker looks
+      return file;
+    }
+    await ended.promise;
+  }
+}
+
 async function worker() {
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+  for (let file = await nextFile(); file !== null; file = await nextFile()) {
     const r = await runFile(file);
+    if (heavy.has(file)) heavyRunning--;
+    const { resolve } = ended;
+    ended = resolvers();
+    resolve();
     results.push(r);
     const failed = r.why !== null || r.counts === null || r.counts.fail > 0;
     const n = r.counts === null ? '' : ` (${r.counts.tests} tests)`;

@@ -1,3 +1,4 @@
+// test-runner: heavy (server processes under full load; scripts/run-tests.mjs)
 // Worker-ID leases over HTTP, on real processes: 4 nodes lease through `idforge serve`
 // (httpLeaseStore) and 1 leases on PostgreSQL directly, all issuing, while the service is
 // killed (SIGKILL, then restarted on its port) or cut off by the partition proxy. Each proxied

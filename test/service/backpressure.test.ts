@@ -1,3 +1,4 @@
+// test-runner: heavy (server processes under full load; scripts/run-tests.mjs)
 // Issue 32 §11: a client that never reads exhausted the server's memory. 250 pipelined
 // `GET /v1/ids/snowflake?count=10000` on a connection, never read, kept ~56 MB on the server
 // (every answer built at once and held until its turn); 12 such connections took a server

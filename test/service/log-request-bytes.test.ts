@@ -1,3 +1,4 @@
+// test-runner: heavy (server processes under full load; scripts/run-tests.mjs)
 // Issue 19 §4: at --log-level trace, Fastify's "client error" / "header_overflow" lines carried
 // err.rawPacket, the raw request bytes as a number array, Authorization header included: one
 // fuzz run logged the admin token 315 times. Here a real `idforge serve` at every level gets

@@ -1,3 +1,4 @@
+// test-runner: heavy (server processes under full load; scripts/run-tests.mjs)
 // Issue 32 §13: what a `--processes N` node says for the whole node, on real processes. Its rate
 // limit is the node's (N processes do not admit N times rateLimit), and the counters its
 // /metrics and /v1/status sum across processes never go down when a process dies (the

@@ -1,3 +1,4 @@
+// test-runner: heavy (server processes under full load; scripts/run-tests.mjs)
 // Issue 24 §1: `idforge serve --processes N` on real processes. 2 and 4 processes on one port:
 // 200,000 IDs through it, 0 duplicates, one worker ID per process; /v1/status, /readyz and
 // /metrics speak for every process; a SIGKILLed process is replaced (a fresh lease) while the
