@@ -310,7 +310,7 @@ if (args.includes('--record-durations')) {
   const table = Object.fromEntries(
     sorted.map((r) => [relative(root, r.file), Math.max(1, Math.round(r.ms / 1000))]),
   );
-  writeFileSync(recordedFile, `${JSON.stringify(table, null, 1)}\n`);
+  writeFileSync(recordedFile, `${JSON.stringify(table, null, 2)}\n`);
   process.stdout.write(`# durations recorded in ${relative(root, recordedFile)}\n`);
 }
 process.exit(failedFiles.length === 0 && total.fail === 0 ? 0 : 1);
