@@ -28,7 +28,12 @@ export const MODULES: readonly ModuleConfig[] = [
     files: [
       {
         path: `${IDFORGE}/core/snowflake/generator.ts`,
-        tests: ['test/core/snowflake-generator.test.ts', 'test/core/snowflake-faults.test.ts'],
+        tests: [
+          'test/core/snowflake-generator.test.ts',
+          'test/core/snowflake-faults.test.ts',
+          'test/core/snowflake-gene.test.ts',
+          'test/regressions/issue-8-stalled-clock.test.ts',
+        ],
       },
       {
         path: `${IDFORGE}/core/uuid/v7.ts`,
@@ -40,7 +45,11 @@ export const MODULES: readonly ModuleConfig[] = [
       },
       {
         path: `${IDFORGE}/core/ulid.ts`,
-        tests: ['test/core/ulid.test.ts', 'test/core/ulid-monotonic.test.ts'],
+        tests: [
+          'test/core/ulid.test.ts',
+          'test/core/ulid-monotonic.test.ts',
+          'test/core/ulid-edges.test.ts',
+        ],
       },
     ],
     tests: [],
@@ -60,6 +69,7 @@ export const MODULES: readonly ModuleConfig[] = [
       'test/coord/fleet-skew.test.ts',
       'test/coord/lease-keeper.test.ts',
       'test/coord/snowflake-node.test.ts',
+      'test/coord/snowflake-node-edges.test.ts',
     ],
     sample: 30,
   },
@@ -244,11 +254,14 @@ export const MODULES: readonly ModuleConfig[] = [
     files: [
       { path: `${SERVER}/auth.ts` },
       { path: `${SERVER}/plugins/auth.ts` },
-      { path: `${SERVER}/rate-limit.ts`, tests: ['test/service/rate-limit.test.ts'] },
+      {
+        path: `${SERVER}/rate-limit.ts`,
+        tests: ['test/service/rate-limit.test.ts', 'test/service/rate-limit-key.test.ts'],
+      },
       {
         path: `${SERVER}/routes/leases.ts`,
         functions: ['checkTokenRange', 'checkTokenCount', 'checkAcquire', 'keepWithinCount'],
-        tests: ['test/service/lease-routes.test.ts'],
+        tests: ['test/service/lease-routes.test.ts', 'test/service/lease-routes-range.test.ts'],
       },
     ],
     tests: [
@@ -273,6 +286,8 @@ export const MODULES: readonly ModuleConfig[] = [
       'test/public/opaque.test.ts',
       'test/public/opaque-tamper.test.ts',
       'test/public/opaque-reference.test.ts',
+      'test/public/keys-text.test.ts',
+      'test/public/opaque-options.test.ts',
     ],
     sample: 30,
   },

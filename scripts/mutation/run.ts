@@ -35,7 +35,7 @@ interface Options {
   readonly sample: number | undefined;
   readonly list: boolean;
   readonly json: string | undefined;
-  /** Only the sampled mutants whose file:line:col contains this. */
+  /** Only the sampled mutants whose file:line:col contains one of these (comma-separated). */
   readonly match: string | undefined;
 }
 
@@ -239,7 +239,9 @@ async function main(): Promise<void> {
     const n = options.all ? all.length : (options.sample ?? module.sample);
     const drawn = sampleOf(all, n, module.name);
     const { match } = options;
-    return { module, all, mutants: match ? drawn.filter((m) => where(m).includes(match)) : drawn };
+    const wanted = match?.split(',');
+    const picked = wanted ? drawn.filter((m) => wanted.some((w) => where(m).includes(w))) : drawn;
+    return { module, all, mutants: picked };
   });
   if (options.list) {
     for (const p of plans) {

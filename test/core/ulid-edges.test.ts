@@ -1,0 +1,29 @@
+// UlidGenerator's edges (found by the mutation run, issue 34): the default is not monotonic
+// (two ULIDs in one millisecond draw fresh randomness, as the spec's plain ulid()), and a
+// clock reading past 2^53 is a wrong argument naming the range.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ManualClock } from '../../packages/idforge/src/core/clock.js';
+import { seededRandom } from '../../packages/idforge/src/core/random.js';
+import { UlidGenerator } from '../../packages/idforge/src/core/ulid.js';
+
+test('UlidGenerator is not monotonic by default: one millisecond, fresh random parts', () => {
+  const gen = new UlidGenerator({
+    clock: new ManualClock(1_700_000_000_000),
+    random: seededRandom(1),
+  });
+  assert.equal(gen.monotonic, false);
+  const a = gen.next();
+  const b = gen.next();
+  assert.equal(a.slice(0, 10), b.slice(0, 10), 'same millisecond');
+  // Monotonic would give a's random part + 1: the same first 15 of its 16 characters.
+  assert.notEqual(a.slice(10, 25), b.slice(10, 25));
+});
+
+test('a clock reading past 2^53 is a RangeError naming the range', () => {
+  const gen = new UlidGenerator({ clock: new ManualClock(2 ** 53 + 2) });
+  assert.throws(
+    () => gen.next(),
+    (e: unknown) => e instanceof RangeError && /9007199254740992\]/.test(e.message),
+  );
+});
