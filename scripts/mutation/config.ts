@@ -228,6 +228,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sql/postgres-inputs.test.ts',
           'test/sql/postgres-switch.test.ts',
           'test/sql/postgres-lock.test.ts',
+          'test/sql/postgres-edges.test.ts',
         ],
       },
       {
@@ -237,11 +238,14 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sql/mariadb.test.ts',
           'test/sql/mariadb-inputs.test.ts',
           'test/sql/mariadb-state.test.ts',
+          'test/sql/mariadb-reinstall.test.ts',
+          'test/sql/mariadb-edges.test.ts',
         ],
       },
       { path: `${IDFORGE}/sql/script.ts` },
     ],
     tests: [
+      'test/sql/layout-sql.test.ts',
       'test/sql/sqlite.test.ts',
       'test/sql/versions.test.ts',
       'test/sql/postgres.test.ts',

@@ -3,7 +3,8 @@
 //
 // Measures how strong the tests of the safety-critical modules are: each mutant (a small
 // change to the source, mutants.ts) is written into a sandbox copy of the repository and the
-// module's own test files run against it, fastest first, stopping at the first that fails.
+// module's own test files run against it, stopping at the first that fails (first the files
+// that killed the same source file's earlier mutants, then the fastest).
 // A mutant a test notices is killed; one that makes a test run past its timeout (3x its
 // baseline + 15 s) is killed too, and said so; one every test passes survived. Mutants
 // listed in equivalent.json (with the reason they cannot be told apart) are counted apart.
