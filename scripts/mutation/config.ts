@@ -100,6 +100,7 @@ export const MODULES: readonly ModuleConfig[] = [
         tests: [
           'test/contract/lease-store-redis.test.ts',
           'test/sequences/counter-source-redis.test.ts',
+          'test/sequences/counter-source-edges.test.ts',
         ],
       },
       { path: `${STORES}/file/lease-store.ts`, tests: ['test/contract/lease-store-file.test.ts'] },
@@ -176,6 +177,7 @@ export const MODULES: readonly ModuleConfig[] = [
       'test/sequences/gap-free-refusals.test.ts',
       'test/sequences/gap-free-timeout.test.ts',
       'test/sequences/gap-free-race.test.ts',
+      'test/sequences/gap-free-edges.test.ts',
     ],
     sample: 30,
   },
@@ -188,13 +190,18 @@ export const MODULES: readonly ModuleConfig[] = [
       },
       {
         path: `${IDFORGE}/sequences/formatted-sequence.ts`,
-        tests: ['test/sequences/number-format.test.ts', 'test/service/formatted-sequences.test.ts'],
+        tests: [
+          'test/sequences/number-format.test.ts',
+          'test/service/formatted-sequences.test.ts',
+          'test/sequences/formatted-sequence-edges.test.ts',
+        ],
       },
       {
         path: `${IDFORGE}/sequences/counter-source.ts`,
         tests: [
           'test/sequences/counter-source.test.ts',
           'test/sequences/counter-source-redis.test.ts',
+          'test/sequences/counter-source-edges.test.ts',
         ],
       },
       {
@@ -202,6 +209,7 @@ export const MODULES: readonly ModuleConfig[] = [
         tests: [
           'test/sequences/segment-buffer.test.ts',
           'test/sequences/segment-buffer-observe.test.ts',
+          'test/sequences/segment-buffer-exhausted.test.ts',
         ],
       },
       {
