@@ -78,17 +78,26 @@ export const MODULES: readonly ModuleConfig[] = [
     files: [
       {
         path: `${STORES}/sqlite/lease-store.ts`,
-        tests: ['test/contract/lease-store-sqlite.test.ts'],
+        tests: [
+          'test/contract/lease-store-sqlite.test.ts',
+          'test/contract/lease-store-edges.test.ts',
+        ],
       },
       {
         path: `${STORES}/postgres/lease-store.ts`,
-        tests: ['test/contract/lease-store-postgres.test.ts'],
+        tests: [
+          'test/contract/lease-store-postgres.test.ts',
+          'test/contract/lease-store-edges.test.ts',
+        ],
       },
       {
         path: `${STORES}/postgres/schema.ts`,
         functions: ['leaseSql'],
         text: true,
-        tests: ['test/contract/lease-store-postgres.test.ts'],
+        tests: [
+          'test/contract/lease-store-postgres.test.ts',
+          'test/contract/lease-store-edges.test.ts',
+        ],
       },
       {
         path: `${STORES}/redis/lease-store.ts`,
@@ -103,8 +112,20 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sequences/counter-source-edges.test.ts',
         ],
       },
-      { path: `${STORES}/file/lease-store.ts`, tests: ['test/contract/lease-store-file.test.ts'] },
-      { path: `${STORES}/etcd/lease-store.ts`, tests: ['test/contract/lease-store-etcd.test.ts'] },
+      {
+        path: `${STORES}/file/lease-store.ts`,
+        tests: [
+          'test/contract/lease-store-file.test.ts',
+          'test/contract/lease-store-edges.test.ts',
+        ],
+      },
+      {
+        path: `${STORES}/etcd/lease-store.ts`,
+        tests: [
+          'test/contract/lease-store-etcd.test.ts',
+          'test/contract/lease-store-edges.test.ts',
+        ],
+      },
       {
         path: `${STORES}/postgres/mark-store.ts`,
         text: true,
@@ -130,14 +151,26 @@ export const MODULES: readonly ModuleConfig[] = [
       {
         path: `${STORES}/mysql/segment-store.ts`,
         text: true,
-        tests: ['test/contract/segment-store-mysql.test.ts'],
+        tests: [
+          'test/contract/segment-store-mysql.test.ts',
+          'test/contract/segment-store-edges.test.ts',
+        ],
       },
       {
         path: `${STORES}/sqlite/segment-store.ts`,
         text: true,
-        tests: ['test/contract/segment-store-sqlite.test.ts'],
+        tests: [
+          'test/contract/segment-store-sqlite.test.ts',
+          'test/contract/segment-store-edges.test.ts',
+        ],
       },
-      { path: `${STORES}/segment-args.ts`, tests: ['test/contract/segment-store-sqlite.test.ts'] },
+      {
+        path: `${STORES}/segment-args.ts`,
+        tests: [
+          'test/contract/segment-store-sqlite.test.ts',
+          'test/contract/segment-store-edges.test.ts',
+        ],
+      },
     ],
     tests: [],
     sample: 30,
@@ -153,6 +186,7 @@ export const MODULES: readonly ModuleConfig[] = [
         tests: [
           'test/sequences/gap-free-postgres.test.ts',
           'test/sequences/gap-free-refusals.test.ts',
+          'test/sequences/gap-free-edges.test.ts',
         ],
       },
       {
@@ -161,6 +195,7 @@ export const MODULES: readonly ModuleConfig[] = [
         tests: [
           'test/sequences/gap-free-mysql.test.ts',
           'test/sequences/gap-free-refusals.test.ts',
+          'test/sequences/gap-free-edges.test.ts',
         ],
       },
       {
@@ -169,6 +204,7 @@ export const MODULES: readonly ModuleConfig[] = [
         tests: [
           'test/sequences/gap-free-sqlite.test.ts',
           'test/sequences/gap-free-refusals.test.ts',
+          'test/sequences/gap-free-edges.test.ts',
         ],
       },
     ],
