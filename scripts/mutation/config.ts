@@ -109,7 +109,6 @@ export const MODULES: readonly ModuleConfig[] = [
         tests: [
           'test/contract/lease-store-redis.test.ts',
           'test/sequences/counter-source-redis.test.ts',
-          'test/sequences/counter-source-edges.test.ts',
         ],
       },
       {
@@ -124,6 +123,7 @@ export const MODULES: readonly ModuleConfig[] = [
         tests: [
           'test/contract/lease-store-etcd.test.ts',
           'test/contract/lease-store-edges.test.ts',
+          'test/contract/lease-store-etcd-leases.test.ts',
         ],
       },
       {
