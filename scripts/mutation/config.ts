@@ -101,7 +101,10 @@ export const MODULES: readonly ModuleConfig[] = [
       },
       {
         path: `${STORES}/redis/lease-store.ts`,
-        tests: ['test/contract/lease-store-redis.test.ts'],
+        tests: [
+          'test/contract/lease-store-redis.test.ts',
+          'test/contract/lease-store-redis-scripts.test.ts',
+        ],
       },
       {
         path: `${STORES}/redis/scripts.ts`,
