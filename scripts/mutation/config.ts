@@ -127,6 +127,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/lease-store-etcd.test.ts',
           'test/contract/lease-store-edges.test.ts',
           'test/contract/lease-store-etcd-leases.test.ts',
+          'test/contract/lease-store-etcd-races.test.ts',
         ],
       },
       {
