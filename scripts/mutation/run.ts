@@ -1,5 +1,5 @@
 // npm run test:mutation [module...] [--jobs N] [--all] [--sample N] [--list] [--json FILE]
-//                       [--match FILE:LINE]
+//                       [--match FILE:LINE] [--seed N]
 //
 // Measures how strong the tests of the safety-critical modules are: each mutant (a small
 // change to the source, mutants.ts) is written into a sandbox copy of the repository and the
@@ -19,6 +19,7 @@ import { type Mutant, mutantsOf } from './mutants.js';
 import { createSandbox, removeSandbox } from './sandbox.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The default seed of the samples; --seed N draws another. */
 const SEED = 34;
 
 interface Equivalent {
@@ -38,6 +39,7 @@ interface Options {
   readonly json: string | undefined;
   /** Only the sampled mutants whose file:line:col contains one of these (comma-separated). */
   readonly match: string | undefined;
+  readonly seed: number;
 }
 
 interface ModuleResult {
@@ -56,6 +58,7 @@ function parseArgs(argv: string[]): Options {
   const sample = value('--sample');
   const json = value('--json');
   const match = value('--match');
+  const seed = Number(value('--seed') ?? SEED);
   const flag = (f: string) => {
     const i = argv.indexOf(f);
     if (i >= 0) argv.splice(i, 1);
@@ -71,7 +74,7 @@ function parseArgs(argv: string[]): Options {
   }
   const modules = argv.length === 0 ? MODULES : MODULES.filter((m) => argv.includes(m.name));
   const n = sample === undefined ? undefined : Number(sample);
-  return { modules, jobs, all, sample: n, list, json, match };
+  return { modules, jobs, all, sample: n, list, json, match, seed };
 }
 
 /** A fixed-seed generator (mulberry32), so the same sources give the same sample. */
@@ -93,9 +96,9 @@ function candidates(module: ModuleConfig): Mutant[] {
   });
 }
 
-function sampleOf(all: Mutant[], n: number, name: string): Mutant[] {
+function sampleOf(all: Mutant[], n: number, name: string, seed: number): Mutant[] {
   if (n >= all.length) return all;
-  const next = random(SEED + [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 0));
+  const next = random(seed + [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 0));
   const pool = [...all];
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
@@ -238,7 +241,7 @@ async function main(): Promise<void> {
   const plans = options.modules.map((module) => {
     const all = candidates(module);
     const n = options.all ? all.length : (options.sample ?? module.sample);
-    const drawn = sampleOf(all, n, module.name);
+    const drawn = sampleOf(all, n, module.name, options.seed);
     const { match } = options;
     const wanted = match?.split(',');
     const picked = wanted ? drawn.filter((m) => wanted.some((w) => where(m).includes(w))) : drawn;
