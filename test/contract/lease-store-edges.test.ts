@@ -79,6 +79,13 @@ describe('a released claim goes with its lease', () => {
   });
 });
 
+test('SQLite: a store opened from a URL closes its database at close()', async () => {
+  const store = await openLeaseStore(`sqlite:${join(dir, 'closing.db')}`);
+  await store.migrate();
+  await store.close();
+  await assert.rejects(store.list(), /not open|closed/);
+});
+
 describe('file store', () => {
   test('a closed store refuses every call', async () => {
     const store = await openFileLeaseStore(`file:${join(dir, 'closed.json')}`);

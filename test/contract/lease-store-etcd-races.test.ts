@@ -1,7 +1,8 @@
 // The etcd lease store when another writer wins its compare-and-set (found by the mutation run,
 // issue 34), on the real server through a client that rewrites some answers: a worker ID seen
-// free but taken before the grant gives the etcd lease granted for it back; and a grant, a
-// renewal or a release whose compare keeps failing gives up after exactly 16 attempts.
+// free but taken before the grant, or a grant that fails midway, gives the etcd lease granted
+// for it back; and a grant, a renewal or a release whose compare keeps failing gives up after
+// exactly 16 attempts.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
@@ -9,6 +10,7 @@ import { Etcd3 } from 'etcd3';
 import { parseEtcdUrl } from '../../packages/stores/src/etcd/connect.js';
 import { EtcdLeaseStore, openEtcdLeaseStore } from '../../packages/stores/src/etcd/lease-store.js';
 import { serviceSkip } from '../helpers/services.js';
+import { waitFor } from '../helpers/wait.js';
 import { owner, request } from './lease-store.js';
 
 const url = process.env.IDFORGE_ETCD_URL ?? 'etcd://127.0.0.1:2379';
@@ -158,4 +160,28 @@ test('a renewal whose compare keeps failing gives up after 16 attempts', { skip 
   } finally {
     await real.close();
   }
+});
+
+test('a grant that fails midway gives back the etcd lease it was granted', { skip }, async () => {
+  const granted: string[] = [];
+  const client = rewriting({
+    txn: async () => {
+      throw new Error('the connection broke');
+    },
+    leaseGrant: async (...args: never[]) => {
+      const r = await raw!.leaseClient.leaseGrant(
+        ...(args as unknown as Parameters<Etcd3['leaseClient']['leaseGrant']>),
+      );
+      granted.push(r.ID);
+      return r;
+    },
+  });
+  const store = new EtcdLeaseStore({ client, namespace: fresh() });
+  await assert.rejects(store.acquire(request(owner(), 0, 0)));
+  assert.equal(granted.length, 1);
+  // The revoke is sent without waiting for it (the error goes back at once): wait for it.
+  await waitFor(
+    async () => (await raw!.leaseClient.leaseTimeToLive({ ID: granted[0]! })).TTL === '-1',
+    'the granted etcd lease revoked',
+  );
 });

@@ -44,3 +44,16 @@ test('NOSCRIPT sends the source once', async () => {
   await store.acquire(request()).catch(() => undefined); // the recorded reply is no lease reply
   assert.deepEqual(calls, ['evalsha', 'eval']);
 });
+
+test('a reply of the wrong shape is named as such', async () => {
+  const client = {
+    status: 'ready',
+    async evalsha() {
+      return 'OK';
+    },
+  };
+  const store = new RedisLeaseStore({ client: client as never });
+  await assert.rejects(store.list(), (e: unknown) =>
+    /expected an array reply, got OK/.test(`${e} ${(e as Error).cause ?? ''}`),
+  );
+});

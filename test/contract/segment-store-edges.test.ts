@@ -1,7 +1,8 @@
 // Segment stores' edges the contract suite does not pin (found by the mutation run, issue 34):
 // a store on the caller's client or pool leaves it open at close(); SQLite's busy timeout may
-// be 0; createTag names a missing options object; and MariaDB's migrate converts an older
-// table whose tag column is VARCHAR to VARBINARY, looking only at its own table.
+// be 0; createTag names a missing options object and checks the description; and MariaDB's
+// migrate converts an older table whose tag column is VARCHAR to VARBINARY, looking only at
+// its own table.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,6 +39,25 @@ describe('SQLite', () => {
     });
     await store.migrate();
     await store.close();
+  });
+
+  test('a description is text of at most 256 characters', async () => {
+    const store = await openSqliteSegmentStore(`sqlite:${join(dir, 'description.db')}`);
+    try {
+      await store.migrate();
+      await store.createTag('a', { step: 1, description: 'x'.repeat(256) });
+      await assert.rejects(
+        store.createTag('b', { step: 1, description: 'x'.repeat(257) }),
+        (e: unknown) =>
+          e instanceof RangeError && /description: expected at most 256/.test(e.message),
+      );
+      await assert.rejects(
+        store.createTag('c', { step: 1, description: 5 as never }),
+        (e: unknown) => e instanceof TypeError && /description: expected a string/.test(e.message),
+      );
+    } finally {
+      await store.close();
+    }
   });
 
   test('createTag without options is a TypeError naming options', async () => {

@@ -1,12 +1,14 @@
 // The Snowflake node's edges that the main suite does not pin (found by the mutation run,
 // issue 34): the issued count across a close, readiness agreeing with next() at the lease
-// deadline's last tick, a failed worker-ID switch retried after exactly 8 x retryMs, and a
-// duplicate claim's end logged once, when it ends. SQLite store, injected clocks.
+// deadline's last tick, a failed worker-ID switch retried after exactly 8 x retryMs, a
+// duplicate claim's end logged once, when it ends, and a lost lease leased again. SQLite
+// store, injected clocks.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import {
@@ -164,5 +166,31 @@ test("a duplicate claim's end is logged once, when the claim is gone", async () 
   } finally {
     await node.close();
     await real.close();
+  }
+});
+
+test('a node whose lease row is deleted loses it, then leases again and issues', async () => {
+  const file = join(dir, `edges-${n++}.db`);
+  const store = await openLeaseStore(`sqlite:${file}`);
+  const node = await createSnowflakeNode({
+    store,
+    workerIds: 4,
+    renewEveryMs: 20,
+    retryMs: 20,
+    ...quiet(),
+  });
+  try {
+    node.next();
+    const db = new Database(file);
+    db.prepare('DELETE FROM idforge_leases WHERE worker_id = 4').run();
+    db.close();
+    await waitFor(() => node.metrics.leasesLost >= 1, 'the loss seen at a renewal');
+    await node.whenReady(20_000);
+    assert.equal(node.workerId, 4);
+    assert.ok(node.next() > 0n);
+    assert.ok(node.metrics.leasesAcquired >= 2, 'leased again');
+  } finally {
+    await node.close();
+    await store.close();
   }
 });

@@ -39,3 +39,10 @@ test('a clock reading past 2^53 is a RangeError naming the range', () => {
     (e: unknown) => e instanceof RangeError && /9007199254740992\]/.test(e.message),
   );
 });
+
+test('nextBytes() gives a new array of exactly 16 bytes', () => {
+  for (const monotonic of [false, true]) {
+    const gen = new UlidGenerator({ monotonic, clock: new ManualClock(1_700_000_000_000) });
+    assert.equal(gen.nextBytes().length, 16);
+  }
+});

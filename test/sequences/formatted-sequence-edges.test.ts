@@ -1,6 +1,8 @@
 // FormattedSequence's edges (found by the mutation run, issue 34): the tag is checked like any
 // tag, a resetting format leaves room for the period (117 characters, not 118), a failure to
-// create a period's tag other than "it exists" is the caller's, and close() closes the buffers.
+// create a period's tag other than "it exists" is the caller's, close() closes the buffers,
+// take() counts up from the block's first number, and a clock gone back reuses the buffer of
+// the period before.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { StoreUnavailableError, TagExistsError } from '../../packages/idforge/src/core/index.js';
@@ -13,7 +15,7 @@ const never = defineNumberFormat('ORD-{n:6}');
 
 /** A source whose buffers count their close() calls; `createTag` fails with `createError`. */
 function fakeSource(createError: Error | null = null) {
-  const state = { closed: 0, opened: 0 };
+  const state = { closed: 0, opened: 0, taken: 0 };
   const segments = {
     backend: 'memory',
     async getTag(tag: string) {
@@ -27,6 +29,10 @@ function fakeSource(createError: Error | null = null) {
     backend: 'memory',
     address: 'memory',
     segments,
+    async take(_tag: string, size: number) {
+      state.taken++;
+      return { first: 10n, last: 9n + BigInt(size) };
+    },
     async open() {
       state.opened++;
       let n = 0n;
@@ -78,4 +84,28 @@ test('close() closes the open buffers', async () => {
   await new Promise((r) => setImmediate(r));
   assert.equal(state.opened, 1);
   assert.equal(state.closed, 1);
+});
+
+test('take(count) gives the block from its first number up', async () => {
+  const { source } = fakeSource();
+  const seq = new FormattedSequence(source, 'invoices', monthly);
+  assert.deepEqual((await seq.take(3)).values, [10n, 11n, 12n]);
+});
+
+test('a clock gone back into the period before draws on its open buffer again', async () => {
+  const { state, source } = fakeSource();
+  let now = Date.UTC(2026, 11, 31, 23, 59, 59);
+  const seq = new FormattedSequence(source, 'invoices', monthly, { clock: { now: () => now } });
+  assert.equal((await seq.next()).period, '2026-12');
+  now += 2000;
+  assert.equal((await seq.next()).period, '2027-01');
+  now -= 2000;
+  const back = await seq.next();
+  assert.deepEqual(
+    [back.period, back.value],
+    ['2026-12', 2n],
+    "December's buffer, its next number",
+  );
+  assert.equal(state.opened, 2);
+  seq.close();
 });

@@ -70,6 +70,11 @@ describe('PostgreSQL', {
     }
   });
 
+  test('the address given is the one its errors name', () => {
+    const named = new PostgresGapFreeStore({ pool, namespace: ns, address: 'pg-main' });
+    assert.equal(named.address, 'pg-main');
+  });
+
   test('a client with only query() is served inside BEGIN', async () => {
     const client = await pool.connect();
     const bare = { query: client.query.bind(client) } as unknown as pg.PoolClient;
