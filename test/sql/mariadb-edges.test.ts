@@ -1,6 +1,8 @@
 // MariaDB's functions at their edges (found by the mutation run, issue 34): idforge_uuidv7()'s
-// counter uses all of 0..4095 within a millisecond before it carries into the next, and a gene
-// layout's random gene stays inside its bits (never spilling into the sequence above it).
+// counter uses all of 0..4095 within a millisecond before it carries into the next, and it
+// mints from UUIDv7's first millisecond to its last; a gene layout's random gene stays inside
+// its bits (never spilling into the sequence above it); idforge_time() checks a ULID to its
+// last character; idforge_snowflake() mints in the layout's last tick and refuses past it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openSqlFunctions } from '@idforge/stores';
@@ -103,6 +105,36 @@ test("idforge_uuidv7() mints in UUIDv7's last millisecond and refuses after it",
     } finally {
       await fresh.close();
     }
+  } finally {
+    await s.close();
+  }
+});
+
+test('idforge_uuidv7() mints at 1970-01-01T00:00:00.000Z', { skip }, async () => {
+  const s = await engine.session();
+  try {
+    await s.rows(engine.setNow(0));
+    const [id] = await column(s, 'SELECT idforge_uuidv7() AS v');
+    assert.match(id!, /^00000000-0000-7/);
+  } finally {
+    await s.close();
+  }
+});
+
+// Last: it moves the counter to the end of the layout's time.
+test("idforge_snowflake() mints in the layout's last tick and refuses the next", {
+  skip,
+}, async () => {
+  const s = await engine.session();
+  try {
+    await s.rows(engine.setNow(layout.horizonMs - 1));
+    const [id] = await column(s, `SELECT ${engine.text('idforge_snowflake()')} AS v`);
+    assert.equal(inspect(BigInt(id!), { layout }).unixMs, layout.horizonMs - 1);
+    await s.rows(engine.setNow(layout.horizonMs));
+    await assert.rejects(
+      s.rows('SELECT idforge_snowflake() AS v'),
+      /past the horizon of the layout/,
+    );
   } finally {
     await s.close();
   }

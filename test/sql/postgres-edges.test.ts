@@ -1,7 +1,8 @@
 // PostgreSQL's functions at their edges (found by the mutation run, issue 34):
 // idforge_uuidv7()'s counter uses all of 0..4095 within a millisecond before it carries,
 // idforge_uuidv7_at() takes 1970-01-01T00:00:00.000Z and refuses the instants just outside its
-// range, and idforge_snowflake() mints in the layout's last tick and refuses past it.
+// range, idforge_uuidv7() mints in UUIDv7's last millisecond, and idforge_snowflake() and
+// idforge_snowflake_lowest() take the layout's last millisecond and refuse past it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { inspect, LAYOUTS } from 'idforge';
@@ -93,4 +94,16 @@ test("idforge_uuidv7() mints in UUIDv7's last millisecond and refuses after it",
   } finally {
     await fresh.end();
   }
+});
+
+test("idforge_snowflake_lowest() takes the layout's last millisecond and refuses the next", {
+  skip,
+}, async () => {
+  const at = (ms: number) =>
+    c.query(
+      `SELECT idforge_snowflake_lowest('${new Date(ms).toISOString()}'::timestamptz)::text AS v`,
+    );
+  const { rows } = await at(layout.horizonMs - 1);
+  assert.equal(inspect(BigInt(rows[0].v), { layout }).unixMs, layout.horizonMs - 1);
+  await assert.rejects(at(layout.horizonMs), (e: unknown) => sqlState(e) === '22008');
 });
