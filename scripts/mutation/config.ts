@@ -324,6 +324,7 @@ export const MODULES: readonly ModuleConfig[] = [
       'test/service/fast-lane.test.ts',
       'test/service/lease-routes.test.ts',
       'test/regressions/issue-19-forbidden.test.ts',
+      'test/service/auth-tokens.test.ts',
     ],
     sample: 30,
   },
