@@ -343,6 +343,7 @@ export const MODULES: readonly ModuleConfig[] = [
       'test/public/opaque-reference.test.ts',
       'test/public/keys-text.test.ts',
       'test/public/opaque-options.test.ts',
+      'test/public/opaque-boundaries.test.ts',
     ],
     sample: 30,
   },
