@@ -187,10 +187,11 @@ export class HorizonExceededError extends IdforgeError {
     fix = 'check the clock',
   ) {
     // One template, `new Date(…).toISOString()` written out each time: the fewest bytes in a
-    // browser bundle, where every generator can throw this (issue 20).
+    // browser bundle, where every generator can throw this (issue 20). A reading past the
+    // ±8.64e15 ms a Date holds (a clock at 2^53) is given in ms: toISOString() would throw.
     super(
       'IDF_EPOCH_HORIZON',
-      `time ${new Date(unixMs).toISOString()} is ${
+      `time ${Math.abs(unixMs) > 8.64e15 ? `${unixMs} ms` : new Date(unixMs).toISOString()} is ${
         unixMs < epochMs
           ? `before the layout's epoch ${new Date(epochMs).toISOString()}`
           : `past the layout's horizon ${new Date(horizonMs).toISOString()}`

@@ -1,0 +1,196 @@
+// The Snowflake node's edges that the main suite does not pin (found by the mutation run,
+// issue 34): the issued count across a close, readiness agreeing with next() at the lease
+// deadline's last tick, a failed worker-ID switch retried after exactly 8 x retryMs, a
+// duplicate claim's end logged once, when it ends, and a lost lease leased again. SQLite
+// store, injected clocks.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
+import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
+import {
+  ClockRollbackError,
+  type IdforgeError,
+  ManualClock,
+  NotReadyError,
+} from '../../packages/idforge/src/core/index.js';
+import { openLeaseStore } from '../../packages/stores/src/open.js';
+import { faultyStore } from '../helpers/fault-store.js';
+import { waitFor } from '../helpers/wait.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idforge-node-edges-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const freshStore = () => openLeaseStore(`sqlite:${join(dir, `edges-${n++}.db`)}`);
+
+function memoryLogger(): NodeLogger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+  };
+}
+
+const quiet = () => ({ logger: memoryLogger(), maxSkewMs: Number.POSITIVE_INFINITY });
+
+test('metrics.issued still counts the IDs issued before a close', async () => {
+  const store = await freshStore();
+  const node = await createSnowflakeNode({ store, workerIds: 1, ...quiet() });
+  node.batch(7);
+  node.next();
+  assert.equal(node.metrics.issued, 8);
+  await node.close();
+  assert.equal(node.metrics.issued, 8, 'the retired generator counted');
+  await store.close();
+});
+
+test("readiness at the lease deadline's last tick agrees with next(): held, then not", async () => {
+  const clock = new ManualClock(Date.now());
+  const real = await freshStore();
+  const { store, control } = faultyStore(real);
+  const node = await createSnowflakeNode({
+    store,
+    workerIds: 3,
+    ttlMs: 1500,
+    renewEveryMs: 200,
+    retryMs: 50,
+    clock,
+    ...quiet(),
+  });
+  try {
+    control.down = true; // no renewal moves the deadline from here on
+    const deadline = node.readiness.deadlineMs!;
+    clock.set(deadline - 1); // the last 1 ms tick that ends by the deadline
+    assert.equal(node.readiness.leaseHeld, true);
+    assert.equal(node.readiness.ready, true, node.readiness.reason);
+    node.next();
+    clock.set(deadline);
+    assert.equal(node.readiness.leaseHeld, false);
+    assert.throws(
+      () => node.next(),
+      (e: unknown) => (e as IdforgeError).code === 'IDF_LEASE_LOST',
+    );
+  } finally {
+    control.down = false;
+    await node.close();
+    await real.close();
+  }
+});
+
+test('a switch that found no worker ID is tried again after exactly 8 x retryMs', async () => {
+  const store = await freshStore();
+  const clock = new ManualClock(Date.now());
+  // Worker ID 1's mark is at the clock: no candidate below a clock stepped back a minute.
+  const other = await createSnowflakeNode({ store, workerIds: 1, clock, ...quiet() });
+  other.batch(10);
+  await other.close();
+  const logger = memoryLogger();
+  const retryMs = 100;
+  const node = await createSnowflakeNode({
+    store,
+    clock,
+    logger,
+    workerIds: [0, 1],
+    retryMs,
+    onLargeRollback: 'switch-worker',
+    maxSkewMs: Number.POSITIVE_INFINITY,
+  });
+  try {
+    node.batch(10);
+    clock.advance(-60_000);
+    assert.throws(() => node.next(), NotReadyError, 'the first step back starts a switch');
+    await waitFor(() => /below the clock: refusing/.test(logger.lines.join('\n')), 'no candidate');
+    await waitFor(() => !/switching/.test(node.readiness.reason), 'the switch attempt over');
+    const failedAt = clock.now(); // the clock has not moved since the switch began
+    clock.set(failedAt + 8 * retryMs - 1);
+    assert.throws(() => node.next(), ClockRollbackError, 'backing off: the rollback itself');
+    clock.set(failedAt + 8 * retryMs);
+    assert.throws(
+      () => node.next(),
+      (e: unknown) => e instanceof NotReadyError && /switching worker ID/.test(e.message),
+      'tried again after 8 x retryMs',
+    );
+    await waitFor(() => !/switching/.test(node.readiness.reason), 'the second attempt over');
+  } finally {
+    await node.close();
+    await store.close();
+  }
+});
+
+test("a duplicate claim's end is logged once, when the claim is gone", async () => {
+  const real = await freshStore();
+  let intruder = false;
+  const store: LeaseStore = {
+    backend: real.backend,
+    address: real.address,
+    migrate: () => real.migrate(),
+    acquire: (r) => real.acquire(r),
+    renew: async (lease, report) => {
+      const result = await real.renew(lease, report);
+      return intruder ? { ...result, claimants: [...result.claimants, 'intruder'] } : result;
+    },
+    release: (l, m) => real.release(l, m),
+    list: () => real.list(),
+    readMark: (w) => real.readMark(w),
+    serverTimeMs: () => real.serverTimeMs(),
+    close: () => real.close(),
+  };
+  const logger = memoryLogger();
+  const node = await createSnowflakeNode({
+    store,
+    workerIds: 2,
+    renewEveryMs: 20,
+    logger,
+    maxSkewMs: Number.POSITIVE_INFINITY,
+  });
+  const resuming = () => logger.lines.filter((l) => /claim .* has expired; resuming/.test(l));
+  try {
+    intruder = true;
+    await waitFor(() => node.metrics.duplicatesDetected === 1, 'the claim seen');
+    const seenAt = node.metrics.renewals;
+    await waitFor(() => node.metrics.renewals >= seenAt + 3, 'three renewals with the claim');
+    assert.deepEqual(resuming(), [], 'nothing said while the claim lasts');
+    assert.throws(
+      () => node.next(),
+      (e: unknown) => (e as IdforgeError).code === 'IDF_DUPLICATE_WORKER',
+    );
+    intruder = false;
+    await node.whenReady(10_000);
+    assert.equal(resuming().length, 1);
+    node.next();
+  } finally {
+    await node.close();
+    await real.close();
+  }
+});
+
+test('a node whose lease row is deleted loses it, then leases again and issues', async () => {
+  const file = join(dir, `edges-${n++}.db`);
+  const store = await openLeaseStore(`sqlite:${file}`);
+  const node = await createSnowflakeNode({
+    store,
+    workerIds: 4,
+    renewEveryMs: 20,
+    retryMs: 20,
+    ...quiet(),
+  });
+  try {
+    node.next();
+    const db = new Database(file);
+    db.prepare('DELETE FROM idforge_leases WHERE worker_id = 4').run();
+    db.close();
+    await waitFor(() => node.metrics.leasesLost >= 1, 'the loss seen at a renewal');
+    await node.whenReady(20_000);
+    assert.equal(node.workerId, 4);
+    assert.ok(node.next() > 0n);
+    assert.ok(node.metrics.leasesAcquired >= 2, 'leased again');
+  } finally {
+    await node.close();
+    await store.close();
+  }
+});
