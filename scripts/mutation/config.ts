@@ -33,7 +33,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/core/snowflake-faults.test.ts',
           'test/core/snowflake-gene.test.ts',
           'test/core/snowflake-generator-edges.test.ts',
-          'test/regressions/issue-8-stalled-clock.test.ts',
+          'test/core/snowflake-stalled-clock.test.ts',
         ],
       },
       {
@@ -80,14 +80,16 @@ export const MODULES: readonly ModuleConfig[] = [
       {
         path: `${STORES}/sqlite/lease-store.ts`,
         tests: [
-          'test/contract/lease-store-sqlite.test.ts',
+          'test/contract/lease-store.test.ts',
+          'test/contract/lease-store-sqlite-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
         ],
       },
       {
         path: `${STORES}/postgres/lease-store.ts`,
         tests: [
-          'test/contract/lease-store-postgres.test.ts',
+          'test/contract/lease-store.test.ts',
+          'test/contract/lease-store-postgres-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
         ],
       },
@@ -96,14 +98,16 @@ export const MODULES: readonly ModuleConfig[] = [
         functions: ['leaseSql'],
         text: true,
         tests: [
-          'test/contract/lease-store-postgres.test.ts',
+          'test/contract/lease-store.test.ts',
+          'test/contract/lease-store-postgres-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
         ],
       },
       {
         path: `${STORES}/redis/lease-store.ts`,
         tests: [
-          'test/contract/lease-store-redis.test.ts',
+          'test/contract/lease-store.test.ts',
+          'test/contract/lease-store-redis-specific.test.ts',
           'test/contract/lease-store-redis-scripts.test.ts',
         ],
       },
@@ -111,21 +115,24 @@ export const MODULES: readonly ModuleConfig[] = [
         path: `${STORES}/redis/scripts.ts`,
         text: true,
         tests: [
-          'test/contract/lease-store-redis.test.ts',
+          'test/contract/lease-store.test.ts',
+          'test/contract/lease-store-redis-specific.test.ts',
           'test/sequences/counter-source-redis.test.ts',
         ],
       },
       {
         path: `${STORES}/file/lease-store.ts`,
         tests: [
-          'test/contract/lease-store-file.test.ts',
+          'test/contract/lease-store.test.ts',
+          'test/contract/lease-store-file-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
         ],
       },
       {
         path: `${STORES}/etcd/lease-store.ts`,
         tests: [
-          'test/contract/lease-store-etcd.test.ts',
+          'test/contract/lease-store.test.ts',
+          'test/contract/lease-store-etcd-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
           'test/contract/lease-store-etcd-leases.test.ts',
           'test/contract/lease-store-etcd-races.test.ts',
@@ -134,12 +141,15 @@ export const MODULES: readonly ModuleConfig[] = [
       {
         path: `${STORES}/postgres/mark-store.ts`,
         text: true,
-        tests: ['test/contract/mark-store-postgres.test.ts'],
+        tests: [
+          'test/contract/mark-store.test.ts',
+          'test/contract/mark-store-postgres-specific.test.ts',
+        ],
       },
       {
         path: `${STORES}/sqlite/mark-store.ts`,
         text: true,
-        tests: ['test/contract/mark-store-sqlite.test.ts'],
+        tests: ['test/contract/mark-store.test.ts'],
       },
     ],
     tests: [],
@@ -151,13 +161,17 @@ export const MODULES: readonly ModuleConfig[] = [
       {
         path: `${STORES}/postgres/segment-store.ts`,
         text: true,
-        tests: ['test/contract/segment-store-postgres.test.ts'],
+        tests: [
+          'test/contract/segment-store.test.ts',
+          'test/contract/segment-store-postgres-specific.test.ts',
+        ],
       },
       {
         path: `${STORES}/mysql/segment-store.ts`,
         text: true,
         tests: [
-          'test/contract/segment-store-mysql.test.ts',
+          'test/contract/segment-store.test.ts',
+          'test/contract/segment-store-mysql-specific.test.ts',
           'test/contract/segment-store-edges.test.ts',
         ],
       },
@@ -165,14 +179,16 @@ export const MODULES: readonly ModuleConfig[] = [
         path: `${STORES}/sqlite/segment-store.ts`,
         text: true,
         tests: [
-          'test/contract/segment-store-sqlite.test.ts',
+          'test/contract/segment-store.test.ts',
+          'test/contract/segment-store-sqlite-specific.test.ts',
           'test/contract/segment-store-edges.test.ts',
         ],
       },
       {
         path: `${STORES}/segment-args.ts`,
         tests: [
-          'test/contract/segment-store-sqlite.test.ts',
+          'test/contract/segment-store.test.ts',
+          'test/contract/segment-store-sqlite-specific.test.ts',
           'test/contract/segment-store-edges.test.ts',
         ],
       },
@@ -258,8 +274,8 @@ export const MODULES: readonly ModuleConfig[] = [
         path: `${STORES}/ticket-common.ts`,
         tests: [
           'test/stores/floor-plan.test.ts',
-          'test/contract/ticket-server-postgres.test.ts',
-          'test/contract/ticket-server-mysql.test.ts',
+          'test/contract/ticket-server.test.ts',
+          'test/contract/ticket-server-mysql-specific.test.ts',
         ],
       },
     ],
@@ -323,7 +339,7 @@ export const MODULES: readonly ModuleConfig[] = [
       'test/service/plugins.test.ts',
       'test/service/fast-lane.test.ts',
       'test/service/lease-routes.test.ts',
-      'test/regressions/issue-19-forbidden.test.ts',
+      'test/service/status-codes.test.ts',
       'test/service/auth-tokens.test.ts',
     ],
     sample: 30,
