@@ -316,6 +316,8 @@ export const MODULES: readonly ModuleConfig[] = [
       'test/sql/versions.test.ts',
       'test/sql/postgres.test.ts',
       'test/sql/mariadb.test.ts',
+      'test/sql/postgres-edges.test.ts',
+      'test/sql/mariadb-edges.test.ts',
     ],
     sample: 30,
   },

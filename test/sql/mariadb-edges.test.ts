@@ -139,3 +139,31 @@ test("idforge_snowflake() mints in the layout's last tick and refuses the next",
     await s.close();
   }
 });
+
+test('the largest ID a signed BIGINT holds is minted, then refused past it', { skip }, async () => {
+  // The default layout fills 63 bits: its last tick, node 1023 and sequence 4095 are 2^63 - 1.
+  const top = mariadbEngine('edges_top');
+  await top.create();
+  try {
+    const target = await openSqlFunctions(top.url);
+    try {
+      await target.apply(sqlFunctions('mariadb', { layout: LAYOUTS.default!, node: 1023 }));
+    } finally {
+      await target.close();
+    }
+    const s = await top.session();
+    try {
+      await s.rows(top.setNow(LAYOUTS.default!.horizonMs - 1));
+      const ids = await column(
+        s,
+        `SELECT ${top.text('idforge_snowflake()')} AS v FROM ${top.series(4096)}`,
+      );
+      assert.equal(ids.at(-1), '9223372036854775807');
+      await assert.rejects(s.rows('SELECT idforge_snowflake() AS v'), /past the horizon/);
+    } finally {
+      await s.close();
+    }
+  } finally {
+    await top.drop();
+  }
+});
