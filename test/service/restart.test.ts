@@ -10,6 +10,7 @@
 // and once as the issue saw it: a real `idforge serve` process stopped by SIGTERM and started
 // again at once.
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { decompose } from '../../packages/idforge/src/core/index.js';
@@ -23,6 +24,19 @@ interface Cycle {
   readonly markAfterStopMs: number | null;
   readonly stoppedAtMs: number;
   readonly lastIdTickEndMs: number | null;
+}
+
+/** GET on a connection of its own (no agent: `Connection: close`), the answer read whole. */
+function getClosing(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
 }
 
 /** Starts the service on `db`, optionally takes IDs, stops it, and reads the stored mark. */
@@ -48,9 +62,12 @@ async function cycle(db: string, take: number, seen: Set<string>, logs: string[]
   let lastIdTickEndMs: number | null = null;
   try {
     if (take > 0) {
-      const r = await fetch(`${service.url}/v1/ids/snowflake?count=${take}`);
+      // On a connection of its own that the answer closes: a kept-alive idle one would make
+      // the stop wait for the client to close it (the drain never closes one under its
+      // client), seconds per cycle that this test is not about.
+      const r = await getClosing(`${service.url}/v1/ids/snowflake?count=${take}`);
       assert.equal(r.status, 200);
-      const { ids } = (await r.json()) as { ids: string[] };
+      const { ids } = JSON.parse(r.body) as { ids: string[] };
       for (const id of ids) {
         assert.ok(!seen.has(id), `ID ${id} issued twice across restarts`);
         seen.add(id);
@@ -115,7 +132,7 @@ test('a real process: SIGTERM after start, then start again at once: ready, exit
       const p = spawnService(['--store', `sqlite:${db}`, '--workers', '1'], {}, t.dir);
       try {
         await p.ready;
-        const r = await fetch(`${p.url}/readyz`);
+        const r = await getClosing(`${p.url}/readyz`);
         assert.equal(r.status, 200, `start ${i} is ready`);
         p.child.kill('SIGTERM');
         assert.equal(await p.exited, 0, `start ${i} stops with exit 0: ${p.stderr}`);
