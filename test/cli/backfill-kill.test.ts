@@ -24,7 +24,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = suiteTempDir('idforge-cli-backfill-kill-');
 
 const ROWS = 5000;
-const args = (url: string, table: string, ...more: string[]) => [
+const args = (url: string, table: string, batch: number) => [
   'backfill',
   '--store',
   url,
@@ -35,8 +35,7 @@ const args = (url: string, table: string, ...more: string[]) => [
   '--scheme',
   'uuidv7',
   '--batch',
-  '200',
-  ...more,
+  String(batch),
 ];
 
 /** Runs the bin until its first progress line, then SIGKILLs it; `onLine` runs first. */
@@ -85,7 +84,12 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       // The process must not finish before the kill: the test's own connection holds the last
       // row (a row lock on the servers), or takes SQLite's write lock at the first line.
       const hold = await holdLastRow(engine, table);
-      const stderr = await killAfterFirstProgress(args(db.url, table), hold.onLine);
+      // SQLite is stopped by the test taking its write lock between two batches after the
+      // first progress line (at a tenth, 500 rows): in rows of one, 4,500 batches remain
+      // then, not the 22 of 200 rows that a process slowed by a busy machine could finish
+      // before the test had read the line.
+      const batch = engine === 'sqlite' ? 1 : 200;
+      const stderr = await killAfterFirstProgress(args(db.url, table, batch), hold.onLine);
       await hold.release();
       assert.match(stderr, /^[\d,]+\/5,000 rows, [\d,]+ rows\/s, ETA \d+ s$/m);
       const snapshot = new Map(
@@ -96,7 +100,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
         `${snapshot.size} rows filled before the kill`,
       );
 
-      const r = await cli([...args(db.url, table), '--json']);
+      const r = await cli([...args(db.url, table, batch), '--json']);
       assert.equal(r.code, 0, r.stderr);
       const report = JSON.parse(r.stdout);
       assert.equal(report.alreadyFilled, snapshot.size);
@@ -106,7 +110,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       assertFilledOnce(values);
       for (const [id, v] of snapshot) assert.equal(values.get(id), v, `row ${id} kept its value`);
 
-      const again = await cli(args(db.url, table));
+      const again = await cli(args(db.url, table, batch));
       assert.equal(again.code, 0, again.stderr);
       assert.match(
         again.stdout,
