@@ -91,6 +91,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/lease-store.test.ts',
           'test/contract/lease-store-postgres-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
+          'test/contract/sql-server-outage.test.ts',
         ],
       },
       {
@@ -164,6 +165,7 @@ export const MODULES: readonly ModuleConfig[] = [
         tests: [
           'test/contract/segment-store.test.ts',
           'test/contract/segment-store-postgres-specific.test.ts',
+          'test/contract/sql-server-outage.test.ts',
         ],
       },
       {
@@ -173,6 +175,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/segment-store.test.ts',
           'test/contract/segment-store-mysql-specific.test.ts',
           'test/contract/segment-store-edges.test.ts',
+          'test/contract/sql-server-outage.test.ts',
         ],
       },
       {

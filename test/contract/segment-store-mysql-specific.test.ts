@@ -1,7 +1,8 @@
 // What the MariaDB/MySQL segment store adds to the SegmentStore contract
 // (segment-store.test.ts), on fresh table prefixes of the MySQL fixture
 // (test/helpers/backend-fixtures.ts): several pools (hosts) racing, namespaces, row locks and
-// the pool, and a server that is down, silent or stalls mid-session.
+// the pool, the URL's namespace parameter. A server that is down, silent or stalls mid-session,
+// and the URLs and namespaces refused, are in sql-server-outage.ts, for every SQL server.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
@@ -9,19 +10,15 @@ import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js
 import { connectMysql, parseMysqlUrl } from '../../packages/stores/src/mysql/connect.js';
 import { openMysqlSegmentStore } from '../../packages/stores/src/mysql/segment-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
-import { openRetrying, unavailable as storeUnavailable } from '../helpers/store-errors.js';
-import { closedPort, silentServer, stallableProxy } from '../helpers/tcp.js';
+import { unavailable as storeUnavailable } from '../helpers/store-errors.js';
 import { assertContiguous } from './segment-store.js';
 
 const fx = await fixtureOf('mysql');
 const { skip } = fx;
-const { host, port, url: BASE } = fx.server!;
+const BASE = fx.server!.url;
 
-/**
- * A fresh location of the fixture's; with `port`, reached through 127.0.0.1:port (a proxy):
- * dropped after the tests through the shared server, where it lives.
- */
-const freshUrl = (port?: number) => fx.freshUrl('seg', port === undefined ? {} : { port });
+/** A fresh location of the fixture's, dropped after the tests. */
+const freshUrl = () => fx.freshUrl('seg');
 
 /** A store on `url` (migrated unless `migrate` is false), closed when the test ends. */
 async function open(url: string, migrate = true): Promise<SegmentStore> {
@@ -34,49 +31,8 @@ async function open(url: string, migrate = true): Promise<SegmentStore> {
 const unavailable = (address: string, operation: string) =>
   storeUnavailable({ backend: 'mysql', address, operation });
 
-describe('MariaDB segment store: a server that is down or silent', () => {
-  test('a closed port: StoreUnavailableError naming mysql and the address, password redacted, within the timeout', async () => {
-    const url = `mysql://idforge:s3cret@127.0.0.1:${await closedPort()}/test`;
-    const started = Date.now();
-    await assert.rejects(openMysqlSegmentStore(url, { connectTimeoutMs: 1000 }), (e) => {
-      unavailable(url.replace(':s3cret@', ':***@'), 'connect')(e);
-      assert.ok(!(e as Error).message.includes('s3cret'), (e as Error).message);
-      return true;
-    });
-    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
-  });
-
-  test('a server that accepts but never answers fails within connectTimeoutMs', async () => {
-    const silent = await silentServer();
-    const url = `mysql://root@127.0.0.1:${silent.port}/test`;
-    const started = Date.now();
-    try {
-      await assert.rejects(
-        openMysqlSegmentStore(url, { connectTimeoutMs: 300 }),
-        unavailable(url, 'connect'),
-      );
-      const elapsed = Date.now() - started;
-      assert.ok(elapsed >= 250 && elapsed < 1500, `took ${elapsed} ms`);
-    } finally {
-      await silent.close();
-    }
-  });
-
-  test('malformed URLs, namespaces and options are RangeErrors', async () => {
-    for (const bad of [
-      'mysql://[::1/x',
-      'postgres://127.0.0.1:1/test',
-      'mysql://root@127.0.0.1:3306',
-      'mysql://root@127.0.0.1:3306/',
-      'mysql://root@127.0.0.1:3306/a/b',
-      `${BASE}?namespace=Upper`,
-    ]) {
-      await assert.rejects(openMysqlSegmentStore(bad), RangeError, bad);
-    }
-    for (const namespace of ['', 'Upper', '1st', 'a-b', 'x`y', 'a'.repeat(32)]) {
-      await assert.rejects(openMysqlSegmentStore(BASE, { namespace }), RangeError, namespace);
-    }
-    await assert.rejects(openMysqlSegmentStore(BASE, { connectTimeoutMs: 0 }), RangeError);
+describe('MariaDB segment store: URLs', () => {
+  test('the namespace parameter is taken out of the URL; the option wins; mariadb: is mysql:', () => {
     assert.deepEqual(parseMysqlUrl(`${BASE}?namespace=app&ssl=x`), {
       uri: `${BASE}?ssl=x`,
       namespace: 'app',
@@ -88,35 +44,6 @@ describe('MariaDB segment store: a server that is down or silent', () => {
 });
 
 describe('MariaDB segment store: on the server', { skip }, () => {
-  test('a server that stalls mid-session fails each call within the timeouts', async (t) => {
-    const proxy = await stallableProxy(host, port);
-    t.after(() => proxy.close());
-    const url = freshUrl(proxy.port);
-    const store = await openRetrying(() =>
-      openMysqlSegmentStore(url, { connectTimeoutMs: 400, queryTimeoutMs: 400 }),
-    );
-    try {
-      await store.migrate();
-      await store.createTag('stall', { step: 10 });
-      assert.equal((await store.takeSegment('stall')).last, 10n);
-      proxy.stall();
-      for (const [operation, call] of [
-        ['takeSegment', () => store.takeSegment('stall')],
-        ['listTags', () => store.listTags()],
-        ['getTag', () => store.getTag('stall')],
-        ['createTag', () => store.createTag('other', { step: 1 })],
-        ['takeSegment', () => store.takeSegment('stall')],
-      ] as const) {
-        const started = Date.now();
-        await assert.rejects(call(), unavailable(url, operation));
-        const elapsed = Date.now() - started;
-        assert.ok(elapsed < 1500, `${operation} took ${elapsed} ms`);
-      }
-    } finally {
-      await store.close();
-    }
-  });
-
   test('calls beyond the pool wait for a connection, never past the timeout', async () => {
     const url = freshUrl();
     const store = await openMysqlSegmentStore(url, { connectTimeoutMs: 2000 });

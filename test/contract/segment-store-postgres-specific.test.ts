@@ -1,7 +1,8 @@
 // What the PostgreSQL segment store adds to the SegmentStore contract (segment-store.test.ts),
 // on fresh schemas of the PostgreSQL fixture (test/helpers/backend-fixtures.ts): several pools
-// (hosts) racing, namespaces, durable commits, and a server that is down, silent or stalls
-// mid-session.
+// (hosts) racing, namespaces, durable commits. A server that is down, silent or stalls
+// mid-session, and the URLs and namespaces refused, are in sql-server-outage.ts, for every SQL
+// server.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
@@ -9,19 +10,14 @@ import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js
 import { connectPostgres } from '../../packages/stores/src/postgres/connect.js';
 import { openPostgresSegmentStore } from '../../packages/stores/src/postgres/segment-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
-import { openRetrying, unavailable as storeUnavailable } from '../helpers/store-errors.js';
-import { closedPort, silentServer, stallableProxy } from '../helpers/tcp.js';
 import { assertContiguous } from './segment-store.js';
 
 const fx = await fixtureOf('postgres');
 const { skip } = fx;
-const { host, port, url: BASE } = fx.server!;
+const BASE = fx.server!.url;
 
-/**
- * A fresh location of the fixture's; with `port`, reached through 127.0.0.1:port (a proxy):
- * dropped after the tests through the shared server, where it lives.
- */
-const freshUrl = (port?: number) => fx.freshUrl('seg', port === undefined ? {} : { port });
+/** A fresh location of the fixture's, dropped after the tests. */
+const freshUrl = () => fx.freshUrl('seg');
 
 /** A store on `url` (migrated unless `migrate` is false), closed when the test ends. */
 async function open(url: string, migrate = true): Promise<SegmentStore> {
@@ -30,75 +26,7 @@ async function open(url: string, migrate = true): Promise<SegmentStore> {
   return store;
 }
 
-/** Asserts a StoreUnavailableError from the postgres store at `address` during `operation`. */
-const unavailable = (address: string, operation: string) =>
-  storeUnavailable({ backend: 'postgres', address, operation });
-
-describe('PostgreSQL segment store: a server that is down or silent', () => {
-  test('a closed port: StoreUnavailableError naming postgres and the address, password redacted, within the timeout', async () => {
-    const url = `postgres://idforge:s3cret@127.0.0.1:${await closedPort()}/test`;
-    const started = Date.now();
-    await assert.rejects(openPostgresSegmentStore(url, { connectTimeoutMs: 1000 }), (e) => {
-      unavailable(url.replace(':s3cret@', ':***@'), 'connect')(e);
-      assert.ok(!(e as Error).message.includes('s3cret'), (e as Error).message);
-      return true;
-    });
-    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
-  });
-
-  test('a server that accepts but never answers fails within connectTimeoutMs', async () => {
-    const silent = await silentServer();
-    const url = `postgres://postgres@127.0.0.1:${silent.port}/test`;
-    const started = Date.now();
-    try {
-      await assert.rejects(
-        openPostgresSegmentStore(url, { connectTimeoutMs: 300 }),
-        unavailable(url, 'connect'),
-      );
-      const elapsed = Date.now() - started;
-      assert.ok(elapsed >= 250 && elapsed < 1500, `took ${elapsed} ms`);
-    } finally {
-      await silent.close();
-    }
-  });
-
-  test('malformed URLs, namespaces and options are RangeErrors', async () => {
-    await assert.rejects(openPostgresSegmentStore('postgres://[::1/x'), RangeError);
-    await assert.rejects(openPostgresSegmentStore('mysql://127.0.0.1:1/x'), RangeError);
-    for (const namespace of ['', 'Upper', 'a-b', 'pg_catalog', 'a'.repeat(64)]) {
-      await assert.rejects(openPostgresSegmentStore(BASE, { namespace }), RangeError, namespace);
-    }
-    await assert.rejects(openPostgresSegmentStore(BASE, { connectTimeoutMs: 0 }), RangeError);
-  });
-});
-
 describe('PostgreSQL segment store: on the server', { skip }, () => {
-  test('a server that stalls mid-session fails each call within the timeouts', async (t) => {
-    const proxy = await stallableProxy(host, port);
-    t.after(() => proxy.close());
-    const url = freshUrl(proxy.port);
-    const store = await openRetrying(() =>
-      openPostgresSegmentStore(url, { connectTimeoutMs: 400, queryTimeoutMs: 400 }),
-    );
-    try {
-      await store.migrate();
-      await store.createTag('stall', { step: 10 });
-      assert.equal((await store.takeSegment('stall')).last, 10n);
-      proxy.stall();
-      for (const [operation, call] of [
-        ['takeSegment', () => store.takeSegment('stall')],
-        ['listTags', () => store.listTags()],
-      ] as const) {
-        const started = Date.now();
-        await assert.rejects(call(), unavailable(url, operation));
-        const elapsed = Date.now() - started;
-        assert.ok(elapsed < 2000, `${operation} took ${elapsed} ms`);
-      }
-    } finally {
-      await store.close();
-    }
-  });
-
   test('four hosts (pools) racing on one tag get disjoint, contiguous blocks', async () => {
     const url = freshUrl();
     const hosts = [await open(url), await open(url), await open(url), await open(url)];
