@@ -92,6 +92,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/lease-store-postgres-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
           'test/contract/sql-server-outage.test.ts',
+          'test/contract/sql-server-races.test.ts',
         ],
       },
       {
@@ -102,6 +103,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/lease-store.test.ts',
           'test/contract/lease-store-postgres-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
+          'test/contract/sql-server-races.test.ts',
         ],
       },
       {
@@ -166,6 +168,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/segment-store.test.ts',
           'test/contract/segment-store-postgres-specific.test.ts',
           'test/contract/sql-server-outage.test.ts',
+          'test/contract/sql-server-races.test.ts',
         ],
       },
       {
@@ -176,6 +179,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/segment-store-mysql-specific.test.ts',
           'test/contract/segment-store-edges.test.ts',
           'test/contract/sql-server-outage.test.ts',
+          'test/contract/sql-server-races.test.ts',
         ],
       },
       {

@@ -1,13 +1,14 @@
 // What the PostgreSQL lease store adds to the LeaseStore contract (lease-store.test.ts), on
 // fresh schemas of the PostgreSQL fixture (test/helpers/backend-fixtures.ts): several pools
-// (hosts) racing, namespaces, the server's clock, a renewal held across the expiry. A server
-// that is absent, silent or stalls mid-session, and the URLs and namespaces refused, are in
-// sql-server-outage.ts, for every SQL server.
+// (hosts) racing over expiring leases, namespaces, the server's clock, a renewal held across
+// the expiry. A server that is absent, silent or stalls mid-session, and the URLs and
+// namespaces refused, are in sql-server-outage.ts; four pools racing for one range, and
+// migrating one schema at once, in sql-server-races.ts; both for every SQL server.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
+import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import { openPostgresLeaseStore } from '../../packages/stores/src/postgres/lease-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
 import { early, waitFor } from '../helpers/wait.js';
@@ -56,36 +57,6 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
     assert.equal(await c.acquire(request(owner(), 0, 0)), null, 'same namespace as a');
     await c.close();
     await c.close();
-  });
-
-  test('concurrent migrations of one namespace all succeed', async () => {
-    const ns = freshNamespace();
-    const opened = await Promise.all(
-      Array.from({ length: 4 }, () => openPostgresLeaseStore(URL_, { namespace: ns })),
-    );
-    for (const s of opened) fx.keep(s);
-    await Promise.all(opened.map((s) => s.migrate()));
-    assert.deepEqual(await opened[0]!.list(), []);
-  });
-
-  test('four hosts (pools) racing for one range never share an ID', async () => {
-    const ns = freshNamespace();
-    const hosts = await Promise.all(Array.from({ length: 4 }, () => openFresh(ns)));
-    const got = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => hosts[i % 4]!.acquire(request(owner(), 0, 31))),
-    );
-    const ids = got.filter((l): l is Lease => l !== null).map((l) => l.workerId);
-    assert.deepEqual(
-      [...ids].sort((x, y) => x - y),
-      Array.from({ length: 32 }, (_, i) => i),
-    );
-    const listed = await hosts[0]!.list();
-    assert.deepEqual(
-      listed.map((r) => r.instanceId),
-      [...got.filter((l): l is Lease => l !== null)]
-        .sort((x, y) => x.workerId - y.workerId)
-        .map((l) => l.instanceId),
-    );
   });
 
   test('an expired lease taken over by racing hosts goes to exactly one', async () => {

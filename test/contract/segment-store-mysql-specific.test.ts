@@ -1,8 +1,9 @@
 // What the MariaDB/MySQL segment store adds to the SegmentStore contract
 // (segment-store.test.ts), on fresh table prefixes of the MySQL fixture
-// (test/helpers/backend-fixtures.ts): several pools (hosts) racing, namespaces, row locks and
-// the pool, the URL's namespace parameter. A server that is down, silent or stalls mid-session,
-// and the URLs and namespaces refused, are in sql-server-outage.ts, for every SQL server.
+// (test/helpers/backend-fixtures.ts): namespaces, row locks and the pool, the URL's namespace
+// parameter. A server that is down, silent or stalls mid-session, and the URLs and namespaces
+// refused, are in sql-server-outage.ts; several pools (hosts) racing on one table prefix, and
+// migrating it at once, in sql-server-races.ts; both for every SQL server.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
@@ -20,10 +21,10 @@ const BASE = fx.server!.url;
 /** A fresh location of the fixture's, dropped after the tests. */
 const freshUrl = () => fx.freshUrl('seg');
 
-/** A store on `url` (migrated unless `migrate` is false), closed when the test ends. */
-async function open(url: string, migrate = true): Promise<SegmentStore> {
+/** A migrated store on `url`, closed when the test ends. */
+async function open(url: string): Promise<SegmentStore> {
   const store = fx.keep(await openMysqlSegmentStore(url, { connectTimeoutMs: 3000 }));
-  if (migrate) await store.migrate();
+  await store.migrate();
   return store;
 }
 
@@ -90,17 +91,6 @@ describe('MariaDB segment store: on the server', { skip }, () => {
     }
   });
 
-  test('four hosts (pools) racing on one tag get disjoint, contiguous blocks', async () => {
-    const url = freshUrl();
-    const hosts = [await open(url), await open(url), await open(url), await open(url)];
-    await hosts[0]!.createTag('shared', { step: 3 });
-    const got = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => hosts[i % 4]!.takeSegment('shared', 1 + (i % 5))),
-    );
-    const expected = got.reduce((sum, g) => sum + (g.last - g.first + 1n), 0n);
-    assert.equal(assertContiguous(got, 1n), expected);
-  });
-
   test('namespaces are table prefixes; the table is InnoDB with a binary collation', async () => {
     const a = await open(freshUrl());
     const bUrl = freshUrl();
@@ -131,12 +121,5 @@ describe('MariaDB segment store: on the server', { skip }, () => {
     await a.createTag('both', { step: 4 });
     assert.deepEqual(await b.takeSegment('both'), { tag: 'both', first: 1n, last: 4n });
     assert.equal(b.address, url.replace(/^mysql:/, 'mariadb:'));
-  });
-
-  test('concurrent migrations of one namespace all succeed', async () => {
-    const url = freshUrl();
-    const opened = await Promise.all(Array.from({ length: 4 }, () => open(url, false)));
-    await Promise.all(opened.map((s) => s.migrate()));
-    assert.deepEqual(await opened[0]!.listTags(), []);
   });
 });

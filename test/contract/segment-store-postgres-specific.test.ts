@@ -1,8 +1,8 @@
 // What the PostgreSQL segment store adds to the SegmentStore contract (segment-store.test.ts),
-// on fresh schemas of the PostgreSQL fixture (test/helpers/backend-fixtures.ts): several pools
-// (hosts) racing, namespaces, durable commits. A server that is down, silent or stalls
-// mid-session, and the URLs and namespaces refused, are in sql-server-outage.ts, for every SQL
-// server.
+// on fresh schemas of the PostgreSQL fixture (test/helpers/backend-fixtures.ts): namespaces,
+// durable commits. A server that is down, silent or stalls mid-session, and the URLs and
+// namespaces refused, are in sql-server-outage.ts; several pools (hosts) racing on one schema,
+// and migrating it at once, in sql-server-races.ts; both for every SQL server.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
@@ -10,7 +10,6 @@ import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js
 import { connectPostgres } from '../../packages/stores/src/postgres/connect.js';
 import { openPostgresSegmentStore } from '../../packages/stores/src/postgres/segment-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
-import { assertContiguous } from './segment-store.js';
 
 const fx = await fixtureOf('postgres');
 const { skip } = fx;
@@ -19,25 +18,14 @@ const BASE = fx.server!.url;
 /** A fresh location of the fixture's, dropped after the tests. */
 const freshUrl = () => fx.freshUrl('seg');
 
-/** A store on `url` (migrated unless `migrate` is false), closed when the test ends. */
-async function open(url: string, migrate = true): Promise<SegmentStore> {
+/** A migrated store on `url`, closed when the test ends. */
+async function open(url: string): Promise<SegmentStore> {
   const store = fx.keep(await openPostgresSegmentStore(url, { connectTimeoutMs: 3000 }));
-  if (migrate) await store.migrate();
+  await store.migrate();
   return store;
 }
 
 describe('PostgreSQL segment store: on the server', { skip }, () => {
-  test('four hosts (pools) racing on one tag get disjoint, contiguous blocks', async () => {
-    const url = freshUrl();
-    const hosts = [await open(url), await open(url), await open(url), await open(url)];
-    await hosts[0]!.createTag('shared', { step: 3 });
-    const got = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => hosts[i % 4]!.takeSegment('shared', 1 + (i % 5))),
-    );
-    const expected = got.reduce((sum, g) => sum + (g.last - g.first + 1n), 0n);
-    assert.equal(assertContiguous(got, 1n), expected);
-  });
-
   test('namespaces are isolated schemas; the URL names one', async () => {
     const a = await open(freshUrl());
     const bUrl = freshUrl();
@@ -72,12 +60,5 @@ describe('PostgreSQL segment store: on the server', { skip }, () => {
     } finally {
       await pool.end();
     }
-  });
-
-  test('concurrent migrations of one namespace all succeed', async () => {
-    const url = freshUrl();
-    const opened = await Promise.all(Array.from({ length: 4 }, () => open(url, false)));
-    await Promise.all(opened.map((s) => s.migrate()));
-    assert.deepEqual(await opened[0]!.listTags(), []);
   });
 });

@@ -2,13 +2,14 @@
 // refuses before connecting: one suite, run by ./sql-server-outage.test.ts for every port below
 // on every SQL server backend the registry lists for it (PostgreSQL leases and segments,
 // MariaDB segments), each store opened by its registry opener. The stall goes through a proxy
-// to the backend's fixture (test/helpers/backend-fixtures.ts), on a fresh location of it.
+// to the backend's fixture (test/helpers/backend-fixtures.ts), on a fresh location of it. The
+// SQL servers, the ports and the loop over both are also those of ./sql-server-races.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
 import type { Backend, OpenStoreOptions } from '../../packages/stores/src/backend.js';
-import type { BackendFixture } from '../helpers/backend-fixtures.js';
+import { type BackendFixture, forEachBackend } from '../helpers/backend-fixtures.js';
 import { openRetrying, unavailable as storeUnavailable } from '../helpers/store-errors.js';
 import { closedPort, silentServer, stallableProxy } from '../helpers/tcp.js';
 import { owner, request } from './lease-store.js';
@@ -43,13 +44,49 @@ const SQL_SERVERS: Readonly<Record<string, SqlServer>> = {
 /** Whether `backend` is a SQL server this suite knows. */
 export const isSqlServer = (backend: Backend): boolean => backend.name in SQL_SERVERS;
 
-/** What the suite does with a store of one port. */
-export interface PortCalls<S extends { migrate(): Promise<void>; close(): Promise<void> }> {
+/**
+ * Runs `suite` for each of `ports` on every SQL server backend the registry lists for that
+ * port, with its fixture (forEachBackend narrowed by isSqlServer). Call at the top level of a
+ * test file.
+ */
+export async function forEachSqlServer<P extends SqlPort<SqlStore>>(
+  ports: readonly P[],
+  suite: (backend: Backend, fx: BackendFixture, port: P) => void,
+): Promise<void> {
+  for (const port of ports) {
+    await forEachBackend(port.port, (backend, fx) => suite(backend, fx, port), isSqlServer);
+  }
+}
+
+/** A store of the SQL servers: migrated before use, closed after. */
+export interface SqlStore {
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A port of the SQL stores: its name, its noun in the suites' titles, the opener of it. */
+export interface SqlPort<S extends SqlStore> {
   readonly port: 'leases' | 'segments';
-  /** The store's noun in the suite's titles. */
+  /** The store's noun in the suites' titles. */
   readonly noun: string;
   /** The backend's opener of this port. */
   opener(backend: Backend): ((url: string, options: OpenStoreOptions) => Promise<S>) | undefined;
+}
+
+export const LEASE_PORT: SqlPort<LeaseStore> = {
+  port: 'leases',
+  noun: 'lease',
+  opener: (backend) => backend.open.leases,
+};
+
+export const SEGMENT_PORT: SqlPort<SegmentStore> = {
+  port: 'segments',
+  noun: 'segment',
+  opener: (backend) => backend.open.segments,
+};
+
+/** What the suite does with a store of one port. */
+export interface PortCalls<S extends SqlStore> extends SqlPort<S> {
   /** A first call that must succeed on the migrated store before the server stalls. */
   prime(store: S): Promise<void>;
   /** The calls that must each fail once it has stalled, with the operation each is named. */
@@ -57,9 +94,7 @@ export interface PortCalls<S extends { migrate(): Promise<void>; close(): Promis
 }
 
 export const LEASE_CALLS: PortCalls<LeaseStore> = {
-  port: 'leases',
-  noun: 'lease',
-  opener: (backend) => backend.open.leases,
+  ...LEASE_PORT,
   async prime(store) {
     assert.ok(await store.acquire(request(owner(), 0, 0)));
   },
@@ -70,9 +105,7 @@ export const LEASE_CALLS: PortCalls<LeaseStore> = {
 };
 
 export const SEGMENT_CALLS: PortCalls<SegmentStore> = {
-  port: 'segments',
-  noun: 'segment',
-  opener: (backend) => backend.open.segments,
+  ...SEGMENT_PORT,
   async prime(store) {
     await store.createTag('stall', { step: 10 });
     assert.equal((await store.takeSegment('stall')).last, 10n);
@@ -100,9 +133,11 @@ const FOREIGN_URLS = [
  * 500 to 1200 ms for a busy machine (a stalled call fails in about 400 ms on a quiet one, on
  * both servers).
  */
-export function sqlServerOutageSuite<
-  S extends { migrate(): Promise<void>; close(): Promise<void> },
->(backend: Backend, fx: BackendFixture, calls: PortCalls<S>): void {
+export function sqlServerOutageSuite(
+  backend: Backend,
+  fx: BackendFixture,
+  calls: PortCalls<SqlStore>,
+): void {
   const server = SQL_SERVERS[backend.name];
   const opener = calls.opener(backend);
   assert.ok(server !== undefined && opener !== undefined, `${backend.name} ${calls.port}`);
