@@ -20,6 +20,17 @@ import {
   type SqlStore,
 } from './sql-server-outage.js';
 
+/**
+ * The stores' timeouts (connect, pool wait and query alike). A race queues all its calls at
+ * once, and they run one at a time on the location's lock (40 grants on the namespace's
+ * advisory lock, 200 takes on one row): the last waits for a pooled connection and the lock
+ * while all the others run, so its wait is the race's whole length. That was up to 2 s with the
+ * machine busy (load ~18) and 4.3 s with six files of four-pool races at once, against the 5 s
+ * the stores default to (3 s in the segment copies this suite replaced): a slow race failed as
+ * an unavailable store, which is not what it checks. 20 s is over four times the longest seen.
+ */
+const TIMEOUT_MS = 20_000;
+
 /** What the suite does with the stores of one port. */
 export interface PortRaces<S extends SqlStore> extends SqlPort<S> {
   /** What the four hosts race on and get, after "four hosts (pools) racing" in the title. */
@@ -67,7 +78,7 @@ export const SEGMENT_RACES: PortRaces<SegmentStore> = {
 
 /**
  * The suite for the stores of `races.port` on `backend`, a SQL server (isSqlServer), each
- * store opened with the registry's default timeouts and closed when its test ends.
+ * store opened with TIMEOUT_MS and closed when its test ends.
  */
 export function sqlServerRacesSuite(
   backend: Backend,
@@ -78,7 +89,7 @@ export function sqlServerRacesSuite(
   assert.ok(isSqlServer(backend) && opener !== undefined, `${backend.name} ${races.port}`);
   /** A store of `url` (migrated unless `migrate` is false), closed when the test ends. */
   const open = async (url: string, migrate = true): Promise<SqlStore> => {
-    const store = fx.keep(await opener(url, {}));
+    const store = fx.keep(await opener(url, { connectTimeoutMs: TIMEOUT_MS }));
     if (migrate) await store.migrate();
     return store;
   };
