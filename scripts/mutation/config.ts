@@ -144,10 +144,7 @@ export const MODULES: readonly ModuleConfig[] = [
       {
         path: `${STORES}/postgres/mark-store.ts`,
         text: true,
-        tests: [
-          'test/contract/mark-store.test.ts',
-          'test/contract/mark-store-postgres-specific.test.ts',
-        ],
+        tests: ['test/contract/mark-store.test.ts', 'test/contract/sql-server-outage.test.ts'],
       },
       {
         path: `${STORES}/sqlite/mark-store.ts`,

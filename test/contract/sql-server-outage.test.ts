@@ -4,8 +4,9 @@
 import {
   forEachSqlServer,
   LEASE_CALLS,
+  MARK_CALLS,
   SEGMENT_CALLS,
   sqlServerOutageSuite,
 } from './sql-server-outage.js';
 
-await forEachSqlServer([LEASE_CALLS, SEGMENT_CALLS], sqlServerOutageSuite);
+await forEachSqlServer([LEASE_CALLS, SEGMENT_CALLS, MARK_CALLS], sqlServerOutageSuite);

@@ -1,13 +1,13 @@
 // A SQL store whose server is down, silent or stalls mid-session, and the URLs and options it
 // refuses before connecting: one suite, run by ./sql-server-outage.test.ts for every port below
-// on every SQL server backend the registry lists for it (PostgreSQL leases and segments,
+// on every SQL server backend the registry lists for it (PostgreSQL leases, segments and marks,
 // MariaDB segments), each store opened by its registry opener. The stall goes through a proxy
 // to the backend's fixture (test/helpers/backend-fixtures.ts), on a fresh location of it. The
 // SQL servers, the ports and the loop over both are also those of ./sql-server-races.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
-import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
+import type { DurableMarkStore, SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
 import type { Backend, OpenStoreOptions } from '../../packages/stores/src/backend.js';
 import { type BackendFixture, forEachBackend } from '../helpers/backend-fixtures.js';
 import { openRetrying, unavailable as storeUnavailable } from '../helpers/store-errors.js';
@@ -66,7 +66,7 @@ export interface SqlStore {
 
 /** A port of the SQL stores: its name, its noun in the suites' titles, the opener of it. */
 export interface SqlPort<S extends SqlStore> {
-  readonly port: 'leases' | 'segments';
+  readonly port: 'leases' | 'segments' | 'marks';
   /** The store's noun in the suites' titles. */
   readonly noun: string;
   /** The backend's opener of this port. */
@@ -83,6 +83,12 @@ export const SEGMENT_PORT: SqlPort<SegmentStore> = {
   port: 'segments',
   noun: 'segment',
   opener: (backend) => backend.open.segments,
+};
+
+export const MARK_PORT: SqlPort<DurableMarkStore> = {
+  port: 'marks',
+  noun: 'mark',
+  opener: (backend) => backend.open.marks,
 };
 
 /** What the suite does with a store of one port. */
@@ -119,11 +125,23 @@ export const SEGMENT_CALLS: PortCalls<SegmentStore> = {
   ],
 };
 
+export const MARK_CALLS: PortCalls<DurableMarkStore> = {
+  ...MARK_PORT,
+  async prime(store) {
+    assert.equal(await store.raise('stall', 10n), 10n);
+  },
+  calls: (store) => [
+    ['read', () => store.read('stall')],
+    ['raise', () => store.raise('stall', 11n)],
+  ],
+};
+
 /** Another backend's URL: a RangeError for every SQL server but that one. */
 const FOREIGN_URLS = [
   'postgres://127.0.0.1:1/test',
   'mysql://127.0.0.1:1/x',
   'redis://127.0.0.1:1/0',
+  'redis://h',
 ];
 
 /**
@@ -189,6 +207,7 @@ export function sqlServerOutageSuite(
         'Upper',
         '1st',
         'a-b',
+        'Bad-Name',
         'x;drop',
         'x`y',
         ...server.badNamespaces,
