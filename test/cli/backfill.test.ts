@@ -14,7 +14,7 @@ import {
 } from '../../packages/idforge/src/public/index.js';
 import { run } from '../../packages/server/src/cli/index.js';
 import { assertFilledOnce, openTestDb, seedTable, type TestDb } from '../helpers/backfill-db.js';
-import { cli } from '../helpers/cli.js';
+import { backfillArgs, cli, cliInterrupted } from '../helpers/cli.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
 const dir = suiteTempDir('idforge-cli-backfill-');
@@ -23,17 +23,7 @@ const ROWS = 5000;
 /** The terminal's "erase to the end of the line", escaped for a RegExp. */
 const CLEAR = '\\x1b\\[K';
 const args = (url: string, table: string, ...more: string[]) => [
-  'backfill',
-  '--store',
-  url,
-  '--table',
-  table,
-  '--column',
-  'public_id',
-  '--scheme',
-  'uuidv7',
-  '--batch',
-  '200',
+  ...backfillArgs(url, table, 200),
   ...more,
 ];
 
@@ -148,32 +138,17 @@ describe('backfill CLI on SQLite: refusals, Ctrl-C, a terminal, public IDs', () 
 
   test('Ctrl-C: exit 130 after a batch, resumed by the same command', async () => {
     await seedTable(db, 'orders', ROWS);
-    let stderr = '';
-    let listener: ((signal: string) => void) | undefined;
-    const code = await run(args(`sqlite:${path}`, 'orders'), {
-      stdout: { write: () => true },
-      stderr: {
-        write: (s: string) => {
-          stderr += s;
-          if (/rows\/s/.test(s)) listener?.('SIGINT');
-          return true;
-        },
-      },
-      stdin: Readable.from(['']),
-      onSignal: (l) => {
-        listener = l;
-        return () => {
-          listener = undefined;
-        };
-      },
-    });
+    const { code, stderr, listenerLeft } = await cliInterrupted(
+      args(`sqlite:${path}`, 'orders'),
+      /rows\/s/,
+    );
     assert.equal(code, 130, stderr);
     assert.match(stderr, /SIGINT: stopping after this batch/);
     assert.match(
       stderr,
       /interrupted after filling [\d,]+ rows .*rerun the same command to resume/,
     );
-    assert.equal(listener, undefined, 'the signal listener is removed');
+    assert.equal(listenerLeft, false, 'the signal listener is removed');
     const left = [...(await db.values('orders', 'public_id')).values()].filter((v) => v === null);
     assert.ok(left.length > 0 && left.length < ROWS);
     const r = await cli(args(`sqlite:${path}`, 'orders'));

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { run } from '../../packages/server/src/cli/index.js';
-import { cli } from '../helpers/cli.js';
+import { cli, cliInterrupted } from '../helpers/cli.js';
 import { makeReadOnly, readOnlySkip } from '../helpers/read-only.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
@@ -195,9 +195,7 @@ describe('bench db: runs', () => {
   test('Ctrl-C: exit 130, the tables dropped, no report written', async () => {
     const path = join(dir, 'interrupted.db');
     const out = join(dir, 'r-interrupted');
-    let stderr = '';
-    let listener: ((signal: string) => void) | undefined;
-    const code = await run(
+    const { code, stderr, listenerLeft } = await cliInterrupted(
       [
         'bench',
         'db',
@@ -213,24 +211,8 @@ describe('bench db: runs', () => {
         out,
         '--keep',
       ],
-      {
-        stdout: { write: () => true },
-        stderr: {
-          write: (s: string) => {
-            stderr += s;
-            // The first progress line of the load: the user presses Ctrl-C.
-            if (/uuidv4 \(1\/1\): /.test(s)) listener?.('SIGINT');
-            return true;
-          },
-        },
-        stdin: Readable.from(['']),
-        onSignal: (l) => {
-          listener = l;
-          return () => {
-            listener = undefined;
-          };
-        },
-      },
+      // The first progress line of the load: the user presses Ctrl-C.
+      /uuidv4 \(1\/1\): /,
     );
     assert.equal(code, 130, stderr);
     assert.match(stderr, /SIGINT: stopping after this batch/);
@@ -240,7 +222,7 @@ describe('bench db: runs', () => {
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all();
     db.close();
     assert.deepEqual(tables, []);
-    assert.equal(listener, undefined, 'the signal listener is removed');
+    assert.equal(listenerLeft, false, 'the signal listener is removed');
   });
 });
 
