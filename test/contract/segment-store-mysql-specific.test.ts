@@ -7,26 +7,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
-import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
 import { connectMysql, parseMysqlUrl } from '../../packages/stores/src/mysql/connect.js';
 import { openMysqlSegmentStore } from '../../packages/stores/src/mysql/segment-store.js';
-import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
+import { namespaceOf } from '../helpers/backend-fixtures.js';
 import { unavailable as storeUnavailable } from '../helpers/store-errors.js';
-import { assertContiguous } from './segment-store.js';
+import { assertContiguous, assertNamespacesIsolated, specificFixture } from './segment-store.js';
 
-const fx = await fixtureOf('mysql');
-const { skip } = fx;
-const BASE = fx.server!.url;
-
-/** A fresh location of the fixture's, dropped after the tests. */
-const freshUrl = () => fx.freshUrl('seg');
-
-/** A migrated store on `url`, closed when the test ends. */
-async function open(url: string): Promise<SegmentStore> {
-  const store = fx.keep(await openMysqlSegmentStore(url, { connectTimeoutMs: 3000 }));
-  await store.migrate();
-  return store;
-}
+const {
+  fx,
+  skip,
+  base: BASE,
+  freshUrl,
+  open,
+} = await specificFixture('mysql', openMysqlSegmentStore);
 
 /** Asserts a StoreUnavailableError from the mysql store at `address` during `operation`. */
 const unavailable = (address: string, operation: string) =>
@@ -92,14 +85,7 @@ describe('MariaDB segment store: on the server', { skip }, () => {
   });
 
   test('namespaces are table prefixes; the table is InnoDB with a binary collation', async () => {
-    const a = await open(freshUrl());
-    const bUrl = freshUrl();
-    const b = await open(bUrl);
-    await a.createTag('orders', { step: 10 });
-    await b.createTag('orders', { step: 2, start: 50n });
-    assert.deepEqual(await a.takeSegment('orders'), { tag: 'orders', first: 1n, last: 10n });
-    assert.deepEqual(await b.takeSegment('orders'), { tag: 'orders', first: 50n, last: 51n });
-    const ns = namespaceOf(bUrl);
+    const ns = namespaceOf(await assertNamespacesIsolated(open, freshUrl));
     const db = await connectMysql(BASE);
     try {
       const rows = await db.query(

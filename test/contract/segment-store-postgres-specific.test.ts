@@ -6,35 +6,21 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
-import type { SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
 import { connectPostgres } from '../../packages/stores/src/postgres/connect.js';
 import { openPostgresSegmentStore } from '../../packages/stores/src/postgres/segment-store.js';
-import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
+import { namespaceOf } from '../helpers/backend-fixtures.js';
+import { assertNamespacesIsolated, specificFixture } from './segment-store.js';
 
-const fx = await fixtureOf('postgres');
-const { skip } = fx;
-const BASE = fx.server!.url;
-
-/** A fresh location of the fixture's, dropped after the tests. */
-const freshUrl = () => fx.freshUrl('seg');
-
-/** A migrated store on `url`, closed when the test ends. */
-async function open(url: string): Promise<SegmentStore> {
-  const store = fx.keep(await openPostgresSegmentStore(url, { connectTimeoutMs: 3000 }));
-  await store.migrate();
-  return store;
-}
+const {
+  skip,
+  base: BASE,
+  freshUrl,
+  open,
+} = await specificFixture('postgres', openPostgresSegmentStore);
 
 describe('PostgreSQL segment store: on the server', { skip }, () => {
   test('namespaces are isolated schemas; the URL names one', async () => {
-    const a = await open(freshUrl());
-    const bUrl = freshUrl();
-    const b = await open(bUrl);
-    await a.createTag('orders', { step: 10 });
-    await b.createTag('orders', { step: 2, start: 50n });
-    assert.deepEqual(await a.takeSegment('orders'), { tag: 'orders', first: 1n, last: 10n });
-    assert.deepEqual(await b.takeSegment('orders'), { tag: 'orders', first: 50n, last: 51n });
-    const ns = namespaceOf(bUrl);
+    const ns = namespaceOf(await assertNamespacesIsolated(open, freshUrl));
     const client = new pg.Client({ connectionString: BASE });
     await client.connect();
     try {
