@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import {
@@ -12,16 +11,13 @@ import {
   generatePublicKey,
   PublicIds,
 } from '../../packages/idforge/src/public/index.js';
-import { run } from '../../packages/server/src/cli/index.js';
 import { assertFilledOnce, openTestDb, seedTable, type TestDb } from '../helpers/backfill-db.js';
-import { backfillArgs, cli, cliInterrupted } from '../helpers/cli.js';
+import { backfillArgs, CLEAR, cli, cliInterrupted, cliOnTerminal } from '../helpers/cli.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
 const dir = suiteTempDir('idforge-cli-backfill-');
 
 const ROWS = 5000;
-/** The terminal's "erase to the end of the line", escaped for a RegExp. */
-const CLEAR = '\\x1b\\[K';
 const args = (url: string, table: string, ...more: string[]) => [
   ...backfillArgs(url, table, 200),
   ...more,
@@ -160,18 +156,7 @@ describe('backfill CLI on SQLite: refusals, Ctrl-C, a terminal, public IDs', () 
 
   test('on a terminal: one bar redrawn in place, rows, rate and ETA', async () => {
     await seedTable(db, 'tty', 2000);
-    let stderr = '';
-    const code = await run(args(`sqlite:${path}`, 'tty'), {
-      stdout: { write: () => true },
-      stderr: {
-        isTTY: true,
-        write: (s: string) => {
-          stderr += s;
-          return true;
-        },
-      },
-      stdin: Readable.from(['']),
-    });
+    const { code, stderr } = await cliOnTerminal(args(`sqlite:${path}`, 'tty'));
     assert.equal(code, 0, stderr);
     assert.match(
       stderr,

@@ -9,12 +9,9 @@ import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { run } from '../../packages/server/src/cli/index.js';
-import { cli, cliInterrupted } from '../helpers/cli.js';
+import { CLEAR, cli, cliInterrupted, cliOnTerminal } from '../helpers/cli.js';
 import { makeReadOnly, readOnlySkip } from '../helpers/read-only.js';
 import { suiteTempDir } from '../helpers/temp.js';
-
-/** The terminal's "erase to the end of the line", escaped for a RegExp. */
-const CLEAR = '\\x1b\\[K';
 
 const dir = suiteTempDir('idforge-cli-bench-');
 
@@ -101,34 +98,20 @@ describe('bench db: runs', () => {
   });
 
   test('on a terminal: one progress bar redrawn in place, ended by a newline per scheme', async () => {
-    let stderr = '';
-    const code = await run(
-      [
-        'bench',
-        'db',
-        '--store',
-        `sqlite:${join(dir, 'tty.db')}`,
-        '--rows',
-        '2000',
-        '--batch',
-        '100',
-        '--schemes',
-        'ulid',
-        '--out',
-        join(dir, 'r-tty'),
-      ],
-      {
-        stdout: { write: () => true },
-        stderr: {
-          isTTY: true,
-          write: (s: string) => {
-            stderr += s;
-            return true;
-          },
-        },
-        stdin: Readable.from(['']),
-      },
-    );
+    const { code, stderr } = await cliOnTerminal([
+      'bench',
+      'db',
+      '--store',
+      `sqlite:${join(dir, 'tty.db')}`,
+      '--rows',
+      '2000',
+      '--batch',
+      '100',
+      '--schemes',
+      'ulid',
+      '--out',
+      join(dir, 'r-tty'),
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(
       stderr,

@@ -28,6 +28,29 @@ export async function cli(
   return { code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== '') };
 }
 
+/** The terminal's "erase to the end of the line", escaped for a RegExp. */
+export const CLEAR = '\\x1b\\[K';
+
+/**
+ * Runs the CLI in-process with its standard error a terminal (`isTTY`), as the progress bar
+ * needs; standard output is discarded, standard input empty.
+ */
+export async function cliOnTerminal(argv: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  const code = await run(argv, {
+    stdout: { write: () => true },
+    stderr: {
+      isTTY: true,
+      write: (s: string) => {
+        stderr += s;
+        return true;
+      },
+    },
+    stdin: Readable.from(['']),
+  });
+  return { code, stderr };
+}
+
 export interface InterruptedCliResult {
   code: number;
   stderr: string;
