@@ -19,7 +19,10 @@ import { tempDir } from '../helpers/temp.js';
 const namespace = (tag: string) => `t_${tag}_${randomBytes(4).toString('hex')}`;
 
 /** A SQLite file of a temporary directory, and a store on it; both removed after the suite. */
-export function sqliteGapFree(tag: string) {
+export function sqliteGapFree(tag: string): {
+  db: Database.Database;
+  store: SqliteGapFreeStore;
+} {
   const { dir, remove } = tempDir(`idforge-${tag}-`);
   const db = new Database(join(dir, `${tag}.db`));
   after(() => {
