@@ -1,8 +1,9 @@
 // The Snowflake node's edges that the main suite does not pin (found by the mutation run,
 // issue 34): the issued count across a close, readiness agreeing with next() at the lease
 // deadline's last tick, a failed worker-ID switch retried after exactly 8 x retryMs, a
-// duplicate claim's end logged once, when it ends, and a lost lease leased again. SQLite
-// store, injected clocks.
+// duplicate claim's end logged once, when it ends (and a wait that runs out during it giving
+// the claim), a lost lease leased again, and a failed re-acquisition leaving no generator.
+// SQLite store, injected clocks.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -159,6 +160,11 @@ test("a duplicate claim's end is logged once, when the claim is gone", async () 
       () => node.next(),
       (e: unknown) => (e as IdforgeError).code === 'IDF_DUPLICATE_WORKER',
     );
+    await assert.rejects(
+      node.whenReady(0),
+      (e: unknown) => (e as IdforgeError).code === 'IDF_DUPLICATE_WORKER',
+      'a wait that runs out gives the claim, not a bare NotReadyError',
+    );
     intruder = false;
     await node.whenReady(10_000);
     assert.equal(resuming().length, 1);
@@ -189,6 +195,53 @@ test('a node whose lease row is deleted loses it, then leases again and issues',
     assert.equal(node.workerId, 4);
     assert.ok(node.next() > 0n);
     assert.ok(node.metrics.leasesAcquired >= 2, 'leased again');
+  } finally {
+    await node.close();
+    await store.close();
+  }
+});
+
+test('a re-acquisition that fails once its generator is built leaves none behind', async () => {
+  // The last step of an activation is the "leased" log line: a logger that throws there fails
+  // the attempt after the generator exists. Until the next attempt, next() must give that
+  // failure, as for any failed attempt, not reach a generator whose lease was given back.
+  const file = join(dir, `edges-${n++}.db`);
+  const store = await openLeaseStore(`sqlite:${file}`);
+  const failure = new NotReadyError('the logger failed');
+  let throwAt = Number.POSITIVE_INFINITY;
+  let leased = 0;
+  const logger: NodeLogger = {
+    info: (m) => {
+      if (/ leased from /.test(m) && ++leased === throwAt) throw failure;
+    },
+    warn: () => {},
+    error: () => {},
+  };
+  const node = await createSnowflakeNode({
+    store,
+    workerIds: 5,
+    ttlMs: 2_000, // the deleted lease's claim keeps worker ID 5 until it expires
+    renewEveryMs: 20,
+    // The attempts are ~retryMs apart (jittered, from retryMs / 2): long enough to look.
+    retryMs: 10_000,
+    logger,
+    maxSkewMs: Number.POSITIVE_INFINITY,
+  });
+  try {
+    node.next();
+    throwAt = leased + 1;
+    const db = new Database(file);
+    db.prepare('DELETE FROM idforge_leases WHERE worker_id = 5').run();
+    db.close();
+    await waitFor(() => leased === throwAt, 'the failed re-acquisition');
+    await waitFor(() => node.readiness.reason === failure.message, 'the failure as the reason');
+    const refused = node.metrics.fencedRefusals;
+    assert.throws(
+      () => node.next(),
+      (e: unknown) => e === failure,
+    );
+    assert.equal(node.metrics.fencedRefusals, refused, 'no generator asked');
+    assert.equal(node.workerId, null);
   } finally {
     await node.close();
     await store.close();
