@@ -34,6 +34,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/core/snowflake-gene.test.ts',
           'test/core/snowflake-generator-edges.test.ts',
           'test/core/snowflake-stalled-clock.test.ts',
+          'test/core/horizon-message.test.ts',
         ],
       },
       {
@@ -42,6 +43,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/core/uuid-v7.test.ts',
           'test/core/uuid-v7-readings.test.ts',
           'test/core/uuid-v7-order.test.ts',
+          'test/core/horizon-message.test.ts',
         ],
       },
       {
