@@ -2,7 +2,7 @@
 // refused before any I/O; the lock timeout the store sets for its own statement is given back
 // to the caller's session or transaction, after a number, a refusal or a lock timeout alike;
 // a PostgreSQL client without getTransactionStatus() inside BEGIN is served; and a missing
-// connection is named. Each engine's own tables.
+// connection or client is named. Each engine's own tables.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,6 +68,28 @@ describe('PostgreSQL', {
       await client.query('ROLLBACK');
       client.release();
     }
+  });
+
+  test('a bad tag or period is refused before the database is asked', async () => {
+    await store.migrate();
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await assert.rejects(store.increment(client, '', ''), /tag: expected 1 to 128/);
+      await assert.rejects(store.increment(client, 'inv', '2026-1'), /period: expected/);
+      const rows = await client.query(`SELECT count(*)::int AS n FROM "${ns}".gap_free`);
+      assert.equal(rows.rows[0].n, 0, 'no row taken for either');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+
+  test('no client is named as such', async () => {
+    await assert.rejects(
+      store.increment(undefined as never, 'inv', ''),
+      (e: unknown) => e instanceof TypeError && /expected a node-postgres client/.test(e.message),
+    );
   });
 
   test('the address given is the one its errors name', () => {
