@@ -227,6 +227,16 @@ test('mariadb: an upgrade from v1 (node in idforge_settings, a counter row witho
     assert.equal(d.fields!.node, 5);
     assert.equal(BigInt(id!.v!) >> 22n, (ahead + 1n) >> 12n, 'the counter went on from v1');
     assert.deepEqual(await s.rows("SELECT value FROM idforge_settings WHERE name = 'node'"), []);
+    // A node given later goes to the counter's row alone too.
+    const target = await openSqlFunctions(v1.url);
+    try {
+      await target.apply(sqlFunctions('mariadb', { layout: NEW.layout, node: 6 }));
+    } finally {
+      await target.close();
+    }
+    const [row] = await s.rows('SELECT CAST(node AS CHAR) AS v FROM idforge_snowflake_counter');
+    assert.equal(row!.v, '6');
+    assert.deepEqual(await s.rows("SELECT value FROM idforge_settings WHERE name = 'node'"), []);
   } finally {
     await s.close();
     await v1.drop();
