@@ -2,8 +2,9 @@
 // idforge_uuidv7()'s counter uses all of 0..4095 within a millisecond before it carries,
 // idforge_uuidv7_at() takes 1970-01-01T00:00:00.000Z and refuses the instants just outside its
 // range, idforge_uuidv7() mints in UUIDv7's last millisecond, and idforge_snowflake() and
-// idforge_snowflake_lowest() take the layout's last millisecond and refuse past it; the first
-// millisecond of the epoch is minted (node 0's first ID there is 0), and a 1-bit gene is drawn at random like a wider one.
+// idforge_snowflake_lowest() take the layout's last millisecond and refuse past it; the
+// epoch's first millisecond is minted (node 0's first ID there is 0), and a 1-bit gene is
+// drawn at random like a wider one.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { defineLayout, inspect, LAYOUTS } from 'idforge';
