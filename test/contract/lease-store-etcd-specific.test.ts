@@ -87,6 +87,18 @@ describe('etcd that is down or silent', () => {
       await silent.close();
     }
   });
+
+  test('a connect that failed closes the client it opened', async (t) => {
+    // A spy that calls through: the etcd3 client's own close(), on the client openEtcdLeaseStore
+    // made (the driver is loaded lazily, but it is this module).
+    const close = t.mock.method(Etcd3.prototype, 'close');
+    await assertUnavailable(
+      openEtcdLeaseStore('etcd://127.0.0.1:1?namespace=x', { connectTimeoutMs: 2000 }),
+      'connect',
+      2000,
+    );
+    assert.equal(close.mock.callCount(), 1);
+  });
 });
 
 describe('etcd lease store', { skip }, () => {
