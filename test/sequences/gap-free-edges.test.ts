@@ -1,5 +1,5 @@
 // The gap-free stores' edges (found by the mutation run, issue 34): a bad tag or period is
-// refused before any I/O; the lock timeout the store sets for its own statement is given back
+// refused before any I/O, by increment() and last(); the lock timeout the store sets for its own statement is given back
 // to the caller's session or transaction, after a number, a refusal or a lock timeout alike;
 // a PostgreSQL client without getTransactionStatus() inside BEGIN is served; and a missing
 // connection or client is named. Each engine's own tables.
@@ -39,6 +39,8 @@ describe('SQLite', () => {
     try {
       await assert.rejects(store.increment(db, '', ''), /tag: expected 1 to 128/);
       await assert.rejects(store.increment(db, 'inv', '2026-1'), /period: expected/);
+      await assert.rejects(store.last('', ''), /tag: expected 1 to 128/);
+      await assert.rejects(store.last('inv', '2026-1'), /period: expected/);
     } finally {
       db.exec('ROLLBACK');
     }
@@ -77,6 +79,8 @@ describe('PostgreSQL', {
       await client.query('BEGIN');
       await assert.rejects(store.increment(client, '', ''), /tag: expected 1 to 128/);
       await assert.rejects(store.increment(client, 'inv', '2026-1'), /period: expected/);
+      await assert.rejects(store.last('', ''), /tag: expected 1 to 128/);
+      await assert.rejects(store.last('inv', '2026-1'), /period: expected/);
       const rows = await client.query(`SELECT count(*)::int AS n FROM "${ns}".gap_free`);
       assert.equal(rows.rows[0].n, 0, 'no row taken for either');
     } finally {
@@ -128,6 +132,20 @@ describe('MariaDB', {
     const [rows] = await conn.query('SELECT @@SESSION.innodb_lock_wait_timeout AS t');
     return Number((rows as { t: number }[])[0]!.t);
   };
+
+  test('a bad tag or period is refused by last() before the database is asked', async () => {
+    await assert.rejects(store.last('', ''), /tag: expected 1 to 128/);
+    await assert.rejects(store.last('inv', '2026-1'), /period: expected/);
+  });
+
+  test('the address given is the one its errors name', () => {
+    const named = new MysqlGapFreeStore({
+      pool: pool as unknown as MysqlPromisePool,
+      namespace: ns,
+      address: 'maria-main',
+    });
+    assert.equal(named.address, 'maria-main');
+  });
 
   test('no connection is named as such', async () => {
     await assert.rejects(
