@@ -1,6 +1,7 @@
 // The gap-free stores' edges (found by the mutation run, issue 34): a bad tag or period is
-// refused before any I/O, by increment() and last(); the lock timeout the store sets for its own statement is given back
-// to the caller's session or transaction, after a number, a refusal or a lock timeout alike;
+// refused before any I/O, by increment() and last(); the lock timeout the store sets for its
+// own statement is given back to the caller's session or transaction, after a number, a
+// refusal or a lock timeout alike;
 // a PostgreSQL client without getTransactionStatus() inside BEGIN is served; and a missing
 // connection or client is named. Each engine's own tables.
 import assert from 'node:assert/strict';
