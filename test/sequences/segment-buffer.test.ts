@@ -132,6 +132,23 @@ describe('SegmentBuffer', () => {
     }
     assert.deepEqual(state.calls, [], 'no fetch');
     assert.deepEqual(await buf.nextBatch(3), [1n, 2n, 3n]);
+    // 2^24 itself is taken: on a closed buffer it fails as closed, not as a bad count.
+    buf.close();
+    await assert.rejects(buf.nextBatch(2 ** 24), /sequence "t" is closed/);
+  });
+
+  test('prefetchAt 0: the next segment is fetched as soon as one is installed', async () => {
+    const { state, source } = counter();
+    const buf = new SegmentBuffer({
+      tag: 't',
+      source,
+      minStep: 10,
+      dynamicStep: false,
+      prefetchAt: 0,
+    });
+    await buf.warm();
+    assert.deepEqual(state.calls, [10, 10], 'the second fetch before any number is taken');
+    buf.close();
   });
 
   // Virtual time for the failure tests: SegmentBuffer's timers (back-off, request bound) are
