@@ -210,6 +210,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sequences/gap-free-postgres.test.ts',
           'test/sequences/gap-free-refusals.test.ts',
           'test/sequences/gap-free-edges.test.ts',
+          'test/sequences/gap-free-timeout.test.ts',
         ],
       },
       {
@@ -219,6 +220,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sequences/gap-free-mysql.test.ts',
           'test/sequences/gap-free-refusals.test.ts',
           'test/sequences/gap-free-edges.test.ts',
+          'test/sequences/gap-free-timeout.test.ts',
         ],
       },
       {
@@ -228,6 +230,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sequences/gap-free-sqlite.test.ts',
           'test/sequences/gap-free-refusals.test.ts',
           'test/sequences/gap-free-edges.test.ts',
+          'test/sequences/gap-free-timeout.test.ts',
         ],
       },
     ],
