@@ -1,7 +1,8 @@
 // MariaDB's Snowflake state under change (issue 32): a re-install that changes the layout and
 // the node while sessions mint switches in one step (no ID of the new layout on the old one's
 // time scale or with the old node), and a copy of the database (a dump restored under another
-// name) refuses to mint until a node is chosen for it. The tests run in order, on one database.
+// name) refuses to mint until a node is chosen for it; a call whose function's layout is not
+// the counter row's refuses. The tests run in order, on one database (and two of their own).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -196,6 +197,35 @@ test('mariadb: a copy of the database (mysqldump restored under another name) re
     await copy.close();
     await original.close();
     await mariadbAdmin(`DROP DATABASE IF EXISTS ${copyDb}`);
+  }
+});
+
+test("mariadb: a function whose layout is not the counter row's refuses (40001), a missing row too", {
+  skip,
+}, async () => {
+  // What a call that began with the old function's text sees once an install switched the row
+  // to another layout: a refusal to retry, never an ID of one layout on the other's counter.
+  const own = mariadbEngine('statekey');
+  await own.create();
+  const s = await own.session();
+  try {
+    const target = await openSqlFunctions(own.url);
+    try {
+      await target.apply(sqlFunctions('mariadb', { layout: NEW.layout, node: NEW.node }));
+    } finally {
+      await target.close();
+    }
+    const mint = () => s.rows('SELECT CAST(idforge_snowflake() AS CHAR) AS v');
+    const refused = (e: Error & { sqlState?: string }) =>
+      SWITCHING.test(`${e.sqlState} ${e.message}`);
+    await mint();
+    await s.rows("UPDATE idforge_snowflake_counter SET layout_key = 'another' WHERE id = 1");
+    await assert.rejects(mint(), refused, 'another layout in the row');
+    await s.rows('DELETE FROM idforge_snowflake_counter');
+    await assert.rejects(mint(), refused, 'no row');
+  } finally {
+    await s.close();
+    await own.drop();
   }
 });
 
