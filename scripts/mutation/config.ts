@@ -313,7 +313,21 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sql/mariadb-edges.test.ts',
         ],
       },
-      { path: `${IDFORGE}/sql/script.ts` },
+      {
+        // The install's statements: the state tests apply them (re-install, v1 upgrade).
+        path: `${IDFORGE}/sql/script.ts`,
+        tests: [
+          'test/sql/layout-sql.test.ts',
+          'test/sql/sqlite.test.ts',
+          'test/sql/versions.test.ts',
+          'test/sql/postgres.test.ts',
+          'test/sql/mariadb.test.ts',
+          'test/sql/postgres-edges.test.ts',
+          'test/sql/mariadb-edges.test.ts',
+          'test/sql/postgres-switch.test.ts',
+          'test/sql/mariadb-state.test.ts',
+        ],
+      },
     ],
     tests: [
       'test/sql/layout-sql.test.ts',
