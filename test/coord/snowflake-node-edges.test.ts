@@ -14,6 +14,7 @@ import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import {
   ClockRollbackError,
+  decompose,
   type IdforgeError,
   ManualClock,
   NotReadyError,
@@ -245,5 +246,87 @@ test('a re-acquisition that fails once its generator is built leaves none behind
   } finally {
     await node.close();
     await store.close();
+  }
+});
+
+test('a lease lost while a worker switch leases another: the switch stands, from no worker ID, and the IDs carry the worker ID held', async () => {
+  const file = join(dir, `edges-${n++}.db`);
+  const real = await openLeaseStore(`sqlite:${file}`);
+  // While `gate` is set, each acquire waits in `held` until the test lets it go, in order.
+  const held: (() => void)[] = [];
+  let gate = false;
+  const store: LeaseStore = {
+    backend: real.backend,
+    address: real.address,
+    migrate: () => real.migrate(),
+    acquire: async (r) => {
+      if (gate) await new Promise<void>((go) => held.push(go));
+      return real.acquire(r);
+    },
+    renew: (lease, report) => real.renew(lease, report),
+    release: (l, m) => real.release(l, m),
+    list: () => real.list(),
+    readMark: (w) => real.readMark(w),
+    serverTimeMs: () => real.serverTimeMs(),
+    close: () => real.close(),
+  };
+  const clock = new ManualClock(Date.now());
+  const logger = memoryLogger();
+  const node = await createSnowflakeNode({
+    store,
+    clock,
+    logger,
+    workerIds: [0, 2],
+    renewEveryMs: 20,
+    retryMs: 20,
+    onLargeRollback: 'switch-worker',
+    maxSkewMs: Number.POSITIVE_INFINITY,
+  });
+  try {
+    node.batch(10);
+    assert.equal(node.workerId, 0);
+    gate = true;
+    const t = clock.now();
+    clock.set(t - 60_000);
+    assert.throws(() => node.next(), NotReadyError, 'the step back starts a switch');
+    await waitFor(() => held.length === 1, "the switch's acquire, held");
+    // The clock back where it was: renewals are due again, and the next one finds the lease
+    // gone; the re-acquisition that follows waits behind the switch's acquire.
+    clock.set(t + 100);
+    const db = new Database(file);
+    db.prepare('DELETE FROM idforge_leases WHERE worker_id = 0').run();
+    db.close();
+    await waitFor(() => held.length === 2, "the re-acquisition's acquire, held");
+    assert.equal(node.metrics.leasesLost, 1);
+    gate = false;
+    held[0]!();
+    await waitFor(() => node.lastSwitch !== null && node.readiness.ready, 'the switch done');
+    const to = node.lastSwitch!.toWorkerId;
+    assert.deepEqual(
+      [node.lastSwitch!.fromWorkerId, node.workerId],
+      [-1, to],
+      'switched from no worker ID (the lease was lost meanwhile)',
+    );
+    // Worker ID 0's mark now below the clock, the re-acquisition goes ahead.
+    clock.set(t + 60_000);
+    held[1]!();
+    // The re-acquisition gets worker ID 0 back once the switch stands: it gives it back. (It
+    // once built the generator for 0 on the switch's keeper, which renews 1: IDs of worker ID 0
+    // that no lease kept.)
+    await waitFor(
+      async () => (await real.list()).every((l) => l.workerId !== 0),
+      'worker ID 0 given back',
+    );
+    await node.whenReady(20_000);
+    assert.equal(decompose(node.layout, node.next()).fields.node, to, 'IDs of the worker ID held');
+    assert.deepEqual(
+      (await real.list()).map((l) => l.workerId),
+      [to],
+    );
+  } finally {
+    gate = false;
+    for (const go of held) go();
+    await node.close();
+    await real.close();
   }
 });
