@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the test suites with Node's built-in runner over the TypeScript sources (via tsx).
+// Runs the test suites with Node's built-in runner over the TypeScript sources (via
+// scripts/dev-loader.mjs).
 // Usage: node scripts/run-tests.mjs [dir|file...] [--slow] [--only PATTERN] [--concurrency N] [--verbose]
 //                                   [--record-durations]
 //   *.slow.test.ts files run only with --slow (npm run test:slow); none is no failure.
@@ -28,6 +29,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -164,6 +166,22 @@ function counts(tap) {
   return out;
 }
 
+/**
+ * The CPU time (user + system) of every process this run started and reaped, their own children
+ * included (Linux's /proc, where a test's servers are counted in the test file's process): it
+ * says whether the run waited on the machine or on its servers. null where /proc is not.
+ */
+function childrenCpuMs() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command's name: ... utime stime cutime cstime (fields 14-17 of proc(5)).
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
 /** Runs one file in its own process; resolves with its output, exit status and duration. */
 function runFile(file) {
   const started = performance.now();
@@ -284,8 +302,13 @@ const total = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0,
 for (const r of results) for (const key of Object.keys(total)) total[key] += r.counts?.[key] ?? 0;
 const failedFiles = results.filter((r) => r.why !== null || r.counts === null || r.counts.fail > 0);
 const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
+const wallMs = performance.now() - wallStart;
+const cpuMs = childrenCpuMs();
 const lines = [
-  `# files ${results.length} (${concurrency} at a time), wall ${seconds(performance.now() - wallStart)}`,
+  `# files ${results.length} (${concurrency} at a time), wall ${seconds(wallMs)}` +
+    (cpuMs === null
+      ? ''
+      : `, CPU ${seconds(cpuMs)} (${(cpuMs / wallMs).toFixed(1)} of ${availableParallelism()} cores busy on average)`),
   '# the ten slowest files:',
   ...slowest.map((r) => `#   ${seconds(r.ms).padStart(8)}  ${relative(root, r.file)}`),
   ...Object.entries(total).map(([k, v]) => `# ${k} ${v}`),

@@ -1,6 +1,6 @@
 // The workspace packages' entry points and the source file behind each: one table, read from
 // the packages' own package.json (`exports`: ./dist/X.js is compiled from ./src/X.ts), for
-// dev-resolve.mjs and for the tests that run the docs' examples or check the entry points.
+// dev-hooks.mjs and for the tests that run the docs' examples or check the entry points.
 import { readFileSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);

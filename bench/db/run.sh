@@ -163,14 +163,14 @@ create_db() {
   fi
 }
 
-# The CLI: the build when it is up to date, else the sources through tsx.
+# The CLI: the build when it is up to date, else the sources through scripts/dev-loader.mjs.
 built=packages/server/dist/bin/idforge-server.js
 if [[ -f $built && -z "$(find packages/*/src -type f -newer "$built" -print -quit)" ]]; then
   cli=(node "$built")
   echo "cli: $built (up to date with the sources)"
 else
   cli=(node --import ./scripts/dev-loader.mjs packages/server/src/bin/idforge-server.ts)
-  echo "cli: the sources through tsx ($([[ -f $built ]] &&
+  echo "cli: the sources through scripts/dev-loader.mjs ($([[ -f $built ]] &&
     echo 'the build is older than the sources' || echo 'no build'); npm run build to use a build)"
 fi
 

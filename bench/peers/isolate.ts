@@ -44,11 +44,11 @@ export interface ThroughputReport extends ThroughputResult {
 export type SafetyResult = DuplicateResult | RollbackResult | ThroughputReport;
 
 const WORKER = new URL('./safety-worker.ts', import.meta.url).href;
-const TSX_API = import.meta.resolve('tsx/esm/api');
+const LOADER = new URL('../../scripts/dev-loader.mjs', import.meta.url).href;
 
-// Node 20 workers do not inherit tsx's loader hooks from `--import tsx`: the worker is a
-// two-line module that registers them, then imports the TypeScript entry.
-const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER)}); });`;
+// Node 20 workers do not inherit the loader hooks of `--import`: the worker is a one-line
+// module that registers them (scripts/dev-loader.mjs), then imports the TypeScript entry.
+const BOOT = `import(${JSON.stringify(LOADER)}).then(() => import(${JSON.stringify(WORKER)}));`;
 
 export function isolated(task: DuplicatesTask): Promise<DuplicateResult>;
 export function isolated(task: RollbackTask): Promise<RollbackResult>;

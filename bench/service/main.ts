@@ -240,14 +240,14 @@ async function leaseRows(url: string, storeUrl: string): Promise<Row[]> {
   }
 }
 
-/** The service's command line: the build when it is as new as the sources, else tsx. */
+/** The service's command line: the build when it is as new as the sources, else the sources through the loader. */
 function serviceCli(): string[] {
   // The built CLI when there is one as new as the sources (as deployed); else the sources
-  // through tsx: a build older than the sources would measure code that is not there any more.
+  // through the loader: a build older than the sources would measure code that is not there any more.
   const built = join(root, 'packages/server/dist/bin/idforge-server.js');
   const fresh = existsSync(built) && statSync(built).mtimeMs >= newestSource();
   console.log(
-    `service: ${fresh ? 'packages/server/dist (npm run build)' : `the sources via tsx${existsSync(built) ? ' (packages/server/dist is older than the sources: npm run build)' : ''}`}`,
+    `service: ${fresh ? 'packages/server/dist (npm run build)' : `the sources via scripts/dev-loader.mjs${existsSync(built) ? ' (packages/server/dist is older than the sources: npm run build)' : ''}`}`,
   );
   return fresh
     ? [built]

@@ -93,6 +93,8 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/lease-store.test.ts',
           'test/contract/lease-store-postgres-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
+          'test/contract/sql-server-outage.test.ts',
+          'test/contract/sql-server-races.test.ts',
         ],
       },
       {
@@ -103,6 +105,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/lease-store.test.ts',
           'test/contract/lease-store-postgres-specific.test.ts',
           'test/contract/lease-store-edges.test.ts',
+          'test/contract/sql-server-races.test.ts',
         ],
       },
       {
@@ -143,10 +146,7 @@ export const MODULES: readonly ModuleConfig[] = [
       {
         path: `${STORES}/postgres/mark-store.ts`,
         text: true,
-        tests: [
-          'test/contract/mark-store.test.ts',
-          'test/contract/mark-store-postgres-specific.test.ts',
-        ],
+        tests: ['test/contract/mark-store.test.ts', 'test/contract/sql-server-outage.test.ts'],
       },
       {
         path: `${STORES}/sqlite/mark-store.ts`,
@@ -166,6 +166,8 @@ export const MODULES: readonly ModuleConfig[] = [
         tests: [
           'test/contract/segment-store.test.ts',
           'test/contract/segment-store-postgres-specific.test.ts',
+          'test/contract/sql-server-outage.test.ts',
+          'test/contract/sql-server-races.test.ts',
         ],
       },
       {
@@ -175,6 +177,8 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/contract/segment-store.test.ts',
           'test/contract/segment-store-mysql-specific.test.ts',
           'test/contract/segment-store-edges.test.ts',
+          'test/contract/sql-server-outage.test.ts',
+          'test/contract/sql-server-races.test.ts',
         ],
       },
       {

@@ -17,26 +17,13 @@ import {
   type TestDb,
 } from '../helpers/backfill-db.js';
 import { BINS, loader } from '../helpers/bins.js';
-import { cli } from '../helpers/cli.js';
+import { backfillArgs, cli } from '../helpers/cli.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = suiteTempDir('idforge-cli-backfill-kill-');
 
 const ROWS = 5000;
-const args = (url: string, table: string, batch: number) => [
-  'backfill',
-  '--store',
-  url,
-  '--table',
-  table,
-  '--column',
-  'public_id',
-  '--scheme',
-  'uuidv7',
-  '--batch',
-  String(batch),
-];
 
 /** Runs the bin until its first progress line, then SIGKILLs it; `onLine` runs first. */
 function killAfterFirstProgress(argv: string[], onLine: () => void): Promise<string> {
@@ -89,7 +76,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       // then, not the 22 of 200 rows that a process slowed by a busy machine could finish
       // before the test had read the line.
       const batch = engine === 'sqlite' ? 1 : 200;
-      const stderr = await killAfterFirstProgress(args(db.url, table, batch), hold.onLine);
+      const stderr = await killAfterFirstProgress(backfillArgs(db.url, table, batch), hold.onLine);
       await hold.release();
       assert.match(stderr, /^[\d,]+\/5,000 rows, [\d,]+ rows\/s, ETA \d+ s$/m);
       const snapshot = new Map(
@@ -100,7 +87,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
         `${snapshot.size} rows filled before the kill`,
       );
 
-      const r = await cli([...args(db.url, table, batch), '--json']);
+      const r = await cli([...backfillArgs(db.url, table, batch), '--json']);
       assert.equal(r.code, 0, r.stderr);
       const report = JSON.parse(r.stdout);
       assert.equal(report.alreadyFilled, snapshot.size);
@@ -110,7 +97,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       assertFilledOnce(values);
       for (const [id, v] of snapshot) assert.equal(values.get(id), v, `row ${id} kept its value`);
 
-      const again = await cli(args(db.url, table, batch));
+      const again = await cli(backfillArgs(db.url, table, batch));
       assert.equal(again.code, 0, again.stderr);
       assert.match(
         again.stdout,

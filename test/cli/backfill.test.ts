@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import {
@@ -12,28 +11,15 @@ import {
   generatePublicKey,
   PublicIds,
 } from '../../packages/idforge/src/public/index.js';
-import { run } from '../../packages/server/src/cli/index.js';
 import { assertFilledOnce, openTestDb, seedTable, type TestDb } from '../helpers/backfill-db.js';
-import { cli } from '../helpers/cli.js';
+import { backfillArgs, CLEAR, cli, cliInterrupted, cliOnTerminal } from '../helpers/cli.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
 const dir = suiteTempDir('idforge-cli-backfill-');
 
 const ROWS = 5000;
-/** The terminal's "erase to the end of the line", escaped for a RegExp. */
-const CLEAR = '\\x1b\\[K';
 const args = (url: string, table: string, ...more: string[]) => [
-  'backfill',
-  '--store',
-  url,
-  '--table',
-  table,
-  '--column',
-  'public_id',
-  '--scheme',
-  'uuidv7',
-  '--batch',
-  '200',
+  ...backfillArgs(url, table, 200),
   ...more,
 ];
 
@@ -148,32 +134,17 @@ describe('backfill CLI on SQLite: refusals, Ctrl-C, a terminal, public IDs', () 
 
   test('Ctrl-C: exit 130 after a batch, resumed by the same command', async () => {
     await seedTable(db, 'orders', ROWS);
-    let stderr = '';
-    let listener: ((signal: string) => void) | undefined;
-    const code = await run(args(`sqlite:${path}`, 'orders'), {
-      stdout: { write: () => true },
-      stderr: {
-        write: (s: string) => {
-          stderr += s;
-          if (/rows\/s/.test(s)) listener?.('SIGINT');
-          return true;
-        },
-      },
-      stdin: Readable.from(['']),
-      onSignal: (l) => {
-        listener = l;
-        return () => {
-          listener = undefined;
-        };
-      },
-    });
+    const { code, stderr, listenerLeft } = await cliInterrupted(
+      args(`sqlite:${path}`, 'orders'),
+      /rows\/s/,
+    );
     assert.equal(code, 130, stderr);
     assert.match(stderr, /SIGINT: stopping after this batch/);
     assert.match(
       stderr,
       /interrupted after filling [\d,]+ rows .*rerun the same command to resume/,
     );
-    assert.equal(listener, undefined, 'the signal listener is removed');
+    assert.equal(listenerLeft, false, 'the signal listener is removed');
     const left = [...(await db.values('orders', 'public_id')).values()].filter((v) => v === null);
     assert.ok(left.length > 0 && left.length < ROWS);
     const r = await cli(args(`sqlite:${path}`, 'orders'));
@@ -185,18 +156,7 @@ describe('backfill CLI on SQLite: refusals, Ctrl-C, a terminal, public IDs', () 
 
   test('on a terminal: one bar redrawn in place, rows, rate and ETA', async () => {
     await seedTable(db, 'tty', 2000);
-    let stderr = '';
-    const code = await run(args(`sqlite:${path}`, 'tty'), {
-      stdout: { write: () => true },
-      stderr: {
-        isTTY: true,
-        write: (s: string) => {
-          stderr += s;
-          return true;
-        },
-      },
-      stdin: Readable.from(['']),
-    });
+    const { code, stderr } = await cliOnTerminal(args(`sqlite:${path}`, 'tty'));
     assert.equal(code, 0, stderr);
     assert.match(
       stderr,

@@ -9,12 +9,9 @@ import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { run } from '../../packages/server/src/cli/index.js';
-import { cli } from '../helpers/cli.js';
+import { CLEAR, cli, cliInterrupted, cliOnTerminal } from '../helpers/cli.js';
 import { makeReadOnly, readOnlySkip } from '../helpers/read-only.js';
 import { suiteTempDir } from '../helpers/temp.js';
-
-/** The terminal's "erase to the end of the line", escaped for a RegExp. */
-const CLEAR = '\\x1b\\[K';
 
 const dir = suiteTempDir('idforge-cli-bench-');
 
@@ -101,34 +98,20 @@ describe('bench db: runs', () => {
   });
 
   test('on a terminal: one progress bar redrawn in place, ended by a newline per scheme', async () => {
-    let stderr = '';
-    const code = await run(
-      [
-        'bench',
-        'db',
-        '--store',
-        `sqlite:${join(dir, 'tty.db')}`,
-        '--rows',
-        '2000',
-        '--batch',
-        '100',
-        '--schemes',
-        'ulid',
-        '--out',
-        join(dir, 'r-tty'),
-      ],
-      {
-        stdout: { write: () => true },
-        stderr: {
-          isTTY: true,
-          write: (s: string) => {
-            stderr += s;
-            return true;
-          },
-        },
-        stdin: Readable.from(['']),
-      },
-    );
+    const { code, stderr } = await cliOnTerminal([
+      'bench',
+      'db',
+      '--store',
+      `sqlite:${join(dir, 'tty.db')}`,
+      '--rows',
+      '2000',
+      '--batch',
+      '100',
+      '--schemes',
+      'ulid',
+      '--out',
+      join(dir, 'r-tty'),
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(
       stderr,
@@ -195,9 +178,7 @@ describe('bench db: runs', () => {
   test('Ctrl-C: exit 130, the tables dropped, no report written', async () => {
     const path = join(dir, 'interrupted.db');
     const out = join(dir, 'r-interrupted');
-    let stderr = '';
-    let listener: ((signal: string) => void) | undefined;
-    const code = await run(
+    const { code, stderr, listenerLeft } = await cliInterrupted(
       [
         'bench',
         'db',
@@ -213,24 +194,8 @@ describe('bench db: runs', () => {
         out,
         '--keep',
       ],
-      {
-        stdout: { write: () => true },
-        stderr: {
-          write: (s: string) => {
-            stderr += s;
-            // The first progress line of the load: the user presses Ctrl-C.
-            if (/uuidv4 \(1\/1\): /.test(s)) listener?.('SIGINT');
-            return true;
-          },
-        },
-        stdin: Readable.from(['']),
-        onSignal: (l) => {
-          listener = l;
-          return () => {
-            listener = undefined;
-          };
-        },
-      },
+      // The first progress line of the load: the user presses Ctrl-C.
+      /uuidv4 \(1\/1\): /,
     );
     assert.equal(code, 130, stderr);
     assert.match(stderr, /SIGINT: stopping after this batch/);
@@ -240,7 +205,7 @@ describe('bench db: runs', () => {
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all();
     db.close();
     assert.deepEqual(tables, []);
-    assert.equal(listener, undefined, 'the signal listener is removed');
+    assert.equal(listenerLeft, false, 'the signal listener is removed');
   });
 });
 

@@ -18,9 +18,10 @@ import { holdSqliteLock } from '../helpers/sqlite-lock.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
- * Runs `call` and returns how long it took less the longest stall of this process's event
- * loop meanwhile: the server and the client share this process, and on a busy machine a timer
- * fires late by that much for both. What is left is the time the server made the client wait.
+ * Runs `call` and returns how long it took less the time this process's event loop was late
+ * meanwhile (the sum of every 10 ms probe's delay, not only the longest): the server and the
+ * client share this process, and on a busy machine its timers fire late, again and again, for
+ * both. What is left is the time the server made the client wait.
  */
 async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -28,7 +29,8 @@ async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number 
   const started = performance.now();
   try {
     const value = await call();
-    return { value, ms: performance.now() - started - lag.max / 1e6 };
+    const lateMs = (lag.count * lag.mean) / 1e6;
+    return { value, ms: performance.now() - started - (lag.count > 0 ? lateMs : 0) };
   } finally {
     lag.disable();
   }

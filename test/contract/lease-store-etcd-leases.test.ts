@@ -1,38 +1,22 @@
 // The etcd lease store gives back the etcd lease of a claim it drops (found by the mutation
 // run, issue 34): a release by an instance whose lease key is gone (expired and taken over)
 // deletes its claim and revokes the claim's etcd lease, which would otherwise stay until its
-// TTL; and a store opened from a URL closes the client it opened.
+// TTL; and a store opened from a URL closes the client it opened. On fresh key prefixes of the
+// etcd fixture (test/helpers/backend-fixtures.ts).
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { Etcd3 } from 'etcd3';
-import { parseEtcdUrl } from '../../packages/stores/src/etcd/connect.js';
 import { openEtcdLeaseStore } from '../../packages/stores/src/etcd/lease-store.js';
-import { serviceSkip } from '../helpers/services.js';
+import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
+import { etcdClientOf } from '../helpers/etcd.js';
 import { owner, request } from './lease-store.js';
 
-const url = process.env.IDFORGE_ETCD_URL ?? 'etcd://127.0.0.1:2379';
-const { hosts } = parseEtcdUrl(url);
-const first = new URL(hosts[0]!);
-const skip = await serviceSkip('etcd', first.hostname, Number(first.port));
-const raw = skip === false ? new Etcd3({ hosts: [...hosts] }) : null;
-const namespaces: string[] = [];
-const fresh = () => {
-  const ns = `idforge-leases-${randomUUID().slice(0, 8)}`;
-  namespaces.push(ns);
-  return ns;
-};
-
-after(async () => {
-  if (raw === null) return;
-  for (const ns of namespaces) {
-    const kvs = await raw.getAll().prefix(`/${ns}/`).exec();
-    const leases = new Set(kvs.kvs.map((kv) => kv.lease).filter((id) => id !== '0'));
-    await Promise.all([...leases].map((ID) => raw.leaseClient.leaseRevoke({ ID }).catch(() => {})));
-    await raw.delete().prefix(`/${ns}/`);
-  }
-  raw.close();
-});
+const fx = await fixtureOf('etcd');
+const { skip } = fx;
+const url = fx.server!.url;
+const raw = etcdClientOf(fx);
+/** A fresh key prefix of the fixture's (its keys deleted, its etcd leases revoked after). */
+const fresh = () => namespaceOf(fx.freshUrl('lease'));
 
 test('a release by an instance whose lease key is gone revokes its claim lease', {
   skip,

@@ -5,28 +5,25 @@
 // lease key was deleted by hand, and a restart of an etcd of the test's own, on ports the OS
 // gives.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { Etcd3 } from 'etcd3';
+import { spawnSync } from 'node:child_process';
+import { describe, test } from 'node:test';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import type { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { parseEtcdUrl } from '../../packages/stores/src/etcd/connect.js';
 import { openEtcdLeaseStore } from '../../packages/stores/src/etcd/lease-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
+import { etcdClientOf } from '../helpers/etcd.js';
+import { freePort, ownServer } from '../helpers/server.js';
 import { requireServices } from '../helpers/services.js';
 import { rejectsUnavailable } from '../helpers/store-errors.js';
-import { closedPort, silentServer } from '../helpers/tcp.js';
+import { silentServer } from '../helpers/tcp.js';
 import { owner, report, request, untilExpired } from './lease-store.js';
 
 const fx = await fixtureOf('etcd');
 const { skip } = fx;
 const url = fx.server!.url;
 /** A client of the server's own, to look at the keys and etcd leases a store leaves. */
-const raw = skip === false ? new Etcd3({ hosts: [...parseEtcdUrl(url).hosts] }) : null;
-after(() => raw?.close());
+const raw = etcdClientOf(fx);
 
 /** A fresh key prefix of the fixture's (its keys deleted, its etcd leases revoked after). */
 const freshNamespace = () => namespaceOf(fx.freshUrl('lease'));
@@ -219,34 +216,26 @@ const restartSkip =
   etcdBinary || requireServices ? false : 'etcd is not installed (scripts/services/etcd.sh)';
 
 describe('etcd restarted under a store', { skip: restartSkip }, () => {
-  test('calls fail within the timeout while it is down and succeed again after', async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'idforge-etcd-restart-'));
-    // `stop --wipe` below deletes it too, but not when the start or the stop fails.
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const [port, peerPort] = await Promise.all([closedPort(), closedPort()]);
-    const script = (cmd: string, ...more: string[]) =>
-      execFileSync(
-        'bash',
-        ['scripts/services/etcd.sh', cmd, '--port', `${port}`, '--dir', dir, ...more],
-        {
-          stdio: 'pipe',
-        },
-      );
-    script('start', '--peer-port', `${peerPort}`);
+  test('calls fail within the timeout while it is down and succeed again after', async () => {
+    // Its own etcd (scripts/services/etcd.sh), on ports the OS gives; its data kept across
+    // the restart, deleted at the end.
+    const port = await freePort();
+    const server = ownServer('etcd', port);
+    await server.start();
     let s: LeaseStore | null = null;
     try {
       s = await openEtcdLeaseStore(`etcd://127.0.0.1:${port}`, { connectTimeoutMs: 1500 });
       const l = await s.acquire(request(owner(), 0, 0, 30_000));
       assert.ok(l);
-      script('stop');
+      await server.stop();
       await assertUnavailable(s.renew(l, report(30_000, Date.now())), 'renew', 1500 + 1000);
       await assertUnavailable(s.list(), 'list', 1500 + 1000);
-      script('start', '--peer-port', `${peerPort}`);
+      await server.start();
       assert.equal((await s.renew(l, report(30_000, Date.now()))).held, true);
       assert.ok((await s.readMark(0))! >= l.markMs, 'the mark survived the restart');
     } finally {
       await s?.close();
-      script('stop', '--wipe');
+      await server.stop(false, true);
     }
   });
 });

@@ -1,21 +1,22 @@
 // What the PostgreSQL lease store adds to the LeaseStore contract (lease-store.test.ts), on
 // fresh schemas of the PostgreSQL fixture (test/helpers/backend-fixtures.ts): several pools
-// (hosts) racing, namespaces, and a server that is absent, silent or stalls mid-session.
+// (hosts) racing over expiring leases, namespaces, the server's clock, a renewal held across
+// the expiry. A server that is absent, silent or stalls mid-session, and the URLs and
+// namespaces refused, are in sql-server-outage.ts; four pools racing for one range, and
+// migrating one schema at once, in sql-server-races.ts; both for every SQL server.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
+import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import { openPostgresLeaseStore } from '../../packages/stores/src/postgres/lease-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
-import { openRetrying, unavailable as storeUnavailable } from '../helpers/store-errors.js';
-import { silentServer, stallableProxy } from '../helpers/tcp.js';
 import { early, waitFor } from '../helpers/wait.js';
 import { owner, report, request, untilExpired } from './lease-store.js';
 
 const fx = await fixtureOf('postgres');
 const { skip } = fx;
-const { host, port, url: URL_ } = fx.server!;
+const URL_ = fx.server!.url;
 
 /** A fresh schema of the fixture's (dropped after the tests). */
 const freshNamespace = () => namespaceOf(fx.freshUrl('lease'));
@@ -27,77 +28,7 @@ async function openFresh(namespace = freshNamespace()): Promise<LeaseStore> {
   return store;
 }
 
-/** Asserts a StoreUnavailableError from the postgres store at `address` during `operation`. */
-const unavailable = (address: string, operation: string) =>
-  storeUnavailable({ backend: 'postgres', address, operation });
-
-describe('PostgreSQL lease store: unreachable servers', () => {
-  test('a closed port rejects with StoreUnavailableError (connect), password redacted', async () => {
-    const url = 'postgres://idforge:s3cret@127.0.0.1:1/test';
-    const started = Date.now();
-    await assert.rejects(openPostgresLeaseStore(url, { connectTimeoutMs: 1000 }), (e) => {
-      unavailable('postgres://idforge:***@127.0.0.1:1/test', 'connect')(e);
-      assert.ok(!(e as Error).message.includes('s3cret'), (e as Error).message);
-      return true;
-    });
-    assert.ok(Date.now() - started < 2000);
-  });
-
-  test('a server that accepts but never answers fails within connectTimeoutMs', async () => {
-    const silent = await silentServer();
-    const url = `postgres://postgres@127.0.0.1:${silent.port}/test`;
-    const started = Date.now();
-    try {
-      await assert.rejects(
-        openPostgresLeaseStore(url, { connectTimeoutMs: 300 }),
-        unavailable(url, 'connect'),
-      );
-      const elapsed = Date.now() - started;
-      assert.ok(elapsed >= 250 && elapsed < 1500, `took ${elapsed} ms`);
-    } finally {
-      await silent.close();
-    }
-  });
-
-  test('malformed URLs, namespaces and options are RangeErrors', async () => {
-    await assert.rejects(openPostgresLeaseStore('postgres://[::1/x'), RangeError);
-    await assert.rejects(openPostgresLeaseStore('redis://127.0.0.1:1/0'), RangeError);
-    for (const ns of ['', 'Upper', '1st', 'a-b', 'x;drop', 'pg_catalog', 'a'.repeat(64)]) {
-      await assert.rejects(openPostgresLeaseStore(URL_, { namespace: ns }), RangeError, ns);
-    }
-    await assert.rejects(openPostgresLeaseStore(`${URL_}?namespace=a%22b`), RangeError);
-    await assert.rejects(openPostgresLeaseStore(URL_, { connectTimeoutMs: 0 }), RangeError);
-  });
-});
-
 describe('PostgreSQL lease store: on the server', { skip }, () => {
-  test('a server that stalls mid-session fails each call within the timeouts', async (t) => {
-    const proxy = await stallableProxy(host, port);
-    t.after(() => proxy.close());
-    const url = `postgres://postgres@127.0.0.1:${proxy.port}/test`;
-    const ns = freshNamespace();
-    const timeouts = { connectTimeoutMs: 400, queryTimeoutMs: 400 };
-    const store = await openRetrying(() =>
-      openPostgresLeaseStore(url, { namespace: ns, ...timeouts }),
-    );
-    try {
-      await store.migrate();
-      assert.ok(await store.acquire(request(owner(), 0, 0)));
-      proxy.stall();
-      for (const [operation, call] of [
-        ['list', () => store.list()],
-        ['acquire', () => store.acquire(request(owner(), 1, 1))],
-      ] as const) {
-        const started = Date.now();
-        await assert.rejects(call(), unavailable(url, operation));
-        const elapsed = Date.now() - started;
-        assert.ok(elapsed < 2000, `${operation} took ${elapsed} ms`);
-      }
-    } finally {
-      await store.close();
-    }
-  });
-
   test('a store that was never migrated rejects with StoreNotMigratedError', async () => {
     const store = await openPostgresLeaseStore(URL_, { namespace: freshNamespace() });
     fx.keep(store);
@@ -126,36 +57,6 @@ describe('PostgreSQL lease store: on the server', { skip }, () => {
     assert.equal(await c.acquire(request(owner(), 0, 0)), null, 'same namespace as a');
     await c.close();
     await c.close();
-  });
-
-  test('concurrent migrations of one namespace all succeed', async () => {
-    const ns = freshNamespace();
-    const opened = await Promise.all(
-      Array.from({ length: 4 }, () => openPostgresLeaseStore(URL_, { namespace: ns })),
-    );
-    for (const s of opened) fx.keep(s);
-    await Promise.all(opened.map((s) => s.migrate()));
-    assert.deepEqual(await opened[0]!.list(), []);
-  });
-
-  test('four hosts (pools) racing for one range never share an ID', async () => {
-    const ns = freshNamespace();
-    const hosts = await Promise.all(Array.from({ length: 4 }, () => openFresh(ns)));
-    const got = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => hosts[i % 4]!.acquire(request(owner(), 0, 31))),
-    );
-    const ids = got.filter((l): l is Lease => l !== null).map((l) => l.workerId);
-    assert.deepEqual(
-      [...ids].sort((x, y) => x - y),
-      Array.from({ length: 32 }, (_, i) => i),
-    );
-    const listed = await hosts[0]!.list();
-    assert.deepEqual(
-      listed.map((r) => r.instanceId),
-      [...got.filter((l): l is Lease => l !== null)]
-        .sort((x, y) => x.workerId - y.workerId)
-        .map((l) => l.instanceId),
-    );
   });
 
   test('an expired lease taken over by racing hosts goes to exactly one', async () => {

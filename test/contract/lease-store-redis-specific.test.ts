@@ -9,7 +9,7 @@ import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js'
 import { parseRedisUrl } from '../../packages/stores/src/redis/connect.js';
 import { openRedisLeaseStore } from '../../packages/stores/src/redis/lease-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
-import { withRedis } from '../helpers/redis.js';
+import { cachedScripts, ownRedis, withRedis } from '../helpers/redis.js';
 import { openRetrying, rejectsUnavailable as rejectsAs } from '../helpers/store-errors.js';
 import { silentServer, stallableProxy } from '../helpers/tcp.js';
 import { owner, report, request } from './lease-store.js';
@@ -178,12 +178,18 @@ describe('Redis lease store: behaviour', { skip }, () => {
     }
   });
 
-  test('scripts are sent again after the server forgets them (SCRIPT FLUSH)', async () => {
-    const s = await openFresh();
+  test('scripts are sent again after the server forgets them (SCRIPT FLUSH)', async (t) => {
+    // SCRIPT FLUSH empties the whole server's cache: on a Redis of this test's own.
+    const own = await ownRedis(t);
+    const s = await openRedisLeaseStore(own, { namespace: 'flush', connectTimeoutMs: 2000 });
     try {
-      await withRedis(URL, (r) => r.script('FLUSH'));
+      await s.migrate();
+      assert.ok((await cachedScripts(own)) > 0, 'migrate loads the scripts');
+      await withRedis(own, (r) => r.script('FLUSH'));
+      assert.equal(await cachedScripts(own), 0);
       const l = await s.acquire(request(owner(), 0, 0));
       assert.equal(l?.workerId, 0);
+      assert.ok((await cachedScripts(own)) > 0, 'the store sent its script again');
       assert.equal((await s.list()).length, 1);
       await s.migrate();
     } finally {

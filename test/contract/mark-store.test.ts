@@ -1,6 +1,7 @@
 // The DurableMarkStore contract (./mark-store.ts) on every backend the registry lists for
-// marks, each on fresh locations of its fixture (test/helpers/backend-fixtures.ts). What is
-// particular to one backend is in mark-store-<backend>-specific.test.ts.
+// marks, each on fresh locations of its fixture (test/helpers/backend-fixtures.ts). A SQL
+// server that is absent, silent or stalls, and the URLs and namespaces it refuses, are in
+// sql-server-outage.ts.
 import { forEachBackend } from '../helpers/backend-fixtures.js';
 import { markStoreContract } from './mark-store.js';
 

@@ -11,6 +11,7 @@ import {
   UnknownTagError,
 } from '../../packages/idforge/src/core/index.js';
 import type { Segment, SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
+import { fixtureOf } from '../helpers/backend-fixtures.js';
 import { waitFor } from '../helpers/wait.js';
 import { type RaceCall, raceInProcesses } from './fixtures/race.js';
 
@@ -85,6 +86,42 @@ export function assertContiguous(segments: readonly Segment[], from: bigint): bi
     next = s.last + 1n;
   }
   return next - 1n;
+}
+
+/**
+ * What a SQL backend's -specific file works on: the backend's fixture, its server's URL,
+ * `freshUrl()` (a location of the fixture's own, dropped after the tests) and `open(url)` (a
+ * store there by `opener`, 3 s connect bound, migrated, closed when the test ends).
+ */
+export async function specificFixture<S extends SegmentStore>(
+  backend: string,
+  opener: (url: string, options: { connectTimeoutMs: number }) => Promise<S>,
+) {
+  const fx = await fixtureOf(backend);
+  const open = async (url: string): Promise<S> => {
+    const store = fx.keep(await opener(url, { connectTimeoutMs: 3000 }));
+    await store.migrate();
+    return store;
+  };
+  return { fx, skip: fx.skip, base: fx.server!.url, freshUrl: () => fx.freshUrl('seg'), open };
+}
+
+/**
+ * Two stores on fresh locations each take the same tag from their own start: namespaces do not
+ * meet. Returns the second one's URL, for a look at its table.
+ */
+export async function assertNamespacesIsolated(
+  open: (url: string) => Promise<SegmentStore>,
+  freshUrl: () => string,
+): Promise<string> {
+  const a = await open(freshUrl());
+  const bUrl = freshUrl();
+  const b = await open(bUrl);
+  await a.createTag('orders', { step: 10 });
+  await b.createTag('orders', { step: 2, start: 50n });
+  assert.deepEqual(await a.takeSegment('orders'), { tag: 'orders', first: 1n, last: 10n });
+  assert.deepEqual(await b.takeSegment('orders'), { tag: 'orders', first: 50n, last: 51n });
+  return bUrl;
 }
 
 export function segmentStoreContract(name: string, options: SegmentContractOptions): void {

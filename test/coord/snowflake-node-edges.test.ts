@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
+import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import {
   ClockRollbackError,
@@ -21,22 +21,13 @@ import {
 } from '../../packages/idforge/src/core/index.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { faultyStore } from '../helpers/fault-store.js';
+import { memoryLogger } from '../helpers/memory-logger.js';
 import { waitFor } from '../helpers/wait.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idforge-node-edges-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const freshStore = () => openLeaseStore(`sqlite:${join(dir, `edges-${n++}.db`)}`);
-
-function memoryLogger(): NodeLogger & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (m) => lines.push(`info ${m}`),
-    warn: (m) => lines.push(`warn ${m}`),
-    error: (m) => lines.push(`error ${m}`),
-  };
-}
 
 const quiet = () => ({ logger: memoryLogger(), maxSkewMs: Number.POSITIVE_INFINITY });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
+import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import {
   BehindMarkError,
@@ -19,6 +19,7 @@ import {
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { faultyStore } from '../helpers/fault-store.js';
+import { memoryLogger } from '../helpers/memory-logger.js';
 import { suiteTempDir } from '../helpers/temp.js';
 import { early, waitFor } from '../helpers/wait.js';
 
@@ -35,16 +36,6 @@ function offsetClock(offsetMs: () => number): Clock {
     now: () => Math.floor(Date.now() + offsetMs()),
     nowPrecise: () => Date.now() + offsetMs(),
     sleep: blockingSleep,
-  };
-}
-
-function memoryLogger(): NodeLogger & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (m) => lines.push(`info ${m}`),
-    warn: (m) => lines.push(`warn ${m}`),
-    error: (m) => lines.push(`error ${m}`),
   };
 }
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
+import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
 import {
   BehindMarkError,
   type Clock,
@@ -18,6 +18,7 @@ import {
 } from '../../packages/idforge/src/core/index.js';
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
+import { memoryLogger } from '../helpers/memory-logger.js';
 import { suiteTempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -38,16 +39,6 @@ function steppedClock(): Clock & { offsetMs: number } {
     sleep: blockingSleep,
   };
   return c;
-}
-
-function memoryLogger(): NodeLogger & { text: () => string } {
-  const lines: string[] = [];
-  return {
-    text: () => lines.join('\n'),
-    info: (m) => lines.push(`info ${m}`),
-    warn: (m) => lines.push(`warn ${m}`),
-    error: (m) => lines.push(`error ${m}`),
-  };
 }
 
 const base = { maxSkewMs: Number.POSITIVE_INFINITY, readyTimeoutMs: 5000 };

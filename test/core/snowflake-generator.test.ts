@@ -10,23 +10,7 @@ import {
 } from '../../packages/idforge/src/core/snowflake/generator.js';
 import { defineLayout, type Layout } from '../../packages/idforge/src/core/snowflake/layout.js';
 import { getLayout, PRESET_NAMES } from '../../packages/idforge/src/core/snowflake/presets.js';
-
-const def = getLayout('default');
-const T0 = def.epochMs + 1_000_000; // a tick well inside the default layout
-const quiet = { onWarning: () => {} };
-
-function rig(options: SnowflakeGeneratorOptions = {}, start = T0) {
-  const clock = new ManualClock(start);
-  const gen = new SnowflakeGenerator({ node: 7, clock, ...quiet, ...options });
-  const parts = (id: bigint) => decompose(gen.layout, id);
-  return { clock, gen, parts };
-}
-
-function assertIncreasing(ids: readonly bigint[]): void {
-  for (let i = 1; i < ids.length; i++) {
-    if (ids[i]! <= ids[i - 1]!) assert.fail(`not increasing at ${i}: ${ids[i - 1]} then ${ids[i]}`);
-  }
-}
+import { assertIncreasing, def, quiet, rig, T0 } from './snowflake-rig.js';
 
 describe('uniqueness', () => {
   test('1,000,000 IDs from one generator on the real clock: strictly increasing', () => {

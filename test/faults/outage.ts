@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
 import {
@@ -19,9 +19,9 @@ import {
 } from '../../packages/idforge/src/core/index.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { cli } from '../helpers/cli.js';
-import { dropNamespaces, type ServerName } from '../helpers/namespaces.js';
+import type { ServerName } from '../helpers/namespaces.js';
 import { duplicates } from '../helpers/procs.js';
-import type { OwnServer } from '../helpers/server.js';
+import { type OwnServer, ownServerSuite } from '../helpers/server.js';
 import { early, waitFor } from '../helpers/wait.js';
 
 export interface OutageOptions {
@@ -41,14 +41,7 @@ const quiet = { info() {}, warn() {}, error() {} };
 export function outageSuite(options: OutageOptions): void {
   const { server, url, backend } = options;
   describe(`${backend} store outages (own server)`, { skip: options.skip ?? false }, () => {
-    before(() => server.start());
-    after(async () => {
-      try {
-        await dropNamespaces(backend, [url]);
-      } finally {
-        await server.stop();
-      }
-    });
+    ownServerSuite(server, backend, [url]);
 
     test('down at start: a typed error naming the backend and address, in the API and CLI', async () => {
       await server.stop();

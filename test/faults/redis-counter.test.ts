@@ -229,6 +229,9 @@ describe('Redis counter moving backwards (own Redis without persistence)', { ski
       );
       const total = () => procs.reduce((n, p) => n + p.blocks.length, 0);
       try {
+        // Every drawer connected and drawing before any fault: on a busy machine the last one
+        // to start could otherwise first reach Redis while the test has it stopped.
+        await waitFor(() => procs.every((p) => p.blocks.length > 0), 'every drawer drawing');
         await waitFor(() => total() >= 100, '100 blocks');
         await flushAll();
         if (mode === 'guard') {

@@ -6,38 +6,20 @@
 // away: the server comes back empty, and the same drawing reissues numbers.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { openSegmentSequence } from '../../packages/idforge/src/sequences/index.js';
 import { openSegmentStore } from '../../packages/stores/src/open.js';
-import { dropNamespaces, type ServerName } from '../helpers/namespaces.js';
 import { duplicates } from '../helpers/procs.js';
-import type { OwnServer } from '../helpers/server.js';
+import { ownServerSuite } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
+import type { OutageOptions } from './outage.js';
 
-export interface SequenceOutageOptions {
-  readonly server: OwnServer;
-  /** On the own server, with a namespace of this run (freshNamespaceUrl), dropped after. */
-  readonly url: string;
-  readonly backend: ServerName;
-  readonly address: RegExp;
-  readonly skip?: string | false;
-  /** Also run the negative control. */
-  readonly control?: boolean;
-}
-
-export function sequenceOutageSuite(options: SequenceOutageOptions): void {
+export function sequenceOutageSuite(options: OutageOptions): void {
   const { server, url, backend } = options;
   describe(`${backend} segment store outage (own server)`, { skip: options.skip ?? false }, () => {
-    before(() => server.start());
-    after(async () => {
-      try {
-        await dropNamespaces(backend, [url]);
-      } finally {
-        await server.stop();
-      }
-    });
+    ownServerSuite(server, backend, [url]);
 
     test('buffers serve through the outage, then a fast typed error, then recovery', async () => {
       const store = await openSegmentStore(url, { connectTimeoutMs: 2000 });

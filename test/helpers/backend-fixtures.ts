@@ -238,13 +238,17 @@ const only = process.env.IDFORGE_CONTRACT_BACKENDS?.split(',').map((n) => n.trim
 /**
  * Runs `contract` for every backend the registry lists for `port` (or those of them
  * IDFORGE_CONTRACT_BACKENDS names), with its fixture; a backend without a fixture fails a test
- * of its own. Call at the top level of a test file.
+ * of its own. `which` narrows the loop to the backends a suite is about (the SQL servers of
+ * sql-server-outage.ts); the others get no fixture. Call at the top level of a test file.
  */
 export async function forEachBackend(
   port: BackendPort,
   contract: (backend: Backend, fixture: BackendFixture) => void,
+  which: (backend: Backend) => boolean = () => true,
 ): Promise<void> {
-  const plan = contractPlan(port).filter(({ backend }) => only?.includes(backend.name) ?? true);
+  const plan = contractPlan(port).filter(
+    ({ backend }) => which(backend) && (only?.includes(backend.name) ?? true),
+  );
   // Every fixture first: a server IDFORGE_REQUIRE_SERVICES=1 requires and cannot reach fails
   // the file as it loads, before any suite has started.
   const fixtures = await Promise.all(

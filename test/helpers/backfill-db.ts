@@ -2,9 +2,12 @@
 // application's, in the concurrent-writer test), making, reading and dropping tables of the
 // test's own (named with the process id, so two runs on one server never meet).
 
+import { after, before } from 'node:test';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import type { BackfillTarget } from '../../packages/idforge/src/public/index.js';
+import { openBackfillTarget } from '../../packages/stores/src/index.js';
 import { serviceSkip } from './services.js';
 
 export const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -192,4 +195,52 @@ export function assertFilledOnce(values: Map<string, string | null>): void {
     if (seen.has(v)) throw new Error(`value ${v} repeats (row ${id})`);
     seen.add(v);
   }
+}
+
+/** A suite's own connection and runBackfill target on one engine (backfillSuite). */
+export interface BackfillSuite {
+  /** Open from the suite's `before` to its `after`. */
+  readonly db: TestDb;
+  readonly target: BackfillTarget;
+  /** Tables the suite made: dropped after it. */
+  readonly made: string[];
+}
+
+/**
+ * Registers, in the calling describe, the opening of a connection to `engine`'s test database
+ * (`sqlitePath` for SQLite) and of a backfill target on it before the tests, and after them the
+ * closing of both, with every table in `made` dropped. Nothing is opened when `skip`.
+ */
+export function backfillSuite(
+  engine: Engine,
+  sqlitePath: string,
+  skip: string | false,
+): BackfillSuite {
+  let db: TestDb | undefined;
+  let target: BackfillTarget | undefined;
+  const made: string[] = [];
+  before(async () => {
+    if (skip) return;
+    db = await openTestDb(engine, sqlitePath);
+    target = await openBackfillTarget(db.url);
+  });
+  after(async () => {
+    if (skip) return;
+    await target?.close();
+    for (const name of made) await db?.exec(`DROP TABLE IF EXISTS ${name}`);
+    await db?.close();
+  });
+  const opened = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error(`the ${engine} backfill suite is not open`);
+    return value;
+  };
+  return {
+    get db() {
+      return opened(db);
+    },
+    get target() {
+      return opened(target);
+    },
+    made,
+  };
 }

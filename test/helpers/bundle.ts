@@ -1,12 +1,12 @@
 // Child processes of the tests, started without a TypeScript loader. A fixture run through
-// `node --import tsx` spends about half a second loading the loader and looking up its
-// transform cache for every module; the fault suites start hundreds of them. Bundled once per
-// test process by esbuild (the compiler tsx itself uses), from the sources as they are now,
-// a fixture starts in about a fifth of that. Packages (drivers included) stay external and
+// `node --import scripts/dev-loader.mjs` spends a few tenths of a second on the loader's hooks
+// and its compile cache for every module; the fault suites start hundreds of them. Bundled once
+// per test process by esbuild (the compiler the loader uses), from the sources as they are now,
+// a fixture starts in a fraction of that. Packages (drivers included) stay external and
 // resolve from node_modules, so the bundle lives under node_modules/.cache.
 //
 // Not for entry points that find files next to their own module (the service's dashboard and
-// package.json, the CLI's --version): those keep `--import tsx`.
+// package.json, the CLI's --version): those keep the loader.
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -2,6 +2,7 @@
 // run, starting the processes (every one killed at the end), their worker IDs, readiness and
 // leases, and a proxy that cuts one off from its store. The load they serve: cluster-load.ts.
 import { connect, createServer, type Socket } from 'node:net';
+import { after } from 'node:test';
 import { migrateStore, openSegmentStore } from '../../packages/stores/src/index.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS, type ServerName } from './namespaces.js';
 import { type ServiceProc, spawnService } from './service.js';
@@ -221,6 +222,18 @@ export async function pairingSkip(p: Pairing): Promise<string | false> {
     (await serviceSkip(p.lease, SERVERS[p.lease].host, SERVERS[p.lease].port)) ||
     (await serviceSkip(p.segments, SERVERS[p.segments].host, SERVERS[p.segments].port))
   );
+}
+
+/**
+ * The pairing with `lease` leases (PAIRINGS), its skip reason, and fresh namespaces for it that
+ * are dropped after the calling file or describe(): what a suite over one pairing starts with.
+ */
+export async function pairingSuite(lease: Pairing['lease']) {
+  const pairing = PAIRINGS.find((p) => p.lease === lease);
+  if (pairing === undefined) throw new Error(`no pairing with ${lease} leases in PAIRINGS`);
+  const namespaces = new Namespaces();
+  after(() => namespaces.drop());
+  return { pairing, namespaces, skip: await pairingSkip(pairing) };
 }
 
 /** Fresh namespaced store URLs per test, all dropped by {@link Namespaces.drop}. */

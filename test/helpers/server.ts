@@ -1,8 +1,10 @@
 // Starts and stops the project's own server instances (scripts/services/*.sh) for fault tests.
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { dropNamespaces, type ServerName } from './namespaces.js';
 
 const run = promisify(execFile);
 
@@ -45,6 +47,21 @@ export function ownServer(
     stop: (crash = false, wipe = false) =>
       call('stop', ...(crash && service !== 'etcd' ? ['--kill'] : []), ...(wipe ? ['--wipe'] : [])),
   };
+}
+
+/**
+ * In the calling describe(): `server` started before its tests; after them the namespaces of
+ * `urls` dropped on it, then the server stopped (stopped also when the drop fails).
+ */
+export function ownServerSuite(server: OwnServer, backend: ServerName, urls: readonly string[]) {
+  before(() => server.start());
+  after(async () => {
+    try {
+      await dropNamespaces(backend, urls);
+    } finally {
+      await server.stop();
+    }
+  });
 }
 
 /**

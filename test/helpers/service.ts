@@ -74,15 +74,23 @@ export interface ServiceProc {
   stderr: string;
 }
 
-/** Starts `idforge serve` (from the sources, via tsx) with `args` and `env` (merged into ours). */
+/**
+ * Starts `idforge serve` (from the sources, through scripts/dev-loader.mjs) with `args` and
+ * `env` (merged into ours). The event-loop guard is off unless `args` set it
+ * (`--max-event-loop-delay-ms`): on a busy machine its 503 (IDF_OVERLOADED) would fail tests
+ * that are about something else; the guard's own tests set it.
+ */
 export function spawnService(
   args: readonly string[],
   env: Record<string, string> = {},
   cwd?: string,
 ): ServiceProc {
+  const guard = args.some((a) => a.startsWith('--max-event-loop-delay-ms'))
+    ? []
+    : ['--max-event-loop-delay-ms', '0'];
   const child = spawn(
     process.execPath,
-    ['--import', loader, BINS['idforge-server'], 'serve', '--port', '0', ...args],
+    ['--import', loader, BINS['idforge-server'], 'serve', '--port', '0', ...guard, ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },

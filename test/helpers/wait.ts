@@ -5,7 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** What a poll may resolve with once it holds: its value less the falsy ones. */
 export type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>;
 
-/** How long to wait (20 s unless said) and how far apart the polls are (5 ms unless said). */
+/**
+ * How long to wait (60 s unless said) and how far apart the polls are (5 ms unless said). The
+ * default bound is a guard against a hang, for events that are not under test (a process
+ * starting, a server answering): it names what never came instead of waiting for the file's
+ * timeout, and is wide enough for a machine busy with other work. A test that asserts a bound
+ * passes one, derived from the setting under test.
+ */
 export interface WaitOptions {
   readonly ms?: number;
   readonly everyMs?: number;
@@ -23,7 +29,7 @@ export async function waitFor<T>(
   what: string | (() => string),
   limit: number | WaitOptions = {},
 ): Promise<Truthy<T>> {
-  const { ms = 20_000, everyMs = 5 } = typeof limit === 'number' ? { ms: limit } : limit;
+  const { ms = 60_000, everyMs = 5 } = typeof limit === 'number' ? { ms: limit } : limit;
   const deadline = Date.now() + ms;
   for (;;) {
     const seen = await cond();

@@ -5,20 +5,19 @@
 // rows without a time) change nothing. One run through the CLI's --at-column.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   BackfillTableError,
   seededRandom,
   ulidTimestamp,
 } from '../../packages/idforge/src/core/index.js';
 import {
-  type BackfillTarget,
   runBackfill,
   ulidAtValues,
   uuidv7AtValues,
 } from '../../packages/idforge/src/public/index.js';
 import { openBackfillTarget } from '../../packages/stores/src/index.js';
-import { type Engine, engineSkip, openTestDb, type TestDb } from '../helpers/backfill-db.js';
+import { backfillSuite, type Engine, engineSkip, openTestDb } from '../helpers/backfill-db.js';
 import { cli } from '../helpers/cli.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
@@ -80,36 +79,24 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
     const skip = await engineSkip(engine);
     const { type, stepUs, literal } = TIME[engine];
     const at = times(stepUs);
-    let db: TestDb;
-    let target: BackfillTarget;
-    const made: string[] = [];
+    const bf = backfillSuite(engine, join(dir, 'app.db'), skip);
     const seed = async (name: string, nulls = 0) => {
       const t = `idf_bfat_${name}_${process.pid}`;
-      made.push(t);
-      await db.exec(`DROP TABLE IF EXISTS ${t}`);
-      await db.exec(`CREATE TABLE ${t} (id ${db.bigint} PRIMARY KEY, created_at ${type} NULL)`);
+      bf.made.push(t);
+      await bf.db.exec(`DROP TABLE IF EXISTS ${t}`);
+      await bf.db.exec(
+        `CREATE TABLE ${t} (id ${bf.db.bigint} PRIMARY KEY, created_at ${type} NULL)`,
+      );
       const tuples = [...at].map(([id, us]) => `(${id}, ${id <= nulls ? 'NULL' : literal(us)})`);
-      await db.exec(`INSERT INTO ${t} (id, created_at) VALUES ${tuples.join(',')}`);
+      await bf.db.exec(`INSERT INTO ${t} (id, created_at) VALUES ${tuples.join(',')}`);
       return t;
     };
-
-    before(async () => {
-      if (skip) return;
-      db = await openTestDb(engine, join(dir, 'app.db'));
-      target = await openBackfillTarget(db.url);
-    });
-    after(async () => {
-      if (skip) return;
-      await target.close();
-      for (const name of made) await db.exec(`DROP TABLE IF EXISTS ${name}`);
-      await db.close();
-    });
 
     test('UUIDv7 from created_at: each value at its row time, ORDER BY uid = ORDER BY created_at', {
       skip,
     }, async () => {
       const table = await seed('v7');
-      const report = await runBackfill(target, {
+      const report = await runBackfill(bf.target, {
         table,
         column: 'uid',
         values: uuidv7AtValues(),
@@ -118,7 +105,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       });
       assert.equal(report.complete, true);
       assert.equal(report.filled, ROWS);
-      const values = await db.values(table, 'uid');
+      const values = await bf.db.values(table, 'uid');
       const rows = byValue(values, at);
       assert.equal(new Set(rows.map((r) => r.v)).size, ROWS, 'every value distinct');
       for (const { us, v } of rows) {
@@ -131,20 +118,26 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       }
       const shared = rows.filter((r) => r.us === BASE_US + 300_000);
       assert.equal(shared.length, 100, 'the hundred rows of one instant are all there, distinct');
-      assert.equal((await db.uniqueIndexes(table, 'uid')).length, 1, 'the unique index is built');
+      assert.equal(
+        (await bf.db.uniqueIndexes(table, 'uid')).length,
+        1,
+        'the unique index is built',
+      );
     });
 
     test('ULID text from created_at: the same order, each at its row millisecond', {
       skip,
     }, async () => {
       const table = await seed('ulid');
-      await runBackfill(target, {
+      await runBackfill(bf.target, {
         table,
         column: 'uid',
         values: ulidAtValues(),
         atColumn: 'created_at',
       });
-      const rows = (await db.rows<{ id: unknown; v: string }>(`SELECT id, uid AS v FROM ${table}`))
+      const rows = (
+        await bf.db.rows<{ id: unknown; v: string }>(`SELECT id, uid AS v FROM ${table}`)
+      )
         .map((r) => ({ us: at.get(Number(r.id))!, v: r.v }))
         .sort((a, b) => (a.v < b.v ? -1 : a.v > b.v ? 1 : 0));
       assert.equal(new Set(rows.map((r) => r.v)).size, ROWS);
@@ -159,7 +152,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
     }, async () => {
       const table = await seed('refuse', 3);
       const attempt = (atColumn: string) =>
-        runBackfill(target, { table, column: 'uid', values: uuidv7AtValues(), atColumn });
+        runBackfill(bf.target, { table, column: 'uid', values: uuidv7AtValues(), atColumn });
       await assert.rejects(attempt('made_at'), (e: unknown) => {
         assert.ok(e instanceof BackfillTableError);
         assert.equal(e.reason, 'time-column');
@@ -174,7 +167,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
         return true;
       });
       assert.equal(
-        (await target.describe(table))!.columns.some((c) => c.name === 'uid'),
+        (await bf.target.describe(table))!.columns.some((c) => c.name === 'uid'),
         false,
       );
     });

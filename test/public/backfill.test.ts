@@ -6,7 +6,7 @@
 // batches resumed by a rerun without touching what was written; a rerun on a complete table.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   BackfillNoKeyError,
@@ -15,7 +15,6 @@ import {
 } from '../../packages/idforge/src/core/index.js';
 import {
   type BackfillProgress,
-  type BackfillTarget,
   generatePublicKey,
   PublicIds,
   publicIdValues,
@@ -23,9 +22,9 @@ import {
   uuidv4Values,
   uuidv7Values,
 } from '../../packages/idforge/src/public/index.js';
-import { openBackfillTarget } from '../../packages/stores/src/index.js';
 import {
   assertFilledOnce,
+  backfillSuite,
   type Engine,
   engineSkip,
   openTestDb,
@@ -43,33 +42,19 @@ const TYPES: Record<Engine, string> = { sqlite: 'blob', postgres: 'uuid', mysql:
 for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
   describe(`backfill on ${engine}`, async () => {
     const skip = await engineSkip(engine);
-    let db: TestDb;
-    let target: BackfillTarget;
+    const bf = backfillSuite(engine, join(dir, 'app.db'), skip);
     const t = (name: string) => `idf_bf_${name}_${process.pid}`;
-    const made: string[] = [];
     const table = async (name: string, rows = ROWS) => {
-      made.push(t(name));
-      await seedTable(db, t(name), rows);
+      bf.made.push(t(name));
+      await seedTable(bf.db, t(name), rows);
       return t(name);
     };
-
-    before(async () => {
-      if (skip) return;
-      db = await openTestDb(engine, join(dir, 'app.db'));
-      target = await openBackfillTarget(db.url);
-    });
-    after(async () => {
-      if (skip) return;
-      await target.close();
-      for (const name of made) await db.exec(`DROP TABLE IF EXISTS ${name}`);
-      await db.close();
-    });
 
     test('adds the column in the 16-byte type, fills every row once, builds the unique index', {
       skip,
     }, async () => {
       const name = await table('fill');
-      const report = await runBackfill(target, {
+      const report = await runBackfill(bf.target, {
         table: name,
         column: 'public_id',
         values: uuidv7Values(),
@@ -80,9 +65,9 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       assert.equal(report.passes, 1);
       assert.equal(report.complete, true);
       assert.ok(report.rowsPerSecond > 0);
-      assert.equal(await db.columnType(name, 'public_id'), TYPES[engine]);
-      assert.deepEqual(await db.uniqueIndexes(name, 'public_id'), [`${name}_public_id_key`]);
-      assertFilledOnce(await db.values(name, 'public_id'));
+      assert.equal(await bf.db.columnType(name, 'public_id'), TYPES[engine]);
+      assert.deepEqual(await bf.db.uniqueIndexes(name, 'public_id'), [`${name}_public_id_key`]);
+      assertFilledOnce(await bf.db.values(name, 'public_id'));
     });
 
     test('--scheme public: each row gets the opaque public ID of its key, in case-sensitive text', {
@@ -90,23 +75,23 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
     }, async () => {
       const name = await table('public', 500);
       const ids = new PublicIds({ keys: [generatePublicKey(1)] });
-      const report = await runBackfill(target, {
+      const report = await runBackfill(bf.target, {
         table: name,
         column: 'public_id',
         values: publicIdValues((id) => ids.encode(id, 'ord')),
         batch: BATCH,
       });
       assert.equal(report.complete, true);
-      const type = await db.columnType(name, 'public_id');
+      const type = await bf.db.columnType(name, 'public_id');
       const length = 'ord_'.length + 23;
       if (engine === 'sqlite') assert.equal(type, 'text');
       else assert.match(type, new RegExp(`^(character varying|varchar)\\(${length}\\)$`));
-      const rows = await db.rows<{ id: unknown; v: string }>(
+      const rows = await bf.db.rows<{ id: unknown; v: string }>(
         `SELECT id, public_id AS v FROM ${name}`,
       );
       assert.equal(rows.length, 500);
       for (const r of rows) assert.equal(ids.decode64(r.v, 'ord'), BigInt(String(r.id)));
-      assert.deepEqual(await db.uniqueIndexes(name, 'public_id'), [`${name}_public_id_key`]);
+      assert.deepEqual(await bf.db.uniqueIndexes(name, 'public_id'), [`${name}_public_id_key`]);
     });
 
     test('a writer inserts and updates throughout: every row filled once, its own values kept', {
@@ -143,7 +128,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       })();
       const seen: BackfillProgress[] = [];
       let duringFill = 0;
-      const report = await runBackfill(target, {
+      const report = await runBackfill(bf.target, {
         table: name,
         column: 'public_id',
         values: uuidv4Values(),
@@ -162,14 +147,14 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       assert.ok(duringFill > 5, `the writer ran during the first pass (${duringFill} inserts)`);
       assert.ok(report.passes >= 2, 'rows inserted behind the cursor were caught by another pass');
       assert.equal(report.complete, true);
-      const values = await db.values(name, 'public_id');
+      const values = await bf.db.values(name, 'public_id');
       assert.equal(values.size, ROWS + inserted);
       assertFilledOnce(values);
       for (const [id, v] of own) {
         // PostgreSQL shows a uuid with hyphens.
         assert.equal(values.get(id)?.replaceAll('-', ''), v, `the writer's value of row ${id}`);
       }
-      const rows = await db.rows<{ id: unknown; payload: string }>(
+      const rows = await bf.db.rows<{ id: unknown; payload: string }>(
         `SELECT id, payload FROM ${name}`,
       );
       const payload = new Map(rows.map((r) => [String(r.id), r.payload]));
@@ -185,18 +170,18 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       skip,
     }, async () => {
       const name = t('nokey');
-      made.push(name);
-      await db.exec(`DROP TABLE IF EXISTS ${name}`);
-      await db.exec(`CREATE TABLE ${name} (code ${db.text} NOT NULL, n ${db.bigint})`);
+      bf.made.push(name);
+      await bf.db.exec(`DROP TABLE IF EXISTS ${name}`);
+      await bf.db.exec(`CREATE TABLE ${name} (code ${bf.db.text} NOT NULL, n ${bf.db.bigint})`);
       await assert.rejects(
-        runBackfill(target, { table: name, column: 'public_id', values: uuidv4Values() }),
+        runBackfill(bf.target, { table: name, column: 'public_id', values: uuidv4Values() }),
         (e: unknown) =>
           e instanceof BackfillNoKeyError &&
           e.found === 'does not exist' &&
           /has no usable key.*"id" does not exist.*primary key/.test(e.message),
       );
       await assert.rejects(
-        runBackfill(target, {
+        runBackfill(bf.target, {
           table: name,
           column: 'public_id',
           keyColumn: 'n',
@@ -205,20 +190,20 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
         (e: unknown) =>
           e instanceof BackfillNoKeyError && /without a unique index or primary key/.test(e.found),
       );
-      const cols = await db.rows(`SELECT * FROM ${name}`);
+      const cols = await bf.db.rows(`SELECT * FROM ${name}`);
       assert.deepEqual(cols, []);
-      await assert.rejects(db.columnType(name, 'public_id'));
+      await assert.rejects(bf.db.columnType(name, 'public_id'));
       await assert.rejects(
-        runBackfill(target, { table: t('absent'), column: 'public_id', values: uuidv4Values() }),
+        runBackfill(bf.target, { table: t('absent'), column: 'public_id', values: uuidv4Values() }),
         (e: unknown) => e instanceof BackfillTableError && e.reason === 'missing-table',
       );
     });
 
     test('refuses a UUID column of CHAR(36)', { skip }, async () => {
       const name = await table('char36', 10);
-      await db.exec(`ALTER TABLE ${name} ADD COLUMN public_id CHAR(36)`);
+      await bf.db.exec(`ALTER TABLE ${name} ADD COLUMN public_id CHAR(36)`);
       await assert.rejects(
-        runBackfill(target, { table: name, column: 'public_id', values: uuidv7Values() }),
+        runBackfill(bf.target, { table: name, column: 'public_id', values: uuidv7Values() }),
         (e: unknown) =>
           e instanceof BackfillTableError && e.reason === 'column-type' && /char/i.test(e.found),
       );
@@ -230,7 +215,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       const name = await table('resume');
       const controller = new AbortController();
       await assert.rejects(
-        runBackfill(target, {
+        runBackfill(bf.target, {
           table: name,
           column: 'public_id',
           values: uuidv7Values(),
@@ -242,10 +227,10 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
         }),
         /stop/,
       );
-      const before = await db.values(name, 'public_id');
+      const before = await bf.db.values(name, 'public_id');
       const written = [...before].filter(([, v]) => v !== null);
       assert.equal(written.length, 5 * BATCH);
-      const report = await runBackfill(target, {
+      const report = await runBackfill(bf.target, {
         table: name,
         column: 'public_id',
         values: uuidv7Values(),
@@ -254,10 +239,10 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
       assert.equal(report.columnAdded, false);
       assert.equal(report.alreadyFilled, 5 * BATCH);
       assert.equal(report.filled, ROWS - 5 * BATCH);
-      const values = await db.values(name, 'public_id');
+      const values = await bf.db.values(name, 'public_id');
       assertFilledOnce(values);
       for (const [id, v] of written) assert.equal(values.get(id), v, `row ${id} kept its value`);
-      const again = await runBackfill(target, {
+      const again = await runBackfill(bf.target, {
         table: name,
         column: 'public_id',
         values: uuidv7Values(),
@@ -266,7 +251,7 @@ for (const engine of ['sqlite', 'postgres', 'mysql'] as const) {
         [again.passes, again.filled, again.indexAdded, again.columnAdded, again.complete],
         [0, 0, false, false, true],
       );
-      assert.deepEqual(await db.values(name, 'public_id'), values);
+      assert.deepEqual(await bf.db.values(name, 'public_id'), values);
     });
   });
 }

@@ -5,34 +5,17 @@
 // a PostgreSQL client without getTransactionStatus() inside BEGIN is served; and a missing
 // connection or client is named. Each engine's own tables.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
+import { describe, test } from 'node:test';
+import type mysql from 'mysql2/promise';
+import type pg from 'pg';
 import { GapFreeTimeoutError } from '../../packages/idforge/src/core/index.js';
-import type { MysqlPromisePool } from '../../packages/stores/src/driver-types.js';
-import {
-  MysqlGapFreeStore,
-  PostgresGapFreeStore,
-  SqliteGapFreeStore,
-} from '../../packages/stores/src/index.js';
+import { PostgresGapFreeStore } from '../../packages/stores/src/index.js';
 import { SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
-
-const namespace = () => `t_gfe_${randomBytes(4).toString('hex')}`;
+import { mysqlGapFree, postgresGapFree, sqliteGapFree } from './gap-free-stores.js';
 
 describe('SQLite', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'idforge-gfe-'));
-  const db = new Database(join(dir, 'gfe.db'));
-  after(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const store = new SqliteGapFreeStore({ database: db, namespace: namespace() });
+  const { db, store } = sqliteGapFree('gfe');
 
   test('a bad tag or period is refused before the database is asked', async () => {
     await store.migrate();
@@ -51,13 +34,7 @@ describe('SQLite', () => {
 describe('PostgreSQL', {
   skip: await serviceSkip('postgres', SERVERS.postgres.host, SERVERS.postgres.port),
 }, () => {
-  const ns = namespace();
-  const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 2 });
-  after(async () => {
-    await pool.query(`DROP SCHEMA IF EXISTS "${ns}" CASCADE`);
-    await pool.end();
-  });
-  const store = new PostgresGapFreeStore({ pool, namespace: ns });
+  const { ns, pool, store } = postgresGapFree('gfe', 2);
 
   test("the caller's lock_timeout is back after a number", async () => {
     await store.migrate();
@@ -118,17 +95,7 @@ describe('PostgreSQL', {
 describe('MariaDB', {
   skip: await serviceSkip('mysql', SERVERS.mysql.host, SERVERS.mysql.port),
 }, () => {
-  const ns = namespace();
-  const pool = mysql.createPool({ uri: SERVERS.mysql.url, connectionLimit: 3 });
-  after(async () => {
-    await pool.query(`DROP TABLE IF EXISTS \`${ns}_gap_free\``);
-    await pool.end();
-  });
-  const store = new MysqlGapFreeStore({
-    pool: pool as unknown as MysqlPromisePool,
-    namespace: ns,
-    lockTimeoutMs: 1000,
-  });
+  const { pool, store } = mysqlGapFree('gfe', 3, 1000);
   const sessionTimeout = async (conn: mysql.PoolConnection) => {
     const [rows] = await conn.query('SELECT @@SESSION.innodb_lock_wait_timeout AS t');
     return Number((rows as { t: number }[])[0]!.t);

@@ -4,26 +4,14 @@
 // that is down), and `next(tx)` given a connection outside any transaction would commit its
 // number alone, so the caller's rollback would leave a gap. Each engine's own table.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
+import { describe, test } from 'node:test';
 import { SequenceExhaustedError } from '../../packages/idforge/src/core/index.js';
 import { defineNumberFormat, GapFreeSequence } from '../../packages/idforge/src/sequences/index.js';
-import type { MysqlPromisePool } from '../../packages/stores/src/driver-types.js';
-import {
-  MysqlGapFreeStore,
-  PostgresGapFreeStore,
-  SqliteGapFreeStore,
-} from '../../packages/stores/src/index.js';
 import { SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
-import { tempDir } from '../helpers/temp.js';
+import { mysqlGapFree, postgresGapFree, sqliteGapFree } from './gap-free-stores.js';
 
 const MAX = 9223372036854775807n;
-const namespace = () => `t_gfx_${randomBytes(4).toString('hex')}`;
 const format = defineNumberFormat('INV-{n}');
 
 /** Rejects as exhausted: the code, the tag, the bound, and the fix. */
@@ -44,13 +32,7 @@ function outside(e: unknown): boolean {
 }
 
 describe('SQLite', () => {
-  const { dir, remove: removeDir } = tempDir('idforge-gfx-');
-  const db = new Database(join(dir, 'gfx.db'));
-  after(() => {
-    db.close();
-    removeDir();
-  });
-  const store = new SqliteGapFreeStore({ database: db, namespace: namespace() });
+  const { db, store } = sqliteGapFree('gfx');
   const seq = new GapFreeSequence(store, 'inv', format);
   const table = `"${store.namespace}_gap_free"`;
 
@@ -79,13 +61,7 @@ describe('SQLite', () => {
 describe('PostgreSQL', {
   skip: await serviceSkip('postgres', SERVERS.postgres.host, SERVERS.postgres.port),
 }, () => {
-  const ns = namespace();
-  const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 2 });
-  after(async () => {
-    await pool.query(`DROP SCHEMA IF EXISTS "${ns}" CASCADE`);
-    await pool.end();
-  });
-  const store = new PostgresGapFreeStore({ pool, namespace: ns });
+  const { ns, pool, store } = postgresGapFree('gfx', 2);
   const seq = new GapFreeSequence(store, 'inv', format);
 
   test('at 2^63 - 1 the next number is IDF_SEQUENCE_EXHAUSTED, not a store that is down', async () => {
@@ -122,13 +98,7 @@ describe('PostgreSQL', {
 describe('MariaDB', {
   skip: await serviceSkip('mysql', SERVERS.mysql.host, SERVERS.mysql.port),
 }, () => {
-  const ns = namespace();
-  const pool = mysql.createPool({ uri: SERVERS.mysql.url, connectionLimit: 2 });
-  after(async () => {
-    await pool.query(`DROP TABLE IF EXISTS \`${ns}_gap_free\``);
-    await pool.end();
-  });
-  const store = new MysqlGapFreeStore({ pool: pool as unknown as MysqlPromisePool, namespace: ns });
+  const { ns, pool, store } = mysqlGapFree('gfx', 2);
   const seq = new GapFreeSequence(store, 'inv', format);
 
   test('at 2^63 - 1 the next number is IDF_SEQUENCE_EXHAUSTED, not a store that is down', async () => {

@@ -13,6 +13,7 @@ import type {
 } from '../../packages/idforge/src/sequences/ports.js';
 import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';
 import { openSegmentSequence } from '../../packages/idforge/src/sequences/sequence.js';
+import { pacedBuffer } from './segment-buffer-paced.js';
 
 /**
  * A block source from 1 up: every call is recorded with its size; it answers when the test
@@ -101,20 +102,10 @@ describe('SegmentBuffer.snapshot', () => {
   });
 
   test('the step the next fetch asks for, as in stats', async () => {
-    let now = 0;
     const { source } = heldSource(true);
-    const buf = new SegmentBuffer({
-      tag: 't',
-      source,
-      minStep: 10,
-      targetMs: 1000,
-      now: () => now,
-    });
+    const { buf, consume } = pacedBuffer({ tag: 't', source, minStep: 10, targetMs: 1000 });
     await buf.warm();
-    for (let i = 0; i < 50; i++) {
-      now += 1;
-      await buf.next();
-    }
+    await consume(50, 1);
     assert.ok(buf.snapshot().step > 10, `step ${buf.snapshot().step}`);
     assert.equal(buf.snapshot().step, buf.stats.step);
     buf.close();
@@ -245,22 +236,14 @@ describe('SegmentBuffer.setMinStep', () => {
   });
 
   test('dynamic step: never below the new minimum, maxStep raised to it; a lower minimum is reached by halving', async () => {
-    let now = 0;
     const { state, source } = heldSource(true);
-    const buf = new SegmentBuffer({
+    const { buf, consume } = pacedBuffer({
       tag: 't',
       source,
       minStep: 100,
       maxStep: 400,
       targetMs: 1000,
-      now: () => now,
     });
-    const consume = async (count: number, msPerId: number) => {
-      for (let i = 0; i < count; i++) {
-        now += msPerId;
-        await buf.next();
-      }
-    };
     await consume(3000, 0.001);
     assert.equal(Math.max(...state.calls), 400, `steps ${state.calls}`);
     buf.setMinStep(1000); // above maxStep: maxStep follows

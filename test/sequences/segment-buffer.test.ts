@@ -7,6 +7,7 @@ import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js'
 import type { BlockSource } from '../../packages/idforge/src/sequences/ports.js';
 import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';
 import { early } from '../helpers/wait.js';
+import { pacedBuffer } from './segment-buffer-paced.js';
 
 /** A counter handing out blocks; `down` makes it fail, `hang` never answer, `delay` wait. */
 function counter(start = 1n) {
@@ -69,23 +70,15 @@ describe('SegmentBuffer', () => {
   });
 
   test('dynamic step: doubles while segments last less than the target, halves when much longer', async () => {
-    let now = 0;
     const { state, source } = counter();
-    const buf = new SegmentBuffer({
+    // Each number served advances the clock by msPerId: segments of n numbers last n * msPerId.
+    const { buf, consume } = pacedBuffer({
       tag: 't',
       source,
       minStep: 100,
       maxStep: 1600,
       targetMs: 1000,
-      now: () => now,
     });
-    // Each number served advances the clock by msPerId: segments of n numbers last n * msPerId.
-    const consume = async (count: number, msPerId: number) => {
-      for (let i = 0; i < count; i++) {
-        now += msPerId;
-        await buf.next();
-      }
-    };
     await consume(10_000, 0.001);
     assert.deepEqual(state.calls.slice(0, 5), [100, 200, 400, 800, 1600], `steps ${state.calls}`);
     assert.equal(Math.max(...state.calls), 1600, 'never above maxStep');

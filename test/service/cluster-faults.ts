@@ -7,14 +7,12 @@
 //   re-acquires another worker ID and serves again; 0 duplicates.
 // Everything every node returned counts, the dead node's answers included.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   Cluster,
   loggedWorker,
-  Namespaces,
-  PAIRINGS,
   type Pairing,
-  pairingSkip,
+  pairingSuite,
   prepareStores,
   waitHolder,
   waitReadyz,
@@ -45,12 +43,7 @@ export const PAUSE_REFUSALS: readonly string[] = [
  * (cluster-faults-<lease>.test.ts) runs it, so the pairings run as files at once.
  */
 export async function clusterFaultSuite(lease: Pairing['lease']): Promise<void> {
-  const found = PAIRINGS.find((p) => p.lease === lease);
-  if (found === undefined) throw new Error(`no pairing with ${lease} leases in PAIRINGS`);
-  const pairing: Pairing = found;
-  const namespaces = new Namespaces();
-  after(() => namespaces.drop());
-  const skip = await pairingSkip(pairing);
+  const { pairing, namespaces, skip } = await pairingSuite(lease);
   // Short enough that each fault takes seconds, long enough (and whole seconds, as etcd's are)
   // that a node of three under full load on a busy 2-core machine keeps its lease: at 1.5 s
   // one lost it to a late renewal now and then, which is not the fault under test.

@@ -3,14 +3,12 @@
 // from all three at once (Snowflake IDs, sequence numbers and whole segments) carry three
 // distinct worker IDs and contain 0 duplicates.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   Cluster,
   leases,
-  Namespaces,
-  PAIRINGS,
   type Pairing,
-  pairingSkip,
+  pairingSuite,
   prepareStores,
   workerOfNode,
 } from '../helpers/cluster.js';
@@ -29,12 +27,7 @@ const PLAN: readonly Kind[] = Array.from({ length: 1000 }, (_, i) =>
  * (cluster-<lease>.test.ts) runs it, so the pairings run as files at once.
  */
 export async function clusterSuite(lease: Pairing['lease']): Promise<void> {
-  const found = PAIRINGS.find((p) => p.lease === lease);
-  if (found === undefined) throw new Error(`no pairing with ${lease} leases in PAIRINGS`);
-  const pairing: Pairing = found;
-  const namespaces = new Namespaces();
-  after(() => namespaces.drop());
-  const skip = await pairingSkip(pairing);
+  const { pairing, namespaces, skip } = await pairingSuite(lease);
   describe(`cluster of 3: ${pairing.lease} leases, ${pairing.segments} segments`, { skip }, () => {
     test('1,000,000 values from 3 nodes at once: 3 worker IDs, 0 duplicates', async (t) => {
       const stores = namespaces.stores(pairing, 'cl');

@@ -22,7 +22,10 @@ import { waitFor } from '../helpers/wait.js';
 const t = tempDir('idforge-drain-');
 let dbs = 0;
 
-/** `idforge serve` of `processes` processes, listening (every process of them). */
+/**
+ * `idforge serve` of `processes` processes, listening (every process of them); its event-loop
+ * guard off (spawnService's default), whose 503 on a busy machine is not the drain's answer.
+ */
 async function serve(processes: number, args: string[] = []): Promise<ServiceProc> {
   const db = `sqlite:${join(t.dir, `${dbs++}.db`)}`;
   const p = spawnService(['--store', db, '--processes', String(processes), ...args], {}, t.dir);

@@ -1,5 +1,7 @@
 // The engine adapter of the in-database suite (suite.ts): what differs between PostgreSQL and
 // MariaDB, and the figures every check shares.
+import assert from 'node:assert/strict';
+
 /** One connection: rows as objects of text values. */
 export interface Session {
   rows(sql: string): Promise<Record<string, string>[]>;
@@ -45,4 +47,21 @@ export const CALLS = 10_000;
 /** The column `v` of a statement's rows. */
 export async function column(s: Session, sql: string): Promise<string[]> {
   return (await s.rows(sql)).map((r) => r.v!);
+}
+
+/**
+ * Asserts that UUIDv7s drawn with the clock frozen at `ms` use counter 4095 in that
+ * millisecond and that the next one carries to counter 0 of the next millisecond.
+ */
+export function assertCounterCarries(ids: readonly string[], ms: number): void {
+  const parts = ids.map((u) => {
+    const hex = u.replaceAll('-', '');
+    return {
+      ms: Number.parseInt(hex.slice(0, 12), 16),
+      ctr: Number.parseInt(hex.slice(13, 16), 16),
+    };
+  });
+  const last = parts.findIndex((p) => p.ms === ms && p.ctr === 4095);
+  assert.ok(last >= 0, 'counter 4095 used in the frozen millisecond');
+  assert.deepEqual(parts[last + 1], { ms: ms + 1, ctr: 0 });
 }

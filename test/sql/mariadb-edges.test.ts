@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { openSqlFunctions } from '@idforge/stores';
 import { inspect, LAYOUTS } from 'idforge';
 import { sqlFunctions } from 'idforge/sql';
-import { column } from './engine.js';
+import { assertCounterCarries, column } from './engine.js';
 import { mariadbEngine, mariadbSkip } from './mariadb-engine.js';
 
 const skip = await mariadbSkip();
@@ -38,16 +38,7 @@ test('idforge_uuidv7() reaches counter 4095 in a millisecond, then carries to th
     const t = Date.now();
     await s.rows(engine.setNow(t));
     const ids = await column(s, `SELECT idforge_uuidv7() AS v FROM ${engine.series(4200)}`);
-    const parts = ids.map((u) => {
-      const hex = u.replaceAll('-', '');
-      return {
-        ms: Number.parseInt(hex.slice(0, 12), 16),
-        ctr: Number.parseInt(hex.slice(13, 16), 16),
-      };
-    });
-    const last = parts.findIndex((p) => p.ms === t && p.ctr === 4095);
-    assert.ok(last >= 0, 'counter 4095 used in the frozen millisecond');
-    assert.deepEqual(parts[last + 1], { ms: t + 1, ctr: 0 });
+    assertCounterCarries(ids, t);
   } finally {
     await s.close();
   }

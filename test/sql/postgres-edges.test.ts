@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { defineLayout, inspect, LAYOUTS } from 'idforge';
 import type pg from 'pg';
 import { serviceSkip } from '../helpers/services.js';
+import { assertCounterCarries } from './engine.js';
 import { PG_BASE, pgDb, sqlState } from './pg-db.js';
 
 const base = new URL(PG_BASE);
@@ -36,16 +37,10 @@ test('idforge_uuidv7() reaches counter 4095 in a millisecond, then carries to th
     'SELECT idforge_uuidv7()::text AS v FROM generate_series(1, 4200)',
   );
   await c.query('RESET idforge.now_ms');
-  const parts = rows.map(({ v }: { v: string }) => {
-    const hex = v.replaceAll('-', '');
-    return {
-      ms: Number.parseInt(hex.slice(0, 12), 16),
-      ctr: Number.parseInt(hex.slice(13, 16), 16),
-    };
-  });
-  const last = parts.findIndex((p) => p.ms === t && p.ctr === 4095);
-  assert.ok(last >= 0, 'counter 4095 used in the frozen millisecond');
-  assert.deepEqual(parts[last + 1], { ms: t + 1, ctr: 0 });
+  assertCounterCarries(
+    rows.map(({ v }: { v: string }) => v),
+    t,
+  );
 });
 
 test('idforge_uuidv7_at() takes the first millisecond of 1970 and refuses just outside', {
