@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
+import { Etcd3 } from 'etcd3';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import type { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { parseEtcdUrl } from '../../packages/stores/src/etcd/connect.js';

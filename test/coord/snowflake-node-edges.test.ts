@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
+import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import {
   ClockRollbackError,

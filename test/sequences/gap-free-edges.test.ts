@@ -9,7 +9,8 @@ import { describe, test } from 'node:test';
 import type mysql from 'mysql2/promise';
 import type pg from 'pg';
 import { GapFreeTimeoutError } from '../../packages/idforge/src/core/index.js';
-import { PostgresGapFreeStore } from '../../packages/stores/src/index.js';
+import type { MysqlPromisePool } from '../../packages/stores/src/driver-types.js';
+import { MysqlGapFreeStore, PostgresGapFreeStore } from '../../packages/stores/src/index.js';
 import { SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 import { mysqlGapFree, postgresGapFree, sqliteGapFree } from './gap-free-stores.js';
@@ -95,7 +96,7 @@ describe('PostgreSQL', {
 describe('MariaDB', {
   skip: await serviceSkip('mysql', SERVERS.mysql.host, SERVERS.mysql.port),
 }, () => {
-  const { pool, store } = mysqlGapFree('gfe', 3, 1000);
+  const { ns, pool, store } = mysqlGapFree('gfe', 3, 1000);
   const sessionTimeout = async (conn: mysql.PoolConnection) => {
     const [rows] = await conn.query('SELECT @@SESSION.innodb_lock_wait_timeout AS t');
     return Number((rows as { t: number }[])[0]!.t);
