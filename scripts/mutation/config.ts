@@ -34,6 +34,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/core/snowflake-gene.test.ts',
           'test/core/snowflake-generator-edges.test.ts',
           'test/core/snowflake-stalled-clock.test.ts',
+          'test/core/horizon-message.test.ts',
         ],
       },
       {
@@ -42,6 +43,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/core/uuid-v7.test.ts',
           'test/core/uuid-v7-readings.test.ts',
           'test/core/uuid-v7-order.test.ts',
+          'test/core/horizon-message.test.ts',
         ],
       },
       {
@@ -212,6 +214,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sequences/gap-free-postgres.test.ts',
           'test/sequences/gap-free-refusals.test.ts',
           'test/sequences/gap-free-edges.test.ts',
+          'test/sequences/gap-free-timeout.test.ts',
         ],
       },
       {
@@ -221,6 +224,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sequences/gap-free-mysql.test.ts',
           'test/sequences/gap-free-refusals.test.ts',
           'test/sequences/gap-free-edges.test.ts',
+          'test/sequences/gap-free-timeout.test.ts',
         ],
       },
       {
@@ -230,6 +234,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sequences/gap-free-sqlite.test.ts',
           'test/sequences/gap-free-refusals.test.ts',
           'test/sequences/gap-free-edges.test.ts',
+          'test/sequences/gap-free-timeout.test.ts',
         ],
       },
     ],
@@ -312,7 +317,21 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sql/mariadb-edges.test.ts',
         ],
       },
-      { path: `${IDFORGE}/sql/script.ts` },
+      {
+        // The install's statements: the state tests apply them (re-install, v1 upgrade).
+        path: `${IDFORGE}/sql/script.ts`,
+        tests: [
+          'test/sql/layout-sql.test.ts',
+          'test/sql/sqlite.test.ts',
+          'test/sql/versions.test.ts',
+          'test/sql/postgres.test.ts',
+          'test/sql/mariadb.test.ts',
+          'test/sql/postgres-edges.test.ts',
+          'test/sql/mariadb-edges.test.ts',
+          'test/sql/postgres-switch.test.ts',
+          'test/sql/mariadb-state.test.ts',
+        ],
+      },
     ],
     tests: [
       'test/sql/layout-sql.test.ts',

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
+import { Etcd3 } from 'etcd3';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import type { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { parseEtcdUrl } from '../../packages/stores/src/etcd/connect.js';
@@ -83,6 +84,18 @@ describe('etcd that is down or silent', () => {
     } finally {
       await silent.close();
     }
+  });
+
+  test('a connect that failed closes the client it opened', async (t) => {
+    // A spy that calls through: the etcd3 client's own close(), on the client openEtcdLeaseStore
+    // made (the driver is loaded lazily, but it is this module).
+    const close = t.mock.method(Etcd3.prototype, 'close');
+    await assertUnavailable(
+      openEtcdLeaseStore('etcd://127.0.0.1:1?namespace=x', { connectTimeoutMs: 2000 }),
+      'connect',
+      2000,
+    );
+    assert.equal(close.mock.callCount(), 1);
   });
 });
 

@@ -176,6 +176,23 @@ describe('file lease store', () => {
     await s.close();
   });
 
+  test('an expired claim leaves no entry behind: the file does not grow with the IDs once used', async () => {
+    let now = 1_000_000;
+    const path = fresh();
+    const file = new StateFile(path, { timeoutMs: 1000, staleMs: 30_000 });
+    const s = new FileLeaseStore(file, 'file:test', 'idforge', () => now);
+    try {
+      assert.equal((await s.acquire(request(owner(), 0, 0, 10_000)))?.workerId, 0);
+      const claims = () => JSON.parse(readFileSync(path, 'utf8')).namespaces.idforge.claims;
+      assert.deepEqual(Object.keys(claims()), ['0']);
+      now += 10_000; // worker ID 0's lease and claim expire
+      assert.equal((await s.acquire(request(owner(), 1, 1, 10_000)))?.workerId, 1);
+      assert.deepEqual(Object.keys(claims()), ['1'], 'only the live claim');
+    } finally {
+      await s.close();
+    }
+  });
+
   test('4 processes x 50 grants of 2 worker IDs on one file: never two holders at once', async (t) => {
     const path = fresh();
     const witness = join(dir, `witness-${n++}`);

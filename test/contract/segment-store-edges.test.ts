@@ -106,6 +106,25 @@ describe('MariaDB', {
     assert.deepEqual(rows, [{ one: 1 }]);
   });
 
+  test("the caller's pool with a timeout below 1 ms is refused, naming it", () => {
+    for (const ms of [0, 0.5]) {
+      for (const name of ['connectTimeoutMs', 'queryTimeoutMs'] as const) {
+        assert.throws(
+          () =>
+            new MysqlSegmentStore({
+              pool: pool as unknown as MysqlPromisePool,
+              namespace: fresh(),
+              [name]: ms,
+            }),
+          (e: unknown) =>
+            e instanceof RangeError &&
+            e.message === `${name}: expected a number >= 1, got number ${ms}`,
+          `${name} ${ms}`,
+        );
+      }
+    }
+  });
+
   test("migrate converts an older VARCHAR tag column to VARBINARY: its own table's", async () => {
     const ns = fresh();
     await pool.query(`CREATE TABLE \`${ns}_segments\` (

@@ -427,6 +427,12 @@ export function segmentStoreContract(name: string, options: SegmentContractOptio
           ['setStep number tag', () => s.setStep(5 as unknown as string, 5)],
         ];
         for (const [what, call] of wrongType) await assert.rejects(call, TypeError, what);
+        await assert.rejects(
+          s.createTag('t', { step: 1, start: 1 as unknown as bigint }),
+          (e: unknown) =>
+            e instanceof TypeError && e.message === 'start: expected a bigint, got number 1',
+          'the start named, not a driver error',
+        );
         assert.deepEqual(await s.listTags(), [], 'nothing was created');
         await s.createTag('kept', { step: 6 });
         await assert.rejects(s.setStep('kept', 0), (e) => {

@@ -101,6 +101,11 @@ describe('MariaDB ticket server: tables made by hand', { skip }, () => {
         [`${ns}_tickets_${name}`, `tickets_${name}`].sort(),
       );
       await assert.rejects(prefixed.next(`a${'b'.repeat(47)}`), RangeError, 'longer than 64');
+      // Exactly 64 characters, MySQL's and MariaDB's limit, is a table name they take.
+      const exact = `x${'y'.repeat(64 - `${ns}_tickets_`.length - 1)}`;
+      assert.ok(exact.length <= 48, `namespace ${ns} leaves a tag of ${exact.length}`);
+      await prefixed.setup(exact, 1, 1);
+      assert.equal(await prefixed.next(exact), 1n);
     } finally {
       await adminQuery(`DROP TABLE IF EXISTS \`tickets_${name}\``);
       await bare.close();

@@ -618,6 +618,23 @@ describe('LeaseKeeper background loop', () => {
     await a.close(null);
   });
 
+  test('sleeps until the next renewal is due: one timer per renewal, set for renewEveryMs', async (t) => {
+    const w = await world(t);
+    const f = w.faulty();
+    const timers = t.mock.method(globalThis, 'setTimeout');
+    const a = w.keeper(f.store, recorder().events); // reservation due at +4000: period first
+    await a.acquire(0);
+    a.start();
+    await w.advance(9_000);
+    // A loop that woke more often would renew at the same times: only its timers show it.
+    assert.deepEqual(f.times('renew'), [0, 3_000, 6_000, 9_000]);
+    assert.deepEqual(
+      timers.mock.calls.map((c) => c.arguments[1]),
+      [0, 3_000, 3_000, 3_000, 3_000],
+    );
+    await a.close(null);
+  });
+
   test('renews sooner when the reservation nears: once less than windowMs / 2 is left', async (t) => {
     const w = await world(t);
     const f = w.faulty();
@@ -713,8 +730,14 @@ describe('LeaseKeeper background loop', () => {
         'INSERT INTO idforge_claims (worker_id, instance_id, expires_at_ms) VALUES (0, ?, ?)',
       )
       .run('b', T0 + 60_000);
+    const timers = t.mock.method(globalThis, 'setTimeout');
     await w.advance(20_000);
     assert.deepEqual(f.times('renew'), [0, 3_000]);
+    assert.deepEqual(
+      timers.mock.calls.map((c) => c.arguments[1]),
+      [],
+      'the tick that saw the loss set no timer',
+    );
     assert.deepEqual(r.lost, [{ lease, duplicate: ['a', 'b'] }]);
     assert.equal(a.counters.duplicates, 1);
     assert.equal(a.lease, null);
@@ -789,6 +812,25 @@ describe('LeaseKeeper.close', () => {
     await a.close(null);
     await w.advance(20_000);
     assert.deepEqual(f.calls, ['acquire@0', 'renew@0', 'release@100']);
+  });
+
+  test('stops the loop until reset(): a lease acquired after close() is not renewed before', async (t) => {
+    // What the node's re-acquisition relies on: after a failed attempt closed the keeper, it
+    // calls reset() before acquiring again; a closed keeper left as it is renews nothing.
+    const w = await world(t);
+    const f = w.faulty();
+    const a = w.keeper(f.store, recorder().events);
+    await a.acquire(0);
+    await a.close(null);
+    await a.acquire(0);
+    a.start();
+    await w.advance(4_000);
+    assert.deepEqual(f.times('renew'), [], 'closed: start() schedules nothing');
+    a.reset();
+    a.start();
+    await w.advance(3_000);
+    assert.deepEqual(f.times('renew'), [4_000, 7_000]);
+    await a.close(null);
   });
 
   test('without a lease: nothing sent', async (t) => {

@@ -234,10 +234,24 @@ test('misuse: wrong argument types and options throw TypeError/RangeError', () =
   assert.throws(() => formatUlid([1, 2] as never), TypeError);
   assert.throws(() => ulidTimestamp(new Uint8Array(10)), RangeError);
   assert.throws(() => ulidTimestamp(5 as never), TypeError);
+  for (const text of [strictBase.slice(0, 25), `${strictBase}0`, strictBase.slice(0, 10)]) {
+    assert.throws(
+      () => ulidTimestamp(text),
+      (e: unknown) => e instanceof InvalidIdError && e.reason === 'length',
+      `${text.length} characters`,
+    );
+  }
   assert.equal(isUlid(42), false);
   assert.equal(isUlid(null), false);
   assert.throws(() => isUlid(strictBase, 'lenient' as never), TypeError);
-  assert.throws(() => new UlidGenerator(null as never), TypeError);
+  for (const options of [null, 5, 'monotonic']) {
+    assert.throws(
+      () => new UlidGenerator(options as never),
+      (e: unknown) =>
+        e instanceof TypeError && e.message.startsWith('UlidGenerator options: expected an object'),
+      String(options),
+    );
+  }
   assert.throws(() => new UlidGenerator({ monotonic: 'yes' as never }), TypeError);
   assert.throws(() => new UlidGenerator({ clock: {} as never }), TypeError);
   assert.throws(() => new UlidGenerator({ random: Math.random as never }), TypeError);

@@ -72,6 +72,9 @@ test('the reason names what is wrong: version, alphabet, prefix or the failed ch
   assert.equal(rejected(`ixv_${good.slice(4)}`, 'inv').reason, 'prefix');
   assert.equal(rejected(good, undefined).reason, 'prefix');
   assert.equal(rejected(good.slice(4), 'inv').reason, 'prefix');
+  const good128 = ids.encode(new Uint8Array(16).fill(7), 'inv'); // 'inv_' and 29 characters
+  assert.notEqual(good128[good128.length - 24], '_', 'no separator where a 64-bit one would be');
+  assert.equal(rejected(good128, undefined).reason, 'prefix');
   assert.equal(rejected(`${good}A`, 'inv').reason, 'length');
   assert.equal(rejected(good.slice(0, -1), 'inv').reason, 'length');
   assert.equal(rejected('', undefined).reason, 'length');

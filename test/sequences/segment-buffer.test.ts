@@ -87,7 +87,64 @@ describe('SegmentBuffer', () => {
     assert.equal(buf.stats.step, 100, 'never below the stored step');
   });
 
-  // Virtual time for the two failure tests: SegmentBuffer's timers (back-off, request bound) are
+  test('dynamic step: segments lasting between the target and twice it keep their step', async () => {
+    let now = 0;
+    const { state, source } = counter();
+    const buf = new SegmentBuffer({
+      tag: 't',
+      source,
+      minStep: 100,
+      maxStep: 400,
+      targetMs: 1000,
+      now: () => now,
+    });
+    // 4 ms per number. A fetch starts once 10% of the segment before it is used, so the time
+    // it measures spans 90% of one segment and 10% of the next: short while the step grows
+    // (doubled to maxStep 400), then 400 numbers, 1600 ms, inside [targetMs, 2 x targetMs].
+    for (let i = 0; i < 4_000; i++) {
+      now += 4;
+      await buf.next();
+    }
+    assert.deepEqual(state.calls.slice(0, 3), [100, 200, 400], `steps ${state.calls}`);
+    assert.ok(state.calls.length > 8, `steps ${state.calls}`);
+    assert.deepEqual(new Set(state.calls.slice(2)), new Set([400]), `steps ${state.calls}`);
+    assert.equal(buf.stats.step, 400);
+  });
+
+  test('nextBatch: a count that is not an integer in [0, 2^24] is a RangeError, nothing taken', async () => {
+    const { state, source } = counter();
+    const buf = new SegmentBuffer({ tag: 't', source, minStep: 10, dynamicStep: false });
+    for (const count of [1.5, Number.NaN, -1, 2 ** 24 + 1]) {
+      await assert.rejects(
+        buf.nextBatch(count),
+        (e: unknown) =>
+          e instanceof RangeError &&
+          e.message.includes(`expected an integer in [0, 2^24], got ${count}`),
+        String(count),
+      );
+    }
+    assert.deepEqual(state.calls, [], 'no fetch');
+    assert.deepEqual(await buf.nextBatch(3), [1n, 2n, 3n]);
+    // 2^24 itself is taken: on a closed buffer it fails as closed, not as a bad count.
+    buf.close();
+    await assert.rejects(buf.nextBatch(2 ** 24), /sequence "t" is closed/);
+  });
+
+  test('prefetchAt 0: the next segment is fetched as soon as one is installed', async () => {
+    const { state, source } = counter();
+    const buf = new SegmentBuffer({
+      tag: 't',
+      source,
+      minStep: 10,
+      dynamicStep: false,
+      prefetchAt: 0,
+    });
+    await buf.warm();
+    assert.deepEqual(state.calls, [10, 10], 'the second fetch before any number is taken');
+    buf.close();
+  });
+
+  // Virtual time for the failure tests: SegmentBuffer's timers (back-off, request bound) are
   // mocked and its `now` is the same clock, so the bounds are checked to the millisecond and
   // no test waits on the wall clock.
   const virtualTime = (t: TestContext) => {
@@ -191,6 +248,32 @@ describe('SegmentBuffer', () => {
     assert.equal(clock.now, 200, 'rejected at fetchTimeoutMs');
     assert.equal(state.calls.length, 1, 'one fetch, still in flight: no second one started');
     buf.close();
+  });
+
+  test('close() ends a request waiting on the store at once, as closed', async (t) => {
+    const { clock, advance } = virtualTime(t);
+    const { state, source } = counter();
+    state.hang = true;
+    const buf = new SegmentBuffer({
+      tag: 'orders',
+      source,
+      minStep: 10,
+      fetchTimeoutMs: 5_000,
+      now: () => clock.now,
+    });
+    let settled = false;
+    const request = early(() =>
+      buf.next().finally(() => {
+        settled = true;
+      }),
+    );
+    await advance(100);
+    assert.equal(settled, false, 'waiting on the store');
+    buf.close();
+    await advance(0);
+    assert.equal(settled, true, 'ended by close(), not by fetchTimeoutMs');
+    await assert.rejects(request, /sequence "orders" is closed/);
+    assert.equal(clock.now, 100);
   });
 
   test('a 10x burst after the step has adapted never finds both buffers empty', async () => {

@@ -36,6 +36,29 @@ test('at most maxKeys keys: the one whose window opened first goes', () => {
   assert.equal(l.full('c'), true);
 });
 
+test('a window reopened after it closed counts as opened then: a full map drops older ones first', () => {
+  // windowMs 1000, three keys: b at 0, e at 100, a at 500. At 1150 b and e have closed, a has
+  // not. e reopens: it is now the newest window, so c and d, new keys, drop b (closed) and then
+  // a (opened at 500), never e's window, opened at 1150.
+  let now = 0;
+  const l = new RateLimiter({ max: 1, windowMs: 1_000, maxKeys: 3, now: () => now });
+  l.take('b');
+  now = 100;
+  l.take('e');
+  now = 500;
+  l.take('a');
+  now = 1_150;
+  l.take('e');
+  now = 1_200;
+  l.take('c');
+  now = 1_250;
+  l.take('d');
+  assert.equal(l.full('e'), true, "e's window kept");
+  assert.equal(l.full('a'), false, 'a, the oldest open window, dropped');
+  assert.equal(l.full('c'), true);
+  assert.equal(l.full('d'), true);
+});
+
 test('takeUnlessFull counts as take does, and refuses with nothing counted when full', () => {
   let now = 5_000;
   const l = new RateLimiter({ max: 2, windowMs: 10_000, now: () => now });

@@ -1,7 +1,8 @@
 // MariaDB's Snowflake state under change (issue 32): a re-install that changes the layout and
 // the node while sessions mint switches in one step (no ID of the new layout on the old one's
 // time scale or with the old node), and a copy of the database (a dump restored under another
-// name) refuses to mint until a node is chosen for it. The tests run in order, on one database.
+// name) refuses to mint until a node is chosen for it; a call whose function's layout is not
+// the counter row's refuses. The tests run in order, on one database (and two of their own).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -199,6 +200,35 @@ test('mariadb: a copy of the database (mysqldump restored under another name) re
   }
 });
 
+test("mariadb: a function whose layout is not the counter row's refuses (40001), a missing row too", {
+  skip,
+}, async () => {
+  // What a call that began with the old function's text sees once an install switched the row
+  // to another layout: a refusal to retry, never an ID of one layout on the other's counter.
+  const own = mariadbEngine('statekey');
+  await own.create();
+  const s = await own.session();
+  try {
+    const target = await openSqlFunctions(own.url);
+    try {
+      await target.apply(sqlFunctions('mariadb', { layout: NEW.layout, node: NEW.node }));
+    } finally {
+      await target.close();
+    }
+    const mint = () => s.rows('SELECT CAST(idforge_snowflake() AS CHAR) AS v');
+    const refused = (e: Error & { sqlState?: string }) =>
+      SWITCHING.test(`${e.sqlState} ${e.message}`);
+    await mint();
+    await s.rows("UPDATE idforge_snowflake_counter SET layout_key = 'another' WHERE id = 1");
+    await assert.rejects(mint(), refused, 'another layout in the row');
+    await s.rows('DELETE FROM idforge_snowflake_counter');
+    await assert.rejects(mint(), refused, 'no row');
+  } finally {
+    await s.close();
+    await own.drop();
+  }
+});
+
 test('mariadb: an upgrade from v1 (node in idforge_settings, a counter row without layout or node) keeps the node and the counter, and leaves the node in one place', {
   skip,
 }, async () => {
@@ -226,6 +256,16 @@ test('mariadb: an upgrade from v1 (node in idforge_settings, a counter row witho
     const d = inspect(BigInt(id!.v!), { layout: NEW.layout });
     assert.equal(d.fields!.node, 5);
     assert.equal(BigInt(id!.v!) >> 22n, (ahead + 1n) >> 12n, 'the counter went on from v1');
+    assert.deepEqual(await s.rows("SELECT value FROM idforge_settings WHERE name = 'node'"), []);
+    // A node given later goes to the counter's row alone too.
+    const target = await openSqlFunctions(v1.url);
+    try {
+      await target.apply(sqlFunctions('mariadb', { layout: NEW.layout, node: 6 }));
+    } finally {
+      await target.close();
+    }
+    const [row] = await s.rows('SELECT CAST(node AS CHAR) AS v FROM idforge_snowflake_counter');
+    assert.equal(row!.v, '6');
     assert.deepEqual(await s.rows("SELECT value FROM idforge_settings WHERE name = 'node'"), []);
   } finally {
     await s.close();

@@ -214,10 +214,14 @@ export class SnowflakeNode {
     }
   }
 
-  /** Waits out the mark (bounded), then builds the generator for the leased worker ID. */
+  /**
+   * Waits out the mark (bounded), then builds the generator for the leased worker ID. Throws
+   * NotReadyError when a worker switch replaced the keeper meanwhile (the switch stands).
+   */
   async #activate(lease: Lease): Promise<void> {
     const s = this.#s;
-    this.#keeper.start();
+    const keeper = this.#keeper;
+    keeper.start();
     // A store that lost data (Redis without persistence) may return no mark or an old one:
     // what this process issued itself under the ID still counts.
     const own = this.#ownMarks.get(lease.workerId);
@@ -246,7 +250,8 @@ export class SnowflakeNode {
     }
     // The grant reserved nothing ahead (a node refused here must not push the mark up for the
     // next holder): reserve now, before the first ID.
-    if (!(await this.#keeper.renewNow())) throw new NotReadyError('the lease was lost at start');
+    if (!(await keeper.renewNow())) throw new NotReadyError('the lease was lost at start');
+    if (keeper !== this.#keeper) throw new NotReadyError('a worker switch took over meanwhile');
     const init = {
       layout: this.#layout,
       fields: { ...s.fields, [s.workerField]: lease.workerId },
@@ -362,13 +367,25 @@ export class SnowflakeNode {
     const backoff = new Backoff({ initialMs: this.#s.retryMs, maxMs: this.#s.retryMs * 8 });
     try {
       while (!this.#closed) {
+        // A worker switch that was under way when the lease was lost may replace the keeper
+        // while this one acquires or activates: the switch stands, and what this one leased
+        // goes back (its generator would carry a worker ID that no renewal keeps).
+        const keeper = this.#keeper;
+        const superseded = () => this.#closed || keeper !== this.#keeper;
         try {
-          this.#keeper.reset();
-          const lease = await this.#keeper.acquire(this.#s.ttlMs);
-          if (this.#closed) break;
+          keeper.reset();
+          const lease = await keeper.acquire(this.#s.ttlMs);
+          if (superseded()) {
+            await keeper.close((l) => this.#finalMark(l)).catch(() => undefined);
+            return;
+          }
           await this.#activate(lease);
           return;
         } catch (error) {
+          if (superseded()) {
+            await keeper.close((l) => this.#finalMark(l)).catch(() => undefined);
+            return;
+          }
           this.#lastError = error as IdforgeError;
           this.#retire();
           await this.#keeper.close((l) => this.#finalMark(l)).catch(() => undefined);

@@ -115,9 +115,11 @@ function parseEntry(entry: string, line: number, seen: Set<number>): PublicKey {
   const [v, k, flag] = parts;
   if (parts.length > 3 || v === undefined || k === undefined)
     throw new PublicKeysInvalidError('expected VERSION:KEY or VERSION:KEY:retired', line);
+  // A version of more than 3 characters is named by its length only: it may be a key written
+  // where the version goes (the two swapped), of which the message once quoted 20 characters.
   if (!/^\d{1,2}$/.test(v) || Number(v) > MAX_VERSION)
     throw new PublicKeysInvalidError(
-      `version "${v.slice(0, 20)}" is not an integer in 0..61`,
+      `version ${v.length <= 3 ? `"${v}"` : `of ${v.length} characters`} is not an integer in 0..61`,
       line,
     );
   const version = Number(v);
