@@ -199,6 +199,8 @@ function runFile(file) {
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, NODE_OPTIONS: '--no-warnings=ExperimentalWarning' },
+        // A process group of its own: a timeout or a stop ends the file's servers with it.
+        detached: true,
       },
     );
     running.add(child);
@@ -212,7 +214,7 @@ function runFile(file) {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      signalGroup(child, 'SIGKILL');
     }, fileTimeoutMs);
     child.once('close', (code, signal) => {
       clearTimeout(timer);
@@ -229,10 +231,43 @@ function runFile(file) {
 }
 
 const running = new Set();
+/** Set on SIGINT or SIGTERM: no file starts after it. */
+let stopping = false;
+
+/** Sends `signal` to a file's process group: the test process and every server it started. */
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+// Stopped (Ctrl-C, or a SIGTERM to this process alone): each running file's whole group gets
+// the signal, so its servers stop as they would on a terminal's Ctrl-C; what is still there
+// after STOP_GRACE_MS is killed. Without this, the servers of a file stopped mid-run outlived
+// it (their test process died before its clean-up ran).
+const STOP_GRACE_MS = 5000;
+const groupAlive = (child) => {
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    for (const child of running) child.kill(signal);
-    process.exit(130);
+  process.once(signal, () => {
+    stopping = true;
+    const left = [...running];
+    for (const child of left) signalGroup(child, signal);
+    const stoppedAt = Date.now();
+    setInterval(() => {
+      const alive = left.filter(groupAlive);
+      if (alive.length > 0 && Date.now() - stoppedAt < STOP_GRACE_MS) return;
+      for (const child of alive) signalGroup(child, 'SIGKILL');
+      process.exit(130);
+    }, 100);
   });
 }
 
@@ -281,6 +316,7 @@ async function nextFile() {
 
 async function worker() {
   for (let file = await nextFile(); file !== null; file = await nextFile()) {
+    if (stopping) return;
     const r = await runFile(file);
     if (heavy.has(file)) heavyRunning--;
     const { resolve } = ended;
@@ -297,6 +333,9 @@ async function worker() {
 }
 
 await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+// Stopped: no totals and no durations from files cut short; the signal's handler exits (130)
+// once their servers are gone.
+if (stopping) await new Promise(() => {});
 
 const total = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 for (const r of results) for (const key of Object.keys(total)) total[key] += r.counts?.[key] ?? 0;
