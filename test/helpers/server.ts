@@ -1,10 +1,12 @@
 // Starts and stops the project's own server instances (scripts/services/*.sh) for fault tests.
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { dropNamespaces, type ServerName } from './namespaces.js';
+import { waitFor } from './wait.js';
 
 const run = promisify(execFile);
 
@@ -90,4 +92,20 @@ export async function freePorts(n: number): Promise<number[]> {
 /** One port as {@link freePorts} gives them. */
 export async function freePort(): Promise<number> {
   return (await freePorts(1))[0]!;
+}
+
+/**
+ * SIGSTOPs process `pid` and resolves once every thread of it is stopped (Linux's /proc), so
+ * a test that then asks the frozen server something knows it cannot answer: a signal reaches
+ * a thread running on another core, or one waiting for a busy core, only a moment later, and a
+ * request sent in that moment could still be served.
+ */
+export async function freeze(pid: number): Promise<void> {
+  process.kill(pid, 'SIGSTOP');
+  const states = () =>
+    readdirSync(`/proc/${pid}/task`).map((tid) => {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    });
+  await waitFor(() => states().every((s) => s === 'T' || s === 't'), `process ${pid} stopped`);
 }
