@@ -90,7 +90,11 @@ test('seq step errors: an unknown tag, a missing store file, bad steps, a Redis 
     [['seq', 'step', 'users', '5', 'x', '--store', store], /seq step: unexpected argument "x"/],
     [['seq', 'step', 'users', '--step', '5', '--store', store], /apply to seq create only/],
     [['seq', 'step', 'a\nb', '5', '--store', store], /^idforge seq step: /],
-    [['seq', 'step', 'users', '5', '--store', 'redis://127.0.0.1:1'], /a Redis counter keeps none/],
+    [['seq', 'step', 'users', '5', '--store', 'redis://127.0.0.1:1'], /a counter store keeps none/],
+    [
+      ['seq', 'create', 'users', '--store', 'redis://127.0.0.1:1', '--format', 'INV-{n}'],
+      /--format needs a table store \(sqlite:, postgres:\/\/, mysql:\/\/\)/,
+    ],
   ] as const) {
     const r = await cli([...argv]);
     assert.equal(r.code, 2, `${argv.join(' ')}: ${r.stderr}`);
@@ -113,7 +117,10 @@ test('seq errors: an existing tag, an unknown tag, misuse', async () => {
     [['seq', 'next', 'users', '--store', store, '--step', '5'], /apply to seq create only/],
     [['seq', 'bogus'], /expected create, next, show or step, got "bogus"/],
     [['seq', 'next', '--store', store], /expected a tag/],
-    [['seq', 'next', 'users', '--store', store, '--marks', store], /redis:\/\/ store only/],
+    [
+      ['seq', 'next', 'users', '--store', store, '--marks', store],
+      /--marks applies to a counter store \(redis:\/\/\) only/,
+    ],
   ] as const) {
     const r = await cli([...argv]);
     assert.equal(r.code, 2, `${argv.join(' ')}: ${r.stderr}`);

@@ -100,6 +100,8 @@ export {
   type StoreRole,
   type StoreRoleName,
   schemePrefix,
+  sequenceKind,
+  sequenceKindForms,
   servesRole,
   wrongSchemeMessage,
 } from './roles.js';

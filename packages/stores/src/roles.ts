@@ -35,6 +35,27 @@ export function roleSchemes(roleName: StoreRoleName): string[] {
     .map((b) => b.name);
 }
 
+/**
+ * What a sequence store of `scheme` keeps: `'segments'` (a table of tags, each with its step
+ * and format), `'counters'` (bare counters, whose numbers need durable marks, `--marks`), or
+ * null when the scheme holds no sequences. A backend that opens both is a segment store.
+ */
+export function sequenceKind(scheme: string): 'segments' | 'counters' | null {
+  const b = backendOf(scheme);
+  if (b === undefined || b.name !== scheme) return null;
+  if (b.open.segments !== undefined) return 'segments';
+  return b.open.counters !== undefined ? 'counters' : null;
+}
+
+/** The URL forms of the backends that keep `kind` sequences: "sqlite:, postgres://, mysql://". */
+export function sequenceKindForms(kind: 'segments' | 'counters'): string {
+  return list(
+    backends()
+      .filter((b) => sequenceKind(b.name) === kind)
+      .map((b) => b.name),
+  );
+}
+
 /** Whether a scheme (as `storeScheme` returns it) serves a role. */
 export function servesRole(roleName: StoreRoleName, scheme: string): boolean {
   const b = backendOf(scheme);

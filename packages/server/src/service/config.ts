@@ -6,7 +6,13 @@
  * from and how to fix it (the CLI exits with code 2).
  */
 import { availableParallelism } from 'node:os';
-import { backendOpens, DEFAULT_STORE_URL, servesRole, storeScheme } from '@idforge/stores';
+import {
+  backendOpens,
+  DEFAULT_STORE_URL,
+  sequenceKind,
+  servesRole,
+  storeScheme,
+} from '@idforge/stores';
 import { MAX_REQUEST_COUNT } from 'idforge';
 import type { LargeRollbackPolicy } from 'idforge/coord';
 import { checkNodes } from './config-nodes.js';
@@ -346,7 +352,7 @@ function finish(c: ServiceConfig, origins: Record<string, string>): ServiceConfi
   let sequences = c.sequences;
   if (sequences === null && backendOpens(storeScheme(c.store), 'segments')) sequences = c.store;
   let marks = c.marks;
-  if (marks === null && sequences !== null && storeScheme(sequences) === 'redis') {
+  if (marks === null && sequences !== null && sequenceKind(storeScheme(sequences)) === 'counters') {
     marks = servesRole('marks', storeScheme(c.store)) ? c.store : DEFAULT_STORE_URL;
   }
   const seen = new Set<string>();

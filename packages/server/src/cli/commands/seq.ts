@@ -4,6 +4,8 @@ import {
   openRedisCounterStore,
   openSegmentStore,
   openSequenceSource,
+  sequenceKind,
+  sequenceKindForms,
   storeScheme,
 } from '@idforge/stores';
 import {
@@ -139,18 +141,22 @@ export async function seqCommand(
   const args = seqArgs(positionals, values);
   const { sub, tag, start, count } = args;
   const url = storeUrl(values, io);
-  if (values.marks !== undefined && storeScheme(url) !== 'redis') {
-    throw new UsageError('--marks applies to a redis:// store only');
+  // Asked of the backend registry: which stores keep bare counters (and so take --marks).
+  const kind = sequenceKind(storeScheme(url));
+  if (values.marks !== undefined && kind !== 'counters') {
+    throw new UsageError(
+      `--marks applies to a counter store (${sequenceKindForms('counters')}) only`,
+    );
   }
-  if (storeScheme(url) === 'redis') {
+  if (kind === 'counters') {
     if (args.format !== undefined) {
       throw new UsageError(
-        '--format needs a table store (sqlite:, postgres://, mysql://): the format is kept with the tag',
+        `--format needs a table store (${sequenceKindForms('segments')}): the format is kept with the tag`,
       );
     }
     if (sub === 'step') {
       throw new UsageError(
-        "seq step sets a segment table's step; a Redis counter keeps none (its block size is the client's)",
+        "seq step sets a segment table's step; a counter store keeps none (its block size is the client's)",
       );
     }
     return redisSeq(
