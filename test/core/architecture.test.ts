@@ -287,3 +287,16 @@ test('client imports the core barrel and its own files only: no node:, no packag
     }
   }
 });
+
+test('the server compares no store scheme by name: what a store can do is asked of the registry', async () => {
+  const { backends } = await import('../../packages/stores/src/index.js');
+  const names = backends().map((b) => b.name);
+  const compared = new RegExp(`[!=]==\\s*'(${names.join('|')})'|'(${names.join('|')})'\\s*[!=]==`);
+  const found: string[] = [];
+  for (const file of files(server)) {
+    for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {
+      if (compared.test(line)) found.push(`${relative(root, file)}:${i + 1}: ${line.trim()}`);
+    }
+  }
+  assert.deepEqual(found, [], 'ask for a role (servesRole, backendOpens, sequenceKind) instead');
+});
