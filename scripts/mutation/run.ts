@@ -13,6 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 import { MODULES, type ModuleConfig } from './config.js';
 import { baseline, type Outcome, runMutant, stopAll, type TestTimes } from './execute.js';
 import { type Mutant, mutantsOf } from './mutants.js';
@@ -77,18 +78,6 @@ function parseArgs(argv: string[]): Options {
   return { modules, jobs, all, sample: n, list, json, match, seed };
 }
 
-/** A fixed-seed generator (mulberry32), so the same sources give the same sample. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function candidates(module: ModuleConfig): Mutant[] {
   return module.files.flatMap((f) => {
     const text = readFileSync(join(root, f.path), 'utf8');
@@ -98,7 +87,7 @@ function candidates(module: ModuleConfig): Mutant[] {
 
 function sampleOf(all: Mutant[], n: number, name: string, seed: number): Mutant[] {
   if (n >= all.length) return all;
-  const next = random(seed + [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 0));
+  const next = seededRandom(seed + [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 0));
   const pool = [...all];
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));

@@ -16,6 +16,7 @@ import {
   parseLevelStats,
   parseLevelUrl,
 } from '../../packages/stores/src/leveldb/connect.js';
+import { mulberry32 } from '../helpers/seeded-random.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
 const root = suiteTempDir('idforge-leveldb-bench-');
@@ -25,17 +26,6 @@ const freshDir = () => join(root, `bench-${n++}`);
 
 /** The smallest memtable LevelDB allows: flushes every ~64 KiB, so a few MB compact. */
 const SMALL = { writeBufferSize: 64 * 1024 };
-
-/** mulberry32: the same 32-bit numbers for the same seed, on every run. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
 
 /** 16 bytes: random (seeded) or a big-endian row number then random bytes (UUIDv7-like order). */
 function key16(rand: () => number, row: number, sequential: boolean): Uint8Array {
@@ -161,7 +151,7 @@ test('leveldb: every key kind loads, settles and measures', async () => {
         compactionBytesRead: 0,
         compactionBytesWritten: 0,
       });
-      const rand = prng(7);
+      const rand = mulberry32(7);
       await load(engine, table, kind, rows, (row) => keyOf(kind, rand, row));
       await engine.settle(table);
       const after = await engine.counters(table);
@@ -225,7 +215,7 @@ test('leveldb: random keys cost more compaction than sequential ones (same bytes
   try {
     for (const order of ['sequential', 'random'] as const) {
       await engine.createTable(order, 'bytes16');
-      const rand = prng(42);
+      const rand = mulberry32(42);
       await load(engine, order, 'bytes16', rows, (row) => key16(rand, row, order === 'sequential'));
       await engine.settle(order);
       const c = await engine.counters(order);
@@ -259,7 +249,7 @@ test('leveldb: dropTable removes the directory; the marker outlives the engine',
   assert.ok(!existsSync(join(dir, 'dropped')));
   const marker = JSON.parse(readFileSync(join(dir, LEVEL_BENCH_MARKER), 'utf8'));
   assert.deepEqual(marker.tables, ['kept']);
-  const rand = prng(1);
+  const rand = mulberry32(1);
   await load(engine, 'kept', 'int64', 1000, () => keyOf('int64', rand, 0));
   await engine.close();
   await engine.close(); // idempotent
