@@ -51,6 +51,7 @@ export type ConvertValues = OptionValues<typeof convertOptions>;
 
 /** `idforge convert <id...>`. */
 export const convertCli: Command<typeof convertOptions> = {
+  summary: ['convert <id...>', 'convert between forms: v1/v6, MySQL swapped bytes, ULID/UUID, hex'],
   help: convertHelp,
   options: convertOptions,
   run: convertCommand,

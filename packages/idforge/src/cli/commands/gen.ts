@@ -89,6 +89,7 @@ export type GenValues = OptionValues<typeof genOptions>;
 
 /** `idforge gen <scheme>`. */
 export const genCli: Command<typeof genOptions> = {
+  summary: ['gen <scheme>', 'generate IDs: uuidv4, uuidv7, ulid, ksuid, snowflake, typeid'],
   help: genHelp,
   options: genOptions,
   run: genCommand,

@@ -48,6 +48,7 @@ export type PlanValues = OptionValues<typeof planOptions>;
 
 /** `idforge plan --writers N`. */
 export const planCli: Command<typeof planOptions> = {
+  summary: ['plan --writers N', 'auto-increment offset/increment statements for N writers'],
   help: planHelp,
   options: planOptions,
   run: planCommand,

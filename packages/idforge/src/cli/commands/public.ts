@@ -70,6 +70,7 @@ export type PublicValues = OptionValues<typeof publicOptions>;
 
 /** `idforge public <sub>`. */
 export const publicCli: Command<typeof publicOptions> = {
+  summary: ['public <sub>', 'opaque public IDs: keygen, retire, encode <id...>, decode <pid...>'],
   help: publicHelp,
   options: publicOptions,
   run: publicCommand,

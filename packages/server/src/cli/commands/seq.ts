@@ -86,6 +86,10 @@ export type SeqValues = OptionValues<typeof seqOptions>;
 
 /** `idforge seq <create|next|show|step> [tag]`. */
 export const seqCli: Command<typeof seqOptions> = {
+  summary: [
+    'seq <sub> [tag]',
+    'segment sequences (create, next, show, step): numbers by blocks from a table',
+  ],
   help: seqHelp,
   options: seqOptions,
   run: seqCommand,
