@@ -1,4 +1,4 @@
-// loadDriver (src/stores/driver.ts): a package that is not installed becomes
+// loadDriver (packages/stores/src/driver.ts): a package that is not installed becomes
 // DriverMissingError naming it; any other failure of the import passes through unchanged.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

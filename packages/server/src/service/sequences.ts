@@ -34,7 +34,7 @@ import { MAX_TRACKED_TAGS } from './metrics.js';
  * The longest a request for sequence numbers waits on the store: for a segment taken for a
  * client, for a buffer's opening, and for a block when both buffers are empty (the buffers'
  * `fetchTimeoutMs`). Then it answers 503 `IDF_STORE_UNAVAILABLE`. Kept below the client's
- * default timeout (DEFAULT_TIMEOUT_MS, 2,000 ms, in src/client/options.ts; a test compares
+ * default timeout (DEFAULT_TIMEOUT_MS, 2,000 ms, in packages/idforge/src/client/options.ts; a test compares
  * the two), so a client sees the server's code rather than a timeout of its own.
  */
 export const SEQUENCE_WAIT_MS = 1500;

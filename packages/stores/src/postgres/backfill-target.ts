@@ -2,7 +2,7 @@
  * PostgreSQL for `idforge backfill`. The column is added as `uuid` (UUIDs: 16 bytes) or
  * `varchar(N) COLLATE "C"` (public IDs: byte-wise, case-sensitive comparison), nullable and
  * without a default, so `ALTER TABLE ... ADD COLUMN` changes the catalog only (no rewrite); it
- * waits at most {@link LOCK_TIMEOUT} for its brief exclusive lock, so it never queues the
+ * waits at most {@link LOCK_TIMEOUT_MS} for its brief exclusive lock, so it never queues the
  * application's statements behind a long transaction. Each batch is one `UPDATE ... FROM
  * unnest(keys, values)` in its own transaction, retried on a deadlock with the application's
  * writes. The unique index is built with `CREATE UNIQUE INDEX CONCURRENTLY` (writes go on); an

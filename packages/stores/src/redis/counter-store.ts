@@ -12,7 +12,7 @@
  *
  * Durability is NOT this store's business: a Redis without persistence (or a FLUSHALL) loses
  * the counter, and INCRBY then starts again at 0. The caller checks every block against a
- * durable high-water mark before serving it (src/sequences/counter-source.ts).
+ * durable high-water mark before serving it (packages/idforge/src/sequences/counter-source.ts).
  *
  * The client fails fast (no offline queue, no resend of a command in flight, a bounded
  * command timeout: see ./connect.ts), so a down or silent Redis rejects with
