@@ -5,7 +5,7 @@
 // misuse refused before anything is written.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SequenceExhaustedError } from '../../packages/idforge/src/core/index.js';
+import { SequenceExhaustedError } from '../../packages/idforge/src/sequences/index.js';
 import type { CounterStore } from '../../packages/idforge/src/sequences/ports.js';
 
 export const MAX = (1n << 63n) - 1n;

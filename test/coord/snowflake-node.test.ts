@@ -4,12 +4,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
-import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import {
   BehindMarkError,
-  type Clock,
   ClockSkewError,
+  createSnowflakeNode,
+} from '../../packages/idforge/src/coord/index.js';
+import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
+import {
+  type Clock,
   decompose,
   getLayout,
   IdforgeError,

@@ -14,9 +14,12 @@
 // The ticket-server port and its setup rule live in idforge/sequences; re-exported beside
 // openTicketServers so that opening and setting up servers needs one import. So does the store
 // used when none is named, declared once in the library (idforge/cli's DEFAULT_STORE is it too).
+// StoreUnavailableError is every store port's failure (defined in the library's core, since
+// its ports name it); it is re-exported here beside the errors only the stores throw.
 export {
   DEFAULT_STORE_URL,
   type PlannableTicketServer,
+  StoreUnavailableError,
   setupTicketServers,
 } from 'idforge/sequences';
 export {
@@ -44,6 +47,15 @@ export type {
   RedisClient,
   SqliteDatabase,
 } from './driver-types.js';
+export {
+  DriverBindingError,
+  DriverMissingError,
+  NodeInUseError,
+  StoreAuthError,
+  StoreNotMigratedError,
+  StorePathError,
+  type StorePathReason,
+} from './errors.js';
 export type { EtcdClientOptions, EtcdStoreOptions } from './etcd/connect.js';
 export { EtcdLeaseStore, openEtcdLeaseStore } from './etcd/lease-store.js';
 export type { FileStoreOptions } from './file/connect.js';

@@ -7,15 +7,11 @@
  * unchanged. The driver's error is kept as `cause`; `address` is already redacted. No driver
  * is imported here.
  */
-import {
-  IdforgeError,
-  StoreAuthError,
-  StoreNotMigratedError,
-  StorePathError,
-  StoreUnavailableError,
-} from 'idforge';
+import { IdforgeError } from 'idforge';
+import { StoreUnavailableError } from 'idforge/coord';
 import type { DriverFailure, FailureKind } from './backend.js';
 import { backends } from './backends.js';
+import { StoreAuthError, StoreNotMigratedError, StorePathError } from './errors.js';
 
 /**
  * What a driver error says about its cause: 'not-migrated', 'auth' or null (anything else),

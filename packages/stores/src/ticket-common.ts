@@ -3,8 +3,7 @@
  * sequence tag and of a server's increment and offset, and where a re-planned series starts.
  * Misuse throws `RangeError` ("expected X, got Y"). No driver is imported here.
  */
-import { UnknownTagError } from 'idforge';
-import { assertTicketTag, RunningDeadline } from 'idforge/sequences';
+import { assertTicketTag, RunningDeadline, UnknownTagError } from 'idforge/sequences';
 import { storeError } from './store-error.js';
 
 /** The largest increment: MySQL's and MariaDB's `auto_increment_increment` maximum. */

@@ -6,12 +6,11 @@ import {
   cryptoRandom,
   formatUuid,
   SnowflakeGenerator,
-  toMysqlSwap,
   UlidGenerator,
   UuidV7Generator,
   uuidv4,
-  uuidv4Bytes,
 } from '../core/index.js';
+import { toMysqlSwap, uuidv4Bytes } from '../uuid/index.js';
 import type { BenchEngine, BenchSequence, KeyKind } from './ports.js';
 import { BENCH_SCHEMES, type BenchScheme } from './report.js';
 

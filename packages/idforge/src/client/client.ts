@@ -3,7 +3,8 @@
  * sequences, from one or more nodes with round robin and failover. Built on the built-in
  * `fetch`; imports only the core, so it runs in Node.js, browsers and edge runtimes.
  */
-import { ClientClosedError, MAX_REQUEST_COUNT, MAX_TAG_LENGTH } from '../core/index.js';
+import { MAX_REQUEST_COUNT, MAX_TAG_LENGTH } from '../wire/index.js';
+import { ClientClosedError } from './errors.js';
 import {
   type ClientOptions,
   ID_SCHEMES,

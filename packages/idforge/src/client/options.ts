@@ -5,7 +5,7 @@
  * described by its length only.
  */
 
-import { MAX_GENE_FROM, SERVICE_SCHEMES, type ServiceScheme } from '../core/index.js';
+import { MAX_GENE_FROM, SERVICE_SCHEMES, type ServiceScheme } from '../wire/index.js';
 
 /** The schemes the service issues (`GET /v1/ids/{scheme}`): the wire contract's list. */
 export const ID_SCHEMES = SERVICE_SCHEMES;

@@ -21,7 +21,7 @@
  *
  * Holds state; safe to share within a process. No timers: background work is one request.
  */
-import { ClientClosedError } from '../core/index.js';
+import { ClientClosedError } from './errors.js';
 import { integer } from './options.js';
 import type { Segment } from './wire.js';
 

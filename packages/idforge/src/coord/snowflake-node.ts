@@ -10,19 +10,15 @@
  */
 import { hostname } from 'node:os';
 import {
-  BehindMarkError,
   type Clock,
   ClockRollbackError,
-  DuplicateWorkerError,
   type IdforgeError,
   type Layout,
-  LeaseLostError,
-  NotReadyError,
   type SnowflakeGeneOptions,
   SnowflakeGenerator,
-  StoreUnavailableError,
 } from '../core/index.js';
-import { Backoff, defaultClock } from '../core/internal.js';
+import { Backoff, defaultClock, NotReadyError, StoreUnavailableError } from '../core/internal.js';
+import { BehindMarkError, DuplicateWorkerError, LeaseLostError } from './errors.js';
 import { checkSkew, measureSkew } from './fleet-check.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import {

@@ -7,7 +7,8 @@
  * ID, written ahead: a node persists a reservation before it issues IDs up to it (see
  * snowflake-node.ts). Pure functions; the node does the waiting.
  */
-import { BehindMarkError, type Layout } from '../core/index.js';
+import type { Layout } from '../core/index.js';
+import { BehindMarkError } from './errors.js';
 
 /** The first tick start at or after `ms`: IDs may be issued from there on. */
 export function ceilToTick(layout: Layout, ms: number): number {

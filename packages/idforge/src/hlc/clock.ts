@@ -3,7 +3,8 @@
  * OPODIS 2014, Fig. 5).
  */
 import type { Clock } from '../core/index.js';
-import { HlcDriftError, rangeError, typeError } from '../core/internal.js';
+import { rangeError, typeError } from '../core/internal.js';
+import { HlcDriftError } from './errors.js';
 import { advanceHlc, type HlcSettings, hlcSettings } from './step.js';
 import { assertHlc, HLC_MAX_L, type HlcTimestamp } from './timestamp.js';
 

@@ -9,8 +9,9 @@ import {
   HorizonExceededError,
   type Layout,
 } from '../core/index.js';
-import { assertInteger, HlcDriftError, rangeError, typeError } from '../core/internal.js';
+import { assertInteger, rangeError, typeError } from '../core/internal.js';
 import type { HlcStats } from './clock.js';
+import { HlcDriftError } from './errors.js';
 import { advanceHlc, type HlcSettings, hlcSettings } from './step.js';
 import { assertHlc, type HlcTimestamp } from './timestamp.js';
 

@@ -3,7 +3,6 @@
  * key order after the last key of the batch before, the NULLs among them filled, one commit
  * per batch. The counts it moves are the run's, which reports them as progress.
  */
-import { BackfillTableError } from '../core/index.js';
 import type {
   BackfillColumn,
   BackfillKey,
@@ -12,6 +11,7 @@ import type {
   BackfillValue,
 } from './backfill-ports.js';
 import type { BackfillValues } from './backfill-values.js';
+import { BackfillTableError } from './errors-backfill.js';
 
 /** What the passes work from: the table and column, the batch, the values, signal and clock. */
 export interface FillJob {

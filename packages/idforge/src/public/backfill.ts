@@ -24,7 +24,6 @@
  *
  * Browser-safe like the rest of idforge/public: no I/O of its own, no timers.
  */
-import { BackfillNoKeyError, BackfillTableError } from '../core/index.js';
 import { assertInteger, typeError } from '../core/internal.js';
 import { type FillCounts, type FillJob, fillPass } from './backfill-pass.js';
 import type {
@@ -34,6 +33,7 @@ import type {
   BackfillTarget,
 } from './backfill-ports.js';
 import type { BackfillValues } from './backfill-values.js';
+import { BackfillNoKeyError, BackfillTableError } from './errors-backfill.js';
 
 /** Largest --batch: a batch is one transaction; larger ones hold their row locks longer. */
 export const MAX_BACKFILL_BATCH = 10_000;

@@ -9,11 +9,11 @@
  * reached or fails; other rejections are listed per method.
  */
 
-import type { NumberRange } from '../core/index.js';
+import type { NumberRange } from '../wire/index.js';
 
 // The largest number any sequence hands out (2^63 - 1) and the range of numbers [first, last]:
 // part of the wire contract, core/wire.ts.
-export { MAX_SEQUENCE_VALUE, type NumberRange } from '../core/index.js';
+export { MAX_SEQUENCE_VALUE, type NumberRange } from '../wire/index.js';
 
 /** One business tag of a segment table (orders, users, photos...). */
 export interface SegmentTag {

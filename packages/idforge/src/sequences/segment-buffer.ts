@@ -34,8 +34,8 @@
  * blocks) and increasing within one buffer. A restart wastes the rest of the segments it
  * held: by design, the price of never asking the store per ID.
  */
-import { SequenceExhaustedError, StoreUnavailableError } from '../core/index.js';
-import { Backoff, RunningDeadline } from '../core/internal.js';
+import { Backoff, RunningDeadline, StoreUnavailableError } from '../core/internal.js';
+import { SequenceExhaustedError } from './errors.js';
 import type { BlockSource, NumberRange } from './ports.js';
 import type {
   SegmentBufferOptions,

@@ -5,14 +5,9 @@
  * the status (a test keeps the two equal); the service's own codes (request, auth, limits) have
  * theirs declared below, beside the codes, and are listed in docs/service.md.
  */
-import {
-  ERROR_CATEGORY,
-  type ErrorCategory,
-  type ErrorCodeValue,
-  IdforgeError,
-  type ServiceErrorBody,
-  UnknownTagError,
-} from 'idforge';
+import { ERROR_CATEGORY, type ErrorCategory, type ErrorCodeValue, IdforgeError } from 'idforge';
+import { UnknownTagError } from 'idforge/sequences';
+import type { ServiceErrorBody } from 'idforge/wire';
 import { PRINTABLE_PATTERN, PRINTABLE_WORDS } from './schemas.js';
 
 /**

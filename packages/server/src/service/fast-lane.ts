@@ -32,8 +32,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { HLC_HEADER, MAX_TAG_LENGTH, SERVICE_SCHEMES } from 'idforge';
 import type { SnowflakeNode } from 'idforge/coord';
+import { HLC_HEADER, MAX_TAG_LENGTH, SERVICE_SCHEMES } from 'idforge/wire';
 import { allowScheme, allowScope, allowTag, type Principal, TokenAuth } from './auth.js';
 import type { RouteDeps } from './deps.js';
 import type { Drain } from './drain.js';

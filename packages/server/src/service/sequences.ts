@@ -11,8 +11,6 @@
  *   `maxTags`) for at most MAX_TRACKED_TAGS of them; a tag past the bound is served from a
  *   block of its own per request, each block still checked against the durable mark.
  */
-import { StoreUnavailableError, UnknownTagError } from 'idforge';
-
 import {
   assertTag,
   type FormattedBatch,
@@ -25,6 +23,8 @@ import {
   type SegmentTag,
   type Sequence,
   type SequenceSource,
+  StoreUnavailableError,
+  UnknownTagError,
 } from 'idforge/sequences';
 import { HttpError, isCallerError, ServiceCode } from './errors.js';
 import { FormattedTags } from './formatted.js';

@@ -15,7 +15,8 @@
  * URL without its password, operation, cause).
  */
 
-import { IdforgeError, StoreUnavailableError } from 'idforge';
+import { IdforgeError } from 'idforge';
+import { StoreUnavailableError } from 'idforge/coord';
 import { assertNumber, RunningDeadline } from 'idforge/internal';
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2/promise';
 import { backendProtocols } from '../backend.js';

@@ -28,8 +28,8 @@
  * autocommit off, where every statement is in one). A row at 2^63 - 1 has no next number:
  * the BIGINT overflow (1690) is `GapFreeExhaustedError`.
  */
-import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge';
 import type { GapFreeStore } from 'idforge/sequences';
+import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge/sequences';
 import type { MysqlPromisePool, MysqlQuery } from '../driver-types.js';
 import { checkGapFreeKey, lockTimeoutOf, outsideTransaction } from '../gap-free-args.js';
 import { callerAddress } from '../owned.js';

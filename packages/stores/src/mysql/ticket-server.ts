@@ -33,9 +33,12 @@
  * that), close included. Safe to share within a process.
  */
 
-import { SequenceExhaustedError } from 'idforge';
 import { assertNumber, Backoff } from 'idforge/internal';
-import { MAX_SEQUENCE_VALUE, type PlannableTicketServer } from 'idforge/sequences';
+import {
+  MAX_SEQUENCE_VALUE,
+  type PlannableTicketServer,
+  SequenceExhaustedError,
+} from 'idforge/sequences';
 import type mysql from 'mysql2/promise';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
 import { assertTablePrefix } from '../segment-args.js';

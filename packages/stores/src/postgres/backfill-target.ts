@@ -9,7 +9,7 @@
  * invalid index left by an interrupted build is dropped (concurrently) and built anew.
  */
 
-import { BackfillTableError, formatUuid, parseUuid } from 'idforge';
+import { formatUuid, parseUuid } from 'idforge';
 import type {
   BackfillColumn,
   BackfillColumnSpec,
@@ -19,6 +19,7 @@ import type {
   BackfillTarget,
   BackfillValue,
 } from 'idforge/public';
+import { BackfillTableError } from 'idforge/public';
 import type pg from 'pg';
 import {
   BACKFILL_STATEMENT_TIMEOUT_MS,

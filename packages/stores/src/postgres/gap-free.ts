@@ -29,8 +29,8 @@
  * outside a block (25P01). A row at 2^63 - 1 has no next
  * number: PostgreSQL's bigint overflow (22003) is `GapFreeExhaustedError`.
  */
-import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge';
 import type { GapFreeStore } from 'idforge/sequences';
+import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge/sequences';
 import type { PgPool, PgQueryResult } from '../driver-types.js';
 import { checkGapFreeKey, lockTimeoutOf, outsideTransaction } from '../gap-free-args.js';
 import { callerAddress } from '../owned.js';

@@ -20,9 +20,13 @@
  * queued one would wait without bound. Safe to share within a process.
  */
 import { createHash } from 'node:crypto';
-import { SequenceExhaustedError, TagExistsError } from 'idforge';
 import type { CounterStore } from 'idforge/sequences';
-import { assertTag, MAX_SEQUENCE_VALUE } from 'idforge/sequences';
+import {
+  assertTag,
+  MAX_SEQUENCE_VALUE,
+  SequenceExhaustedError,
+  TagExistsError,
+} from 'idforge/sequences';
 import type { Redis } from 'ioredis';
 import { callFailure } from '../call.js';
 import { OWNED, type Ownership } from '../owned.js';

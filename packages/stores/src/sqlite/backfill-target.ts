@@ -10,7 +10,6 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
-import { BackfillTableError } from 'idforge';
 import type {
   BackfillColumn,
   BackfillColumnSpec,
@@ -20,6 +19,7 @@ import type {
   BackfillTarget,
   BackfillValue,
 } from 'idforge/public';
+import { BackfillTableError } from 'idforge/public';
 import { quoteTable, scanOf } from '../backfill-sql.js';
 import { callFailure } from '../call.js';
 import type { SqliteDatabase } from '../driver-types.js';

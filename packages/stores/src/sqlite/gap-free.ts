@@ -15,8 +15,8 @@
  * number on every call): a row at the bound is `GapFreeExhaustedError`.
  */
 import type Database from 'better-sqlite3';
-import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge';
 import type { GapFreeStore } from 'idforge/sequences';
+import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge/sequences';
 import type { SqliteDatabase } from '../driver-types.js';
 import { checkGapFreeKey, GAP_FREE_MAX, outsideTransaction } from '../gap-free-args.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';

@@ -21,7 +21,9 @@
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { BehindMarkError, type Clock, NodeInUseError } from 'idforge';
+import type { Clock } from 'idforge';
+import { BehindMarkError } from 'idforge/coord';
+import { NodeInUseError } from '../errors.js';
 import { storeError } from '../store-error.js';
 
 /** How far ahead of the tick being issued the mark is written. */

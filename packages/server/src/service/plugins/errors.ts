@@ -6,13 +6,7 @@
  * answered by the handlers buildApp gives Fastify (client-errors.ts).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ClockRollbackError,
-  StoreAuthError,
-  StoreNotMigratedError,
-  StorePathError,
-  StoreUnavailableError,
-} from 'idforge';
+import { ClockRollbackError, ErrorCode, IdforgeError } from 'idforge';
 import { onUnknownExpectation } from '../client-errors.js';
 import type { ServiceDeps } from '../deps.js';
 import type { Drain } from '../drain.js';
@@ -22,17 +16,21 @@ import { errorSchema } from '../schemas.js';
 import { hostless, noHost, noPath, notAPath } from './gate.js';
 import { servicePlugin } from './plugin.js';
 
-/** The failures of a store (counted by backend and operation in `idforge_store_errors_total`). */
-const STORE_FAILURES = [
-  StoreUnavailableError,
-  StoreNotMigratedError,
-  StoreAuthError,
-  StorePathError,
-];
+/**
+ * The failures of a store (counted by backend and operation in `idforge_store_errors_total`),
+ * by code: the store errors' classes are @idforge/stores', which the service opens only
+ * through its composition root; the codes are the one catalogue's.
+ */
+const STORE_FAILURES: ReadonlySet<string> = new Set([
+  ErrorCode.STORE_UNAVAILABLE,
+  ErrorCode.STORE_NOT_MIGRATED,
+  ErrorCode.STORE_AUTH,
+  ErrorCode.STORE_PATH,
+]);
 
 /** What a failed request tells the metrics: a store failure, a clock rollback refused. */
 export function countFailure(metrics: ServiceMetrics, error: unknown): void {
-  if (STORE_FAILURES.some((c) => error instanceof c)) {
+  if (error instanceof IdforgeError && STORE_FAILURES.has(error.code)) {
     const e = error as { backend?: string; operation?: string };
     metrics.storeError(e.backend ?? 'unknown', e.operation ?? 'unknown');
   }
