@@ -62,6 +62,12 @@ export const MODULES: readonly ModuleConfig[] = [
     name: 'coord',
     files: [
       { path: `${IDFORGE}/coord/snowflake-node.ts` },
+      { path: `${IDFORGE}/coord/node-activation.ts` },
+      { path: `${IDFORGE}/coord/node-fence.ts` },
+      { path: `${IDFORGE}/coord/node-lease.ts` },
+      { path: `${IDFORGE}/coord/node-marks.ts` },
+      { path: `${IDFORGE}/coord/node-status.ts` },
+      { path: `${IDFORGE}/coord/node-switch.ts` },
       { path: `${IDFORGE}/coord/lease-keeper.ts` },
       { path: `${IDFORGE}/coord/watermark.ts` },
       { path: `${IDFORGE}/coord/worker-switch.ts` },
