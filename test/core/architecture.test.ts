@@ -330,15 +330,26 @@ test('client imports the core barrels and its own files only: no node:, no packa
   }
 });
 
-test('the server compares no store scheme by name: what a store can do is asked of the registry', async () => {
+test('no package compares a backend name: a store is asked of the registry, an engine of core/engines.ts', async () => {
   const { backends } = await import('../../packages/stores/src/index.js');
-  const names = backends().map((b) => b.name);
-  const compared = new RegExp(`[!=]==\\s*'(${names.join('|')})'|'(${names.join('|')})'\\s*[!=]==`);
+  const names = backends()
+    .flatMap((b) => [b.name, ...(b.aliases ?? []), ...(b.shownSchemes ?? [])])
+    .join('|');
+  const compared = new RegExp(
+    `[!=]==\\s*'(${names})'|'(${names})'\\s*[!=]==|\\bcase\\s+'(${names})'\\s*:`,
+  );
+  // A backend's own folder (packages/stores/src/<name>/) is where it may name itself.
+  const own = backends().map((b) => `${join(storesDir, b.name)}/`);
   const found: string[] = [];
-  for (const file of files(server)) {
+  for (const file of [...files(lib), ...files(storesDir), ...files(server)]) {
+    if (own.some((dir) => file.startsWith(dir))) continue;
     for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {
       if (compared.test(line)) found.push(`${relative(root, file)}:${i + 1}: ${line.trim()}`);
     }
   }
-  assert.deepEqual(found, [], 'ask for a role (servesRole, backendOpens, sequenceKind) instead');
+  assert.deepEqual(
+    found,
+    [],
+    'ask the registry for a role (servesRole, backendOpens, sequenceKind), or an engine for its traits (ENGINES, enginesWith)',
+  );
 });

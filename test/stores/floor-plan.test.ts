@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { enginesWith } from '../../packages/idforge/src/core/engines.js';
 import type { BackendPort } from '../../packages/stores/src/backend.js';
 import { backends, backendsWith } from '../../packages/stores/src/backends.js';
 import { workspaceSources } from '../../scripts/workspace-sources.mjs';
@@ -154,6 +155,18 @@ test('the registry lists every backend folder, and each folder holds what its de
       );
     }
   }
+});
+
+test("the library's engines (core/engines.ts, which cannot import the registry) are the backends that open its ports", () => {
+  const opening = (port: BackendPort) =>
+    backendsWith(port)
+      .map((b) => b.name)
+      .sort();
+  assert.deepEqual([...enginesWith('bench')].sort(), opening('bench'));
+  assert.deepEqual([...enginesWith('backfill')].sort(), opening('backfill'));
+  assert.deepEqual([...enginesWith('sqlFunctions')].sort(), opening('sql'));
+  // planWriters plans the writers a ticket server is one of.
+  assert.deepEqual([...enginesWith('writerPlan')].sort(), opening('tickets'));
 });
 
 test('the optional peer dependencies are the drivers the descriptors name', () => {
