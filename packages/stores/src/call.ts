@@ -1,8 +1,9 @@
 /**
  * One way for every adapter to run a call on its driver: bounded (when a bound is given) by
  * this process's running time, and with every failure turned into the typed store error of
- * store-error.ts (by the site's own classifier). Each backend's executor (`postgres/executor.ts`, `sqlite/run.ts`,
- * `mysql/connect.ts`' MysqlPool, and the Redis and etcd stores) goes through here.
+ * store-error.ts, by the classifier of the site's backend. Each backend's executor
+ * (`postgres/executor.ts`, `sqlite/run.ts`, `mysql/connect.ts`' MysqlPool, and the Redis and
+ * etcd stores) goes through here.
  *
  * The bound is a {@link RunningDeadline}, not a timer: a timer fires first when a process
  * resumes from a pause (SIGSTOP, a frozen VM) with the server's answer already in its socket,
