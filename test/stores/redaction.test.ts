@@ -5,9 +5,10 @@
 // ending at the first `@` or `/`, so a password in the query (`?password=`, which node-postgres,
 // mysql2 and ioredis all honour), an unencoded `@` in the password (the drivers end the user
 // information at the last `@`), and any URL it could not match (an unencoded `/`) went through
-// whole; storeScheme, sqlite: and file: errors quoted the raw URL. Now packages/stores/src/url.ts
-// parses as the drivers do, masks the password and every credential-like parameter, and
-// replaces an unparsable URL with a placeholder naming the part that is wrong.
+// whole; storeScheme, sqlite: and file: errors quoted the raw URL. Now
+// packages/stores/src/redact.ts parses as the drivers do, masks the password and every
+// credential-like parameter, and replaces an unparsable URL with a placeholder naming the part
+// that is wrong.
 // describe() cut at 37 UTF-16 units; it now cuts between code points.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
