@@ -15,6 +15,8 @@ import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe as describeValue, rangeError } from '../../packages/idforge/src/core/internal.js';
+import { backendProtocols } from '../../packages/stores/src/backend.js';
+import { backends } from '../../packages/stores/src/backends.js';
 import {
   openCounterStore,
   openLeaseStore,
@@ -23,6 +25,7 @@ import {
   openSequence,
   openTicketServers,
 } from '../../packages/stores/src/open.js';
+import { redactOwnUrl } from '../../packages/stores/src/redact.js';
 import { redactUrl, storeScheme } from '../../packages/stores/src/url.js';
 import { cli } from '../helpers/cli.js';
 import { suiteTempDir } from '../helpers/temp.js';
@@ -101,6 +104,24 @@ describe('issue 8: redactUrl', () => {
             r.includes(c.url.startsWith('sqlite') || c.url.startsWith('file') ? dir : HOST),
             r,
           );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+// Issue 35: an adapter may not ask the registry (an import circle), so it redacts its own URL
+// by its own backend's rules; a URL of another backend is read as cautiously as any driver
+// reads one (a lone user is a password).
+describe("issue 35: an adapter's own redaction", () => {
+  test("property: redactOwnUrl is redactUrl for the backend's schemes, and shows no secret for another's", () => {
+    const all = [...SERVER_SCHEMES, 'sqlite', 'file'] as const;
+    fc.assert(
+      fc.property(secretUrlArb(all, dir), fc.constantFrom(...backends()), (c, own) => {
+        const r = redactOwnUrl(c.url, own);
+        assertNoSecret(r, c, `redactOwnUrl by ${own.name}'s rules`);
+        const scheme = c.url.slice(0, c.url.indexOf(':')).toLowerCase();
+        if (backendProtocols(own).includes(`${scheme}:`)) assert.equal(r, redactUrl(c.url));
       }),
       { numRuns: 3000 },
     );
