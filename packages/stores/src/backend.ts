@@ -6,10 +6,10 @@
  * names a backend. What a driver's errors mean is not asked of the registry: each adapter
  * passes its backend's {@link Classify} (`<name>/rules.ts`) with its calls (store-error.ts).
  *
- * A leaf module: types, and the two small helpers every descriptor's openers use. It imports
- * nothing at run time, so a descriptor (which imports only this file, statically) costs nothing
- * to load: its adapters and their driver are reached through `import()` when a URL of its
- * scheme is opened.
+ * A leaf module: types, and the small helpers every descriptor's openers use. It imports
+ * nothing at run time, so a descriptor (which imports only this file and its own leaf
+ * `rules.ts`, statically) costs nothing to load: its adapters and their driver are reached
+ * through `import()` when a URL of its scheme is opened.
  */
 import type { BenchEngine } from 'idforge/bench';
 import type { LeaseStore } from 'idforge/coord';
