@@ -1,5 +1,6 @@
-// idforge/client runs wherever fetch does: its sources import only each other and the core's
-// public barrel (no node: module, no package, no other layer), and its barrel names its exports.
+// idforge/client runs wherever fetch does: its sources import only each other, the core's
+// public barrel and the double buffer it shares with the segment buffer (no node: module, no
+// package, no other layer), and its barrel names its exports.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = join(root, 'packages/idforge/src/client');
 
-test('idforge/client imports only itself, ../core/index.js and the lease port types', () => {
+test('idforge/client imports only itself, ../core/index.js, the shared double buffer and the lease port types', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
   assert.ok(files.includes('index.ts'));
   for (const f of files) {
@@ -24,10 +25,13 @@ test('idforge/client imports only itself, ../core/index.js and the lease port ty
         target === join(root, 'packages/idforge/src/coord/ports.js') &&
         src.includes(`import type {`) &&
         new RegExp(`import type \\{[^}]*\\} from '${spec}'`).test(src);
+      // The double buffer shared with the segment buffer (browser-safe: test/core/architecture).
+      const shared = target === join(root, 'packages/idforge/src/sequences/double-buffer.js');
       const ok =
         spec.startsWith('./') ||
         target === join(root, 'packages/idforge/src/core/index.js') ||
-        port;
+        port ||
+        shared;
       assert.ok(ok, `${relative(root, join(dir, f))} imports "${spec}"`);
     }
     assert.doesNotMatch(src, /\bprocess\.\w|\brequire\(|\bBuffer\./, f);

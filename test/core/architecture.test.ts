@@ -270,6 +270,8 @@ test('client imports the core barrel and its own files only: no node:, no packag
   const dir = join(lib, 'client');
   // The lease port's types (httpLeaseStore implements LeaseStore): type-only, gone once built.
   const ports = join(lib, 'coord/ports.js');
+  // The double buffer it shares with the segment buffer: itself browser-safe (checked below).
+  const shared = join(lib, 'sequences/double-buffer.js');
   for (const f of files(dir)) {
     const src = readFileSync(f, 'utf8');
     for (const spec of imports(f)) {
@@ -281,11 +283,23 @@ test('client imports the core barrel and its own files only: no node:, no packag
         continue;
       }
       assert.ok(
-        target.startsWith(dir) || target === join(lib, 'core/index.js'),
+        target.startsWith(dir) || target === join(lib, 'core/index.js') || target === shared,
         `${relative(root, f)} reaches outside the client and the core barrel: "${spec}"`,
       );
     }
   }
+});
+
+test('the double buffer the client imports reaches the core barrels only, as the browser-safe layers', () => {
+  const f = join(lib, 'sequences/double-buffer.ts');
+  for (const spec of imports(f)) {
+    const target = resolve(dirname(f), spec);
+    assert.ok(
+      target === join(lib, 'core/index.js') || target === join(lib, 'core/internal.js'),
+      `${relative(root, f)} imports "${spec}"`,
+    );
+  }
+  assert.doesNotMatch(readFileSync(f, 'utf8'), /\b(process\.[a-z]|require\(|Buffer\.)/);
 });
 
 test('the server compares no store scheme by name: what a store can do is asked of the registry', async () => {
