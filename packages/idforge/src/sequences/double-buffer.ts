@@ -141,6 +141,8 @@ export class DoubleBuffer {
   #error: unknown = undefined;
   /** The last failure was final: nothing is fetched until a call asks. */
   #final = false;
+  /** The fetch in flight is a call's ask of a source that failed finally: waiting calls share it. */
+  #asking = false;
   /** A back-off timer is pending: no fetch starts until it fires. */
   #retry: RetryTimer | null = null;
   /** The largest need of calls that waited during a back-off: the size of the timer's fetch. */
@@ -280,8 +282,8 @@ export class DoubleBuffer {
 
   /**
    * Waits for a number (see the file comment): the one loop of every waiting call. `asked`:
-   * this call has asked a source that failed finally once more; `waited`: a fetch settled
-   * while it waited.
+   * this call waits on an ask of a source that failed finally (its own or one it shares);
+   * `waited`: a fetch settled while it waited.
    */
   async #take(need: number): Promise<bigint> {
     this.#waits++;
@@ -297,11 +299,12 @@ export class DoubleBuffer {
       if (waited && this.#failed && !this.#o.waitThroughFailures) throw this.#error;
       if (this.#final) {
         if (asked) throw this.#error;
-        asked = true;
         this.#final = false;
+        this.#asking = true;
       }
       if (deadline !== null && deadline.left() <= 0) throw this.#failure();
       this.#start(need);
+      if (this.#asking) asked = true;
       // Unbounded, this call has only the timer to wake it: it must keep the process alive.
       if (deadline === null) this.#retry?.hold();
       await this.#wait(deadline);
@@ -350,6 +353,7 @@ export class DoubleBuffer {
 
   #settle(block: NumberRange): void {
     this.#loading = false;
+    this.#asking = false;
     this.#received++;
     this.#after = block.last;
     this.#failed = false;
@@ -362,6 +366,7 @@ export class DoubleBuffer {
 
   #fail(error: unknown): void {
     this.#loading = false;
+    this.#asking = false;
     this.#failures++;
     this.#failed = true;
     this.#error = error;
