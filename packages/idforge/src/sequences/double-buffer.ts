@@ -297,12 +297,12 @@ export class DoubleBuffer {
         if (v !== undefined) return v;
       }
       if (waited && this.#failed && !this.#o.waitThroughFailures) throw this.#error;
+      if (deadline !== null && deadline.left() <= 0) throw this.#failure();
       if (this.#final) {
         if (asked) throw this.#error;
         this.#final = false;
         this.#asking = true;
       }
-      if (deadline !== null && deadline.left() <= 0) throw this.#failure();
       this.#start(need);
       if (this.#asking) asked = true;
       // Unbounded, this call has only the timer to wake it: it must keep the process alive.
