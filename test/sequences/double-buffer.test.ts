@@ -97,6 +97,8 @@ describe('DoubleBuffer', () => {
     );
     assert.ok(batch.value!.every((v, i) => i === 0 || v > batch.value![i - 1]!));
     assert.equal(h.buffer.counts.waits, 2);
+    h.buffer.tryNext();
+    assert.equal(h.fetches[0]!.need, 1, 'a later fetch is for no waiting call');
   });
 
   test('a waiting call: rejected by the first failure it waited for, or through failures when asked to', async () => {
@@ -132,6 +134,19 @@ describe('DoubleBuffer', () => {
     await h.fail(FINAL);
     assert.deepEqual([a.error, b.error], [FINAL, FINAL]);
     assert.equal(h.buffer.counts.started, 3);
+
+    // An ask that fails otherwise backs off; a call that came meanwhile asks for itself.
+    const c = observe(h.buffer.next());
+    await turn();
+    await h.fail();
+    const d = observe(h.buffer.next());
+    await h.fire();
+    await h.fail(FINAL);
+    assert.equal(c.error, FINAL, 'its own ask failed finally');
+    assert.equal(d.done, false, 'd shared no ask: it asks once more');
+    assert.equal(h.fetches.length, 1);
+    await h.answer(1);
+    assert.equal(d.value, 1n);
   });
 
   test('close(): waiting calls end at once, the buffered numbers are dropped, the timer is cancelled', async () => {
@@ -154,12 +169,44 @@ describe('DoubleBuffer', () => {
     await assert.rejects(h.buffer.next(), (e) => e === CLOSED);
     assert.equal(h.buffer.counts.served, 10n);
 
+    const held = harness({ prefetchAt: 0 });
+    held.buffer.tryNext();
+    await held.answer(3);
+    assert.equal(held.buffer.tryNext(), 1n);
+    await held.answer(3);
+    assert.equal(held.buffer.counts.buffered, 5n, 'the rest of the current block and the next');
+    held.buffer.close();
+    assert.deepEqual(held.buffer.counts.buffered, 0n);
+    assert.deepEqual(held.buffer.view(), { current: null, next: null, loading: false });
+    assert.equal(held.buffer.counts.served, 1n);
+
     const late = harness();
     late.buffer.tryNext();
     late.buffer.close();
     await late.answer(5);
     assert.equal(late.buffer.tryNext(), undefined, 'an answer after close is not served');
     assert.equal(late.buffer.counts.buffered, 0n);
+  });
+
+  test('warm(): fetches the first block; on a buffer holding numbers, even one, it fetches nothing', async () => {
+    const h = harness({ prefetchAt: 0.9 });
+    const warming = observe(h.buffer.warm());
+    await turn();
+    assert.equal(h.fetches.length, 1);
+    await h.answer(3);
+    assert.equal(warming.done, true);
+    assert.deepEqual(h.buffer.view().current, { first: 1n, last: 3n, next: 1n });
+    assert.deepEqual([h.buffer.tryNext(), h.buffer.tryNext()], [1n, 2n]);
+    await h.buffer.warm();
+    assert.equal(h.fetches.length, 0, 'one number left: nothing to load');
+    assert.equal(h.buffer.tryNext(), 3n, 'the last number is not skipped');
+
+    const closing = harness();
+    const pending = observe(closing.buffer.warm());
+    await turn();
+    closing.buffer.close();
+    await turn();
+    assert.equal(pending.error, CLOSED, 'closed while warming');
   });
 
   test('a fetch that throws instead of rejecting is a failed fetch, never a throw from tryNext', async () => {

@@ -212,7 +212,9 @@ export class DoubleBuffer {
     if (this.#closed) throw this.#o.closedError();
     if (this.#cur <= this.#last) return;
     if (this.#next === null) {
-      this.#final = false; // asking is what a final error leaves to calls
+      // Asking is what a final error leaves to calls; calls waiting meanwhile share this ask.
+      this.#asking = this.#final;
+      this.#final = false;
       this.#start(1);
       await this.#wait(this.#deadline());
     }
@@ -248,10 +250,9 @@ export class DoubleBuffer {
     this.#servedBefore += this.#servedInCurrent();
     this.#closed = true;
     this.#next = null;
-    this.#cur = 0n;
-    this.#first = 0n;
+    // An EMPTY last drops the current block (#cur is then above it) and is never set again:
+    // #install refuses on a closed buffer.
     this.#last = EMPTY;
-    this.#trigger = EMPTY;
     this.#retry?.cancel();
     this.#retry = null;
     this.#signal();
