@@ -277,6 +277,7 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sequences/double-buffer.test.ts',
           'test/sequences/double-buffer-properties.test.ts',
           'test/sequences/segment-buffer.test.ts',
+          'test/sequences/segment-buffer-observe.test.ts',
           'test/sequences/segment-buffer-exhausted.test.ts',
         ],
       },

@@ -118,6 +118,21 @@ describe('DoubleBuffer', () => {
     assert.equal(patient.value, 1n);
   });
 
+  test('batch: what is buffered first, then a block of what is still missing', async () => {
+    const h = harness({ prefetchAt: 0.9, waitThroughFailures: true });
+    h.buffer.tryNext();
+    await h.answer(4);
+    assert.deepEqual([h.buffer.tryNext(), h.buffer.tryNext()], [1n, 2n]);
+    const batch = observe(h.buffer.batch(7));
+    await turn();
+    assert.equal(h.fetches[0]!.need, 1, 'number 4, the trigger, started the prefetch');
+    await h.fail();
+    await h.fire();
+    assert.equal(h.fetches[0]!.need, 5, '2 taken from the buffer, 5 missing');
+    await h.answer(5);
+    assert.deepEqual(batch.value, [3n, 4n, 5n, 6n, 7n, 8n, 9n]);
+  });
+
   test('a final failure: no background fetch, each call on an empty buffer asks once, calls at the same time share it', async () => {
     const h = harness({ waitThroughFailures: true });
     const first = observe(h.buffer.next());
@@ -200,6 +215,17 @@ describe('DoubleBuffer', () => {
     await h.buffer.warm();
     assert.equal(h.fetches.length, 0, 'one number left: nothing to load');
     assert.equal(h.buffer.tryNext(), 3n, 'the last number is not skipped');
+
+    // On a source that failed finally, warm() asks once; a call meanwhile shares that ask.
+    const final = harness({ waitThroughFailures: true });
+    final.buffer.tryNext();
+    await final.fail(FINAL);
+    const warmed = observe(final.buffer.warm());
+    const call = observe(final.buffer.next());
+    await turn();
+    await final.fail(FINAL);
+    assert.deepEqual([warmed.error, call.error], [FINAL, FINAL]);
+    assert.equal(final.buffer.counts.started, 2, 'one ask for both');
 
     const closing = harness();
     const pending = observe(closing.buffer.warm());

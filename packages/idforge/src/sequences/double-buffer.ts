@@ -253,8 +253,8 @@ export class DoubleBuffer {
     // An EMPTY last drops the current block (#cur is then above it) and is never set again:
     // #install refuses on a closed buffer.
     this.#last = EMPTY;
+    // Cancelled, not cleared: a closed buffer starts no fetch, whatever #retry holds.
     this.#retry?.cancel();
-    this.#retry = null;
     this.#signal();
   }
 
