@@ -312,6 +312,8 @@ test('client imports the core barrels and its own files only: no node:, no packa
   const dir = join(lib, 'client');
   // The lease port's types (httpLeaseStore implements LeaseStore): type-only, gone once built.
   const ports = join(lib, 'coord/ports.js');
+  // The double buffer it shares with the segment buffer: itself browser-safe (checked below).
+  const shared = join(lib, 'sequences/double-buffer.js');
   for (const f of files(dir)) {
     const src = readFileSync(f, 'utf8');
     for (const spec of imports(f)) {
@@ -323,11 +325,20 @@ test('client imports the core barrels and its own files only: no node:, no packa
         continue;
       }
       assert.ok(
-        target.startsWith(dir) || CORE_ENTRIES.has(target),
+        target.startsWith(dir) || CORE_ENTRIES.has(target) || target === shared,
         `${relative(root, f)} reaches outside the client and the core barrels: "${spec}"`,
       );
     }
   }
+});
+
+test('the double buffer the client imports reaches the core barrels only, as the browser-safe layers', () => {
+  const f = join(lib, 'sequences/double-buffer.ts');
+  for (const spec of imports(f)) {
+    const target = resolve(dirname(f), spec);
+    assert.ok(CORE_ENTRIES.has(target), `${relative(root, f)} imports "${spec}"`);
+  }
+  assert.doesNotMatch(readFileSync(f, 'utf8'), /\b(process\.[a-z]|require\(|Buffer\.)/);
 });
 
 test('no package compares a backend name: a store is asked of the registry, an engine of core/engines.ts', async () => {
