@@ -278,6 +278,16 @@ export const MODULES: readonly ModuleConfig[] = [
         ],
       },
       {
+        path: `${IDFORGE}/sequences/double-buffer.ts`,
+        tests: [
+          'test/sequences/double-buffer.test.ts',
+          'test/sequences/double-buffer-properties.test.ts',
+          'test/sequences/segment-buffer.test.ts',
+          'test/sequences/segment-buffer-observe.test.ts',
+          'test/sequences/segment-buffer-exhausted.test.ts',
+        ],
+      },
+      {
         path: `${IDFORGE}/sequences/segment-buffer.ts`,
         tests: [
           'test/sequences/segment-buffer.test.ts',

@@ -1,7 +1,7 @@
-// idforge/client runs wherever fetch does: its sources import only each other and the core's
+// idforge/client runs wherever fetch does: its sources import only each other, the core's
 // barrels (its public barrel, idforge/wire's contract, and the internal barrel for the store
-// failure every port shares): no node: module, no package, no other layer. Its barrel names
-// its exports.
+// failure every port shares) and the double buffer it shares with the segment buffer: no
+// node: module, no package, no other layer. Its barrel names its exports.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = join(root, 'packages/idforge/src/client');
 
-test('idforge/client imports only itself, the core barrels and the lease port types', () => {
+test('idforge/client imports only itself, the core barrels, the shared double buffer and the lease port types', () => {
   const core = ['core/index.js', 'core/internal.js', 'wire/index.js'].map((f) =>
     join(root, 'packages/idforge/src', f),
   );
@@ -29,7 +29,9 @@ test('idforge/client imports only itself, the core barrels and the lease port ty
         target === join(root, 'packages/idforge/src/coord/ports.js') &&
         src.includes(`import type {`) &&
         new RegExp(`import type \\{[^}]*\\} from '${spec}'`).test(src);
-      const ok = spec.startsWith('./') || core.includes(target) || port;
+      // The double buffer shared with the segment buffer (browser-safe: test/core/architecture).
+      const shared = target === join(root, 'packages/idforge/src/sequences/double-buffer.js');
+      const ok = spec.startsWith('./') || core.includes(target) || port || shared;
       assert.ok(ok, `${relative(root, join(dir, f))} imports "${spec}"`);
     }
     assert.doesNotMatch(src, /\bprocess\.\w|\brequire\(|\bBuffer\./, f);

@@ -312,6 +312,8 @@ test('client imports the core barrels and its own files only: no node:, no packa
   const dir = join(lib, 'client');
   // The lease port's types (httpLeaseStore implements LeaseStore): type-only, gone once built.
   const ports = join(lib, 'coord/ports.js');
+  // The double buffer it shares with the segment buffer: itself browser-safe (checked below).
+  const shared = join(lib, 'sequences/double-buffer.js');
   for (const f of files(dir)) {
     const src = readFileSync(f, 'utf8');
     for (const spec of imports(f)) {
@@ -323,22 +325,42 @@ test('client imports the core barrels and its own files only: no node:, no packa
         continue;
       }
       assert.ok(
-        target.startsWith(dir) || CORE_ENTRIES.has(target),
+        target.startsWith(dir) || CORE_ENTRIES.has(target) || target === shared,
         `${relative(root, f)} reaches outside the client and the core barrels: "${spec}"`,
       );
     }
   }
 });
 
-test('the server compares no store scheme by name: what a store can do is asked of the registry', async () => {
+test('the double buffer the client imports reaches the core barrels only, as the browser-safe layers', () => {
+  const f = join(lib, 'sequences/double-buffer.ts');
+  for (const spec of imports(f)) {
+    const target = resolve(dirname(f), spec);
+    assert.ok(CORE_ENTRIES.has(target), `${relative(root, f)} imports "${spec}"`);
+  }
+  assert.doesNotMatch(readFileSync(f, 'utf8'), /\b(process\.[a-z]|require\(|Buffer\.)/);
+});
+
+test('no package compares a backend name: a store is asked of the registry, an engine of core/engines.ts', async () => {
   const { backends } = await import('../../packages/stores/src/index.js');
-  const names = backends().map((b) => b.name);
-  const compared = new RegExp(`[!=]==\\s*'(${names.join('|')})'|'(${names.join('|')})'\\s*[!=]==`);
+  const names = backends()
+    .flatMap((b) => [b.name, ...(b.aliases ?? []), ...(b.shownSchemes ?? [])])
+    .join('|');
+  const compared = new RegExp(
+    `[!=]==\\s*'(${names})'|'(${names})'\\s*[!=]==|\\bcase\\s+'(${names})'\\s*:`,
+  );
+  // A backend's own folder (packages/stores/src/<name>/) is where it may name itself.
+  const own = backends().map((b) => `${join(storesDir, b.name)}/`);
   const found: string[] = [];
-  for (const file of files(server)) {
+  for (const file of [...files(lib), ...files(storesDir), ...files(server)]) {
+    if (own.some((dir) => file.startsWith(dir))) continue;
     for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {
       if (compared.test(line)) found.push(`${relative(root, file)}:${i + 1}: ${line.trim()}`);
     }
   }
-  assert.deepEqual(found, [], 'ask for a role (servesRole, backendOpens, sequenceKind) instead');
+  assert.deepEqual(
+    found,
+    [],
+    'ask the registry for a role (servesRole, backendOpens, sequenceKind), or an engine for its traits (ENGINES, enginesWith)',
+  );
 });

@@ -26,9 +26,8 @@ export {
   type Backend,
   type BackendOpeners,
   type BackendPort,
+  type BackendRules,
   CONNECT_TIMEOUT_MS,
-  type DriverFailure,
-  type FailureKind,
   type UrlRules,
 } from './backend.js';
 export {

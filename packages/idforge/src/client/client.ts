@@ -139,7 +139,8 @@ export class IdforgeClient {
   /**
    * Stops all work: requests in flight are aborted (their calls reject with
    * `ClientClosedError`), buffered sequence numbers are dropped (never handed out again), and
-   * later calls reject with `ClientClosedError`. Idempotent. The client holds no timers, so an
+   * later calls reject with `ClientClosedError`. Idempotent. The client's only timer, a
+   * sequence's back-off after a failed fetch, is unref'd while no call waits on it, so an
    * unclosed idle client does not keep a process alive either.
    */
   close(): void {

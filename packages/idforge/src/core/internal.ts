@@ -55,6 +55,17 @@ export {
   writeBase62Word,
 } from './encoding/base62.js';
 export { BYTE_TO_HEX, bytesToHex, HEX_VALUE, hexInto } from './encoding/hex.js';
+export {
+  dialectsOf,
+  ENGINES,
+  type EngineName,
+  type EngineTraits,
+  type EngineWith,
+  enginesWith,
+  type PlanDialectName,
+  type SqlDialectName,
+  traitsOf,
+} from './engines.js';
 // Exported to users by the subpaths whose ports name them (coord, sequences, hlc, stores).
 export { NotReadyError, StoreUnavailableError } from './errors-shared.js';
 export { instantMs, instantRange } from './instant.js';

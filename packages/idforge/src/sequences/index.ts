@@ -45,6 +45,7 @@ export {
 export {
   MAX_WRITERS,
   PLAN_CAVEAT,
+  PLAN_DIALECTS,
   type PlanDialect,
   type PlanOptions,
   planWriters,

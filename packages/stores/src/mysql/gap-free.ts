@@ -35,6 +35,7 @@ import { checkGapFreeKey, lockTimeoutOf, outsideTransaction } from '../gap-free-
 import { callerAddress } from '../owned.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import { storeError } from '../store-error.js';
+import { mysqlSite } from './rules.js';
 
 /** The caller's connection inside its transaction (a mysql2/promise connection). */
 export interface MysqlTransactionConnection {
@@ -111,7 +112,7 @@ export class MysqlGapFreeStore implements GapFreeStore<MysqlTransactionConnectio
     try {
       return ((await this.#pool.query({ sql }, values)) as unknown[])[0];
     } catch (error) {
-      throw storeError(this.backend, this.address, operation, error);
+      throw storeError(mysqlSite(this.address), operation, error);
     }
   }
 
@@ -163,7 +164,7 @@ export class MysqlGapFreeStore implements GapFreeStore<MysqlTransactionConnectio
         ? new GapFreeExhaustedError(tag, period, this.backend, error)
         : new GapFreeTimeoutError(tag, period, this.backend, this.lockTimeoutMs, error);
     }
-    return storeError(this.backend, this.address, 'gap-free increment', error);
+    return storeError(mysqlSite(this.address), 'gap-free increment', error);
   }
 
   async last(tag: string, period: string): Promise<bigint> {

@@ -28,9 +28,10 @@ import {
   TagExistsError,
 } from 'idforge/sequences';
 import type { Redis } from 'ioredis';
-import { callFailure } from '../call.js';
 import { OWNED, type Ownership } from '../owned.js';
+import { storeError } from '../store-error.js';
 import type { RedisClientOptions, RedisStoreOptions } from './connect.js';
+import { redisSite } from './rules.js';
 import { openRedisStore, RedisStore } from './store.js';
 
 /** The largest value of a Redis integer and of a sequence number. */
@@ -120,7 +121,7 @@ export class RedisCounterStore extends RedisStore implements CounterStore {
       return int(await this.#redis.incrby(k, by));
     } catch (error) {
       if (overflow(error)) throw new SequenceExhaustedError(tag, await this.#current(k));
-      throw callFailure(this, 'incrBy', error);
+      throw storeError(redisSite(this.address), 'incrBy', error);
     }
   }
 
@@ -142,7 +143,7 @@ export class RedisCounterStore extends RedisStore implements CounterStore {
         return int(await this.#redis.eval(RAISE_SOURCE, 1, k, v));
       }
     } catch (error) {
-      throw callFailure(this, 'raiseTo', error);
+      throw storeError(redisSite(this.address), 'raiseTo', error);
     }
   }
 
@@ -161,7 +162,7 @@ export class RedisCounterStore extends RedisStore implements CounterStore {
     try {
       reply = await this.#redis.set(k, value.toString(), 'NX');
     } catch (error) {
-      throw callFailure(this, 'create', error);
+      throw storeError(redisSite(this.address), 'create', error);
     }
     if (reply === null) throw new TagExistsError(tag);
     return value;
