@@ -36,6 +36,7 @@ const ENTRY_POINTS = [
   'ksuid/index.ts',
   'snowflake/index.ts',
   'wire/index.ts',
+  'core/schemes/index.ts',
   'coord/index.ts',
   'sequences/index.ts',
   'bench/index.ts',
@@ -59,7 +60,7 @@ const CLI_OWN = [
   'cli/log-format.ts',
 ];
 const PACKAGES =
-  /^(idforge(\/(uuid|ulid|ksuid|snowflake|wire|coord|sequences|bench|public|hlc|shard|sql|cli))?|@idforge\/stores)$/;
+  /^(idforge(\/(uuid|ulid|ksuid|snowflake|wire|schemes|coord|sequences|bench|public|hlc|shard|sql|cli))?|@idforge\/stores)$/;
 const GATHERERS = ['cli/main.ts', 'cli/index.ts'];
 
 test('the CLIs import only the public entry points, their own io/args/formats and node: modules', () => {

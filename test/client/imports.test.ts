@@ -1,7 +1,8 @@
 // idforge/client runs wherever fetch does: its sources import only each other, the core's
-// barrels (its public barrel, idforge/wire's contract, and the internal barrel for the store
-// failure every port shares) and the double buffer it shares with the segment buffer: no
-// node: module, no package, no other layer. Its barrel names its exports.
+// barrels (its public barrel, idforge/wire's contract, idforge/schemes' registry for the IDs'
+// checks, and the internal barrel for the store failure every port shares) and the double
+// buffer it shares with the segment buffer: no node: module, no package, no other layer. Its
+// barrel names its exports.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,8 +13,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = join(root, 'packages/idforge/src/client');
 
 test('idforge/client imports only itself, the core barrels, the shared double buffer and the lease port types', () => {
-  const core = ['core/index.js', 'core/internal.js', 'wire/index.js'].map((f) =>
-    join(root, 'packages/idforge/src', f),
+  const core = ['core/index.js', 'core/internal.js', 'wire/index.js', 'core/schemes/index.js'].map(
+    (f) => join(root, 'packages/idforge/src', f),
   );
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
   assert.ok(files.includes('index.ts'));

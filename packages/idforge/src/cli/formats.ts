@@ -7,7 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { type CliIo, LineWriter, UsageError } from './io.js';
 
-/** A 64-bit ID (Snowflake), a text form (UUID, ULID, KSUID) or the bytes of one. */
+/** A 64-bit ID (a Snowflake's bigint), a text form or the bytes of one. */
 export type Id = bigint | string | Uint8Array;
 
 interface Format {

@@ -4,6 +4,7 @@
  * invalid or an operation failed, 2 a usage mistake.
  */
 import { IdforgeError } from '../core/index.js';
+import { SCHEMES } from '../core/schemes/index.js';
 import { closest, DEFAULT_STORE, parseCommandLine } from './args.js';
 import { adviseCli } from './commands/advise.js';
 import { convertCli } from './commands/convert.js';
@@ -27,6 +28,9 @@ import { VERSION } from './version.js';
 
 export type { CliIo } from './io.js';
 
+/** The registry's schemes that `gen` makes; TypeID (idforge/public) follows them. */
+const GEN = SCHEMES.filter((s) => s.gen !== undefined);
+
 /** The library's help around its list of commands, which the commands' summaries make. */
 function mainHelp(server: Readonly<Record<string, Command>> | undefined): string {
   const serverPart =
@@ -43,7 +47,7 @@ ${commandList(server)}
 `;
   return `Usage: idforge <command> [options]
 
-Unique identifiers for distributed systems: UUIDv4/v7, ULID, KSUID and Snowflake layouts.
+Unique identifiers for distributed systems: ${GEN.map((s) => s.title).join(', ')} and TypeID.
 
 Commands:
 ${commandList(libraryCommands)}

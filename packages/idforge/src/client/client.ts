@@ -44,8 +44,8 @@ export class IdforgeClient {
   }
 
   /**
-   * One ID of `scheme` (`uuidv4`, `uuidv7`, `ulid`, `ksuid`, `snowflake`, `hlc`) as the service
-   * formats it (a Snowflake or HLC ID in decimal). Rejects with `TypeError`/`RangeError` for another
+   * One ID of `scheme` (one of `SERVICE_SCHEMES`, the registry's served schemes) as the
+   * service formats it (a 64-bit one in decimal). Rejects with `TypeError`/`RangeError` for another
    * scheme; `ServiceUnavailableError` when no server served it; `ServiceAuthError` (401/403);
    * `ServiceRejectedError` (other 4xx); `ServiceResponseError` (a body that breaks the
    * contract); `ClientClosedError` after `close()`. `options` (snowflake only): a `layout`

@@ -4,7 +4,8 @@
  * numbers are decimal strings in 0 .. 2^63 - 1. A body that breaks this is refused whole
  * (`fail` throws `ServiceResponseError`). Also: the words of error answers and network errors.
  */
-import { isKsuid, isSnowflake, isUlid, isUuid } from '../core/index.js';
+
+import { schemeNamed } from '../core/schemes/index.js';
 import {
   type IdBatchBody,
   MAX_SEQUENCE_VALUE,
@@ -22,22 +23,12 @@ type Fail = (reason: string) => never;
 /** A body of the wire contract's shape `T` as received: every field still to be checked. */
 type Unchecked<T> = { readonly [K in keyof T]?: unknown };
 
-/** Whether a string is an ID of each scheme, as the service formats it. */
-const VALID: Readonly<Record<IdScheme, (id: string) => boolean>> = {
-  uuidv4: (id) => isUuid(id, 4),
-  uuidv7: (id) => isUuid(id, 7),
-  ulid: (id) => isUlid(id),
-  ksuid: (id) => isKsuid(id),
-  snowflake: (id) => isSnowflake(id),
-  // HLC IDs (idforge/hlc) are 63-bit integers in decimal, like Snowflakes.
-  hlc: (id) => isSnowflake(id),
-};
-
 const DECIMAL = /^(0|[1-9][0-9]{0,18})$/;
 
 /** `{"ids":[...]}` with exactly `count` distinct IDs of `scheme`. */
 export function idsParser(scheme: IdScheme, count: number) {
-  const valid = VALID[scheme];
+  // Each scheme's descriptor says what its IDs look like as the service formats them.
+  const valid = schemeNamed(scheme)!.service!.valid;
   return (body: unknown, fail: Fail): string[] => {
     const ids = idsOf(body, count, fail);
     const seen = new Set<string>();

@@ -9,14 +9,13 @@
  *   highest(to)   = time field of `to`,   every other bit as high as the scheme allows
  *
  * Both ends are inclusive and in the scheme's own resolution: a millisecond for UUIDv7 and
- * ULID, a second for KSUID (so `from` is rounded down to its second and `to` covers the whole
- * second it falls in), one tick of the layout for Snowflakes. Version and variant bits of a
+ * ULID, one tick of the layout for Snowflakes (a scheme of whole seconds widens the range to
+ * whole seconds, beside its module). Version and variant bits of a
  * UUIDv7 keep their fixed values, so the bounds are UUIDv7s too.
  */
 import { typeError } from './assert.js';
 import { unsafeUlidText } from './encoding/base32-crockford.js';
 import { type Instant, instantRange } from './instant.js';
-import { composeKsuid, KSUID_EPOCH_SECONDS, KSUID_MAX_UNIX_SECONDS } from './ksuid.js';
 import type { Layout } from './snowflake/layout-types.js';
 import { ULID_MAX_TIME } from './ulid.js';
 import { MAX_UNIX_TS_MS } from './uuid/constants.js';
@@ -62,25 +61,6 @@ export function ulidBounds(from: Instant, to?: Instant): IdBounds<string> {
   return {
     lowest: unsafeUlidText(a, 0, 0, 0, 0),
     highest: unsafeUlidText(b, MAX20, MAX20, MAX20, MAX20),
-  };
-}
-
-const KSUID_MIN_MS = KSUID_EPOCH_SECONDS * 1000;
-const KSUID_MAX_MS = KSUID_MAX_UNIX_SECONDS * 1000 + 999;
-const ZERO_PAYLOAD = /* @__PURE__ */ new Uint8Array(16);
-const FULL_PAYLOAD = /* @__PURE__ */ new Uint8Array(16).fill(0xff);
-
-/**
- * The lowest KSUID of `from`'s second and the highest of `to`'s second (default `from`), both
- * inclusive: a KSUID holds whole seconds, so the range widens to whole seconds. Throws
- * `TypeError` as {@link uuidv7Bounds}, `RangeError` when an end is not an integer ms within
- * KSUID's range (2014-05-13T16:53:20Z to 2150-06-19T23:21:35.999Z) or `to` is before `from`.
- */
-export function ksuidBounds(from: Instant, to?: Instant): IdBounds<string> {
-  const [a, b] = instantRange('ksuidBounds', from, to, KSUID_MIN_MS, KSUID_MAX_MS, 'a KSUID time');
-  return {
-    lowest: composeKsuid(Math.floor(a / 1000), ZERO_PAYLOAD),
-    highest: composeKsuid(Math.floor(b / 1000), FULL_PAYLOAD),
   };
 }
 

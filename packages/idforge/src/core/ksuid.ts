@@ -16,6 +16,7 @@
  */
 
 import { assertBytes, assertInteger, assertOutput, assertString, typeError } from './assert.js';
+import type { IdBounds } from './bounds.js';
 import { type Clock, defaultClock } from './clock.js';
 import {
   BASE62_DIGITS,
@@ -26,8 +27,12 @@ import {
   unsafeEncodeBase62Words,
   writeBase62Word,
 } from './encoding/base62.js';
+import { bytesToHex } from './encoding/hex.js';
 import { HorizonExceededError } from './errors.js';
+import { type Instant, instantMs, instantRange } from './instant.js';
+import { poolOf } from './minted-at.js';
 import { defaultPool, RandomPool, type RandomSource } from './random.js';
+import type { Decoded, GenSource, SchemeDescriptor } from './schemes/descriptor.js';
 
 /** The KSUID epoch in unix seconds (2014-05-13T16:53:20Z). */
 export const KSUID_EPOCH_SECONDS = 1400000000;
@@ -246,3 +251,70 @@ export function validateKsuid(text: string): string {
   if (!isKsuid(text)) parseKsuid(text);
   return text;
 }
+
+const KSUID_MIN_MS = KSUID_EPOCH_SECONDS * 1000;
+const KSUID_MAX_MS = KSUID_MAX_UNIX_SECONDS * 1000 + 999;
+const ZERO_PAYLOAD = /* @__PURE__ */ new Uint8Array(16);
+const FULL_PAYLOAD = /* @__PURE__ */ new Uint8Array(16).fill(0xff);
+
+/**
+ * The lowest KSUID of `from`'s second and the highest of `to`'s second (default `from`), both
+ * inclusive: a KSUID holds whole seconds, so the range widens to whole seconds. Throws
+ * `TypeError` as `uuidv7Bounds` does, `RangeError` when an end is not an integer ms within
+ * KSUID's range (2014-05-13T16:53:20Z to 2150-06-19T23:21:35.999Z) or `to` is before `from`.
+ */
+export function ksuidBounds(from: Instant, to?: Instant): IdBounds<string> {
+  const [a, b] = instantRange('ksuidBounds', from, to, KSUID_MIN_MS, KSUID_MAX_MS, 'a KSUID time');
+  return {
+    lowest: composeKsuid(Math.floor(a / 1000), ZERO_PAYLOAD),
+    highest: composeKsuid(Math.floor(b / 1000), FULL_PAYLOAD),
+  };
+}
+
+/**
+ * A KSUID of the second `at` falls in (unix ms or a `Date`) with a random 16-byte payload.
+ * KSUIDs hold whole seconds, so IDs of one second sort in random order. Throws as
+ * `uuidv7At` does, with KSUID's range (2014-05-13T16:53:20Z to 2150-06-19T23:21:35.999Z).
+ */
+export function ksuidAt(at: Instant, random?: RandomSource): string {
+  const ms = instantMs('ksuidAt at', at, KSUID_MIN_MS, KSUID_MAX_MS, 'a KSUID time');
+  const pool = poolOf('ksuidAt random', random);
+  const o = pool.take(16);
+  return composeKsuid(Math.floor(ms / 1000), pool.bytes.subarray(o, o + 16));
+}
+
+/*
+ * The KSUID's descriptor (./schemes/descriptor.ts), kept here with the scheme: what the
+ * registry's consumers (inspect, the service, the client's check, the CLI) ask of it. A bundle
+ * that imports only the functions above drops it.
+ */
+
+function inspectKsuid(input: string): Decoded {
+  const bytes = parseKsuid(input);
+  const unixMs = ksuidTimestamp(bytes);
+  const timestamp = new Date(unixMs).toISOString();
+  const value = formatKsuid(bytes);
+  return { input, scheme: 'ksuid', value, hex: bytesToHex(bytes), unixMs, timestamp };
+}
+
+function ksuidSource(): GenSource {
+  const gen = new KsuidGenerator();
+  return { text: () => gen.next(), bytes: () => gen.nextBytes() };
+}
+
+export const ksuidScheme = {
+  name: 'ksuid',
+  title: 'KSUID',
+  service: {
+    valid: (id: string) => isKsuid(id),
+    generator: (clock) => new KsuidGenerator({ clock }),
+  },
+  inspect: {
+    family: 'ksuid',
+    hints: ['ksuid'],
+    shape: 'a KSUID (27)',
+    detect: (text: string) => text.length === 27,
+    decode: inspectKsuid,
+  },
+  gen: { help: 'KSUID (27 characters, second precision)', source: ksuidSource },
+} as const satisfies SchemeDescriptor;

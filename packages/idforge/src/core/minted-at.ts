@@ -3,8 +3,7 @@
  * rows by their own `created_at` (uuidjs/uuid #764, Mastodon's `id_at`), so that the new key
  * sorts the rows as their timestamps do.
  *
- * Each ID is unique by its random bits alone: 62 for a UUIDv7, 68 for a ULID, 128 for a
- * KSUID (at a million IDs of one millisecond, the chance of any repeat is about 1 in 10^7 for
+ * Each ID is unique by its random bits alone: 62 for a UUIDv7, 68 for a ULID (at a million IDs of one millisecond, the chance of any repeat is about 1 in 10^7 for
  * a UUIDv7). None of these functions keeps state, so they are NOT monotonic: two IDs of the
  * same instant sort in random order, and an ID minted at an instant in the past sorts before
  * IDs a generator mints now, which is the point. Do not mix them into a column where a
@@ -25,7 +24,6 @@
 import { typeError } from './assert.js';
 import { crockfordHigh20, crockfordLow20, unsafeUlidText } from './encoding/base32-crockford.js';
 import { type Instant, instantMs } from './instant.js';
-import { composeKsuid, KSUID_EPOCH_SECONDS, KSUID_MAX_UNIX_SECONDS } from './ksuid.js';
 import { defaultPool, RandomPool, type RandomSource } from './random.js';
 import { ULID_MAX_TIME } from './ulid.js';
 import { MAX_UNIX_TS_MS } from './uuid/constants.js';
@@ -34,7 +32,7 @@ import type { UuidV7State } from './uuid/v7-state.js';
 import { formatUuidV7 } from './uuid/v7-text.js';
 
 /** The pool to draw from: the shared one, or a small one over the caller's source. */
-function poolOf(name: string, random: RandomSource | undefined): RandomPool {
+export function poolOf(name: string, random: RandomSource | undefined): RandomPool {
   if (random === undefined) return defaultPool();
   if (typeof random?.fill !== 'function') {
     throw typeError(name, 'a RandomSource (with fill())', random);
@@ -113,19 +111,4 @@ export function ulidAt(at: Instant, random?: RandomSource): string {
     crockfordHigh20(b, o + 5),
     crockfordLow20(b, o + 5),
   );
-}
-
-const KSUID_MIN_MS = KSUID_EPOCH_SECONDS * 1000;
-const KSUID_MAX_MS = KSUID_MAX_UNIX_SECONDS * 1000 + 999;
-
-/**
- * A KSUID of the second `at` falls in (unix ms or a `Date`) with a random 16-byte payload.
- * KSUIDs hold whole seconds, so IDs of one second sort in random order. Throws as
- * {@link uuidv7At}, with KSUID's range (2014-05-13T16:53:20Z to 2150-06-19T23:21:35.999Z).
- */
-export function ksuidAt(at: Instant, random?: RandomSource): string {
-  const ms = instantMs('ksuidAt at', at, KSUID_MIN_MS, KSUID_MAX_MS, 'a KSUID time');
-  const pool = poolOf('ksuidAt random', random);
-  const o = pool.take(16);
-  return composeKsuid(Math.floor(ms / 1000), pool.bytes.subarray(o, o + 16));
 }

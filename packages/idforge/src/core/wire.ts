@@ -1,15 +1,20 @@
 /**
  * What the service and its client agree on, written once: @idforge/server answers with it,
  * idforge/client checks answers against it, and a client in another language can read it
- * here (docs/service.md has the routes). Constants only: importing them costs a bundle nothing
- * else.
+ * here (docs/service.md has the routes). Constants only, and the list of schemes derived from
+ * the registry (./schemes/registry.ts): a bundle that uses none of it carries nothing.
  */
 
 import { INT64_MAX, UINT64_MAX } from './limits.js';
+import { SCHEMES, type ServedScheme, servedNames } from './schemes/registry.js';
 
-/** The schemes the service issues (`GET /v1/ids/{scheme}`), in the order the docs list them. */
-export const SERVICE_SCHEMES = ['uuidv4', 'uuidv7', 'ulid', 'ksuid', 'snowflake', 'hlc'] as const;
-export type ServiceScheme = (typeof SERVICE_SCHEMES)[number];
+/** A scheme the service issues: the registry's schemes with a service part. */
+export type ServiceScheme = ServedScheme;
+
+/** The schemes the service issues (`GET /v1/ids/{scheme}`), in registry order (the docs'). */
+export const SERVICE_SCHEMES: readonly ServiceScheme[] = /* @__PURE__ */ Object.freeze(
+  /* @__PURE__ */ servedNames(SCHEMES) as ServiceScheme[],
+);
 
 /**
  * The header that carries a hybrid logical clock both ways (docs/hlc.md), as node's http

@@ -4,7 +4,7 @@
  * entry adds the bytes, compose/decompose, the constants, the time bounds and backdated KSUIDs.
  * Browser-safe, like the core.
  */
-export { type IdBounds, ksuidBounds } from '../core/bounds.js';
+export type { IdBounds } from '../core/bounds.js';
 export {
   composeKsuid,
   decomposeKsuid,
@@ -18,9 +18,10 @@ export {
   type KsuidGeneratorOptions,
   type KsuidParts,
   ksuid,
+  ksuidAt,
+  ksuidBounds,
   ksuidBytes,
   ksuidTimestamp,
   parseKsuid,
   validateKsuid,
 } from '../core/ksuid.js';
-export { ksuidAt } from '../core/minted-at.js';

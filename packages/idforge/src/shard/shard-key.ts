@@ -1,15 +1,16 @@
 /**
- * Salted shard keys for range-partitioned stores. A time-ordered ID (Snowflake, UUIDv7, ULID,
- * KSUID) used as the partition key sends every write to the partition that holds "now"; a
- * bucket taken from a keyed hash of the WHOLE ID, put in front of the ID, spreads the writes
- * over every partition while the ID stays the row key inside its bucket. See docs/sharding.md.
+ * Salted shard keys for range-partitioned stores. A time-ordered ID (a Snowflake, a UUIDv7, any
+ * text ID that sorts by time) used as the partition key sends every write to the partition
+ * that holds "now"; a bucket taken from a keyed hash of the WHOLE ID, put in front of the ID,
+ * spreads the writes over every partition while the ID stays the row key inside its bucket.
+ * See docs/sharding.md.
  *
  * What is hashed (so other languages can reproduce a bucket):
  *   - a 64-bit ID (a `bigint` in [0, 2^64 − 1], or its decimal text of 1 to 20 digits):
  *     its 8 bytes, big-endian, as an unsigned integer;
- *   - a UUID (any text form the core parses: hyphens, 32 hex digits, {…}, urn:uuid:…) or a
- *     ULID: its 16 bytes (a ULID and the UUID of the same 128 bits hash alike);
- *   - a KSUID: its 20 bytes;
+ *   - a UUID (any text form the core parses: hyphens, 32 hex digits, {…}, urn:uuid:…) or any
+ *     other text ID that inspect reads: the bytes it decodes to (16 for a 128-bit ID, so two
+ *     texts of the same 128 bits hash alike; 20 for a 160-bit one);
  *   - a `Uint8Array` of 8, 16 or 20 bytes: those bytes as given.
  * h = SipHash-2-4(key, bytes) as an unsigned 64-bit integer (the reference output read
  * little-endian); bucket = floor(h × buckets / 2^64), the high word of the 128-bit product.
@@ -176,7 +177,7 @@ function idOf(where: string, id: unknown): { value: bigint | Uint8Array; bytes: 
     }
     return { value: n, bytes: bytes64(n) };
   }
-  const found = inspect(id); // a UUID, ULID or KSUID (decimal text was taken above)
+  const found = inspect(id); // a text ID of any registered scheme (decimal was taken above)
   const bytes = hexBytes(found.hex);
   return { value: bytes, bytes };
 }

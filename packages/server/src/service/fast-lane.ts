@@ -9,7 +9,7 @@
  * other request to Fastify untouched, so that what the routes document stays the one
  * definition of the API:
  *
- *   GET /v1/ids/{scheme}           uuidv4, uuidv7, ulid, ksuid, snowflake (the node's own
+ *   GET /v1/ids/{scheme}           every served scheme but hlc (a snowflake of the node's own
  *                                  layout); no query, or `count=N` alone (1 ≤ N ≤ maxCount,
  *                                  decimal, no leading zero); no IdForge-HLC header
  *   GET /api/snowflake/get/{key}   Leaf's: no query, a key of unreserved characters

@@ -1,12 +1,12 @@
 import { Buffer } from 'node:buffer';
 import {
   IdforgeError,
+  type InspectScheme,
   InvalidIdError,
   inspect,
-  parseKsuid,
   parseSnowflake,
-  parseUlid,
 } from '../../core/index.js';
+import { inspectors, SCHEMES } from '../../core/schemes/index.js';
 import { isTypeIdPrefix, parseTypeId, typeIdToUuid, uuidToTypeId } from '../../public/index.js';
 import { ulidToUuid, uuidToUlid } from '../../ulid/index.js';
 import { fromMysqlSwap, toMysqlSwap, v1ToV6, v6ToV1 } from '../../uuid/index.js';
@@ -27,7 +27,7 @@ Exit code 1 if any input could not be converted (the error goes to standard erro
                    mysql-swap, hex of UUID_TO_BIN(u, 1) → UUID (MySQL's BIN_TO_UUID(b, 1))
   --to ulid        UUID → ULID text form (same 128 bits)
   --to typeid      UUID → TypeID (jetify spec 0.3) with --prefix P (default: none)
-  --to hex         UUID, ULID or TypeID → its 16 bytes, KSUID → its 20 bytes, Snowflake
+  --to hex         a TypeID or any ID inspect reads → its bytes (a UUID's 16), Snowflake
                    (decimal) → its 64 bits (16 digits), as lower-case hex
 
 Standard input (-) is read as whitespace-separated IDs, each trimmed; an argument is taken
@@ -52,6 +52,8 @@ export const convertCli: Command<typeof convertOptions> = {
   options: convertOptions,
   run: convertCommand,
 };
+
+const INSPECTORS = inspectors(SCHEMES);
 
 function swapHexToUuid(text: string): string {
   if (!/^[0-9a-fA-F]{32}$/.test(text)) {
@@ -79,9 +81,12 @@ function convertOne(input: string, to: Target, values: ConvertValues): string {
     default: {
       if (input.includes('_')) return formatId('hex', parseTypeId(input).bytes);
       if (/^[0-9]+$/.test(input)) return formatId('hex', parseSnowflake(input));
-      if (input.length === 26) return formatId('hex', parseUlid(input));
-      if (input.length === 27) return formatId('hex', parseKsuid(input));
-      return inspect(input, { scheme: 'uuid' }).hex;
+      // The scheme whose shape the text has, read strictly; a text of no shape is read as a
+      // UUID, whose error names what a UUID should look like.
+      const found = INSPECTORS.find((i) => i.detect(input));
+      return inspect(input, {
+        scheme: found === undefined ? 'uuid' : (found.hints[0] as InspectScheme),
+      }).hex;
     }
   }
 }

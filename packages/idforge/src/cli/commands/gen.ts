@@ -2,18 +2,14 @@
 import { createSnowflakeNode, type NodeLogger, type SnowflakeNode } from '../../coord/index.js';
 import {
   InvalidIdError,
-  KsuidGenerator,
   LAYOUTS,
   type Layout,
   parseSnowflake,
   SnowflakeGenerator,
-  UlidGenerator,
-  UuidV7Generator,
-  uuidv4,
 } from '../../core/index.js';
+import { type GenFlags, type GenSource, SCHEMES } from '../../core/schemes/index.js';
 import { isTypeIdPrefix, TypeIdGenerator } from '../../public/index.js';
 import { UINT64_MAX } from '../../snowflake/index.js';
-import { uuidv4Bytes } from '../../uuid/index.js';
 import {
   integer,
   layoutFlag,
@@ -24,19 +20,34 @@ import {
   storeUrl,
   workerRange,
 } from '../args.js';
-import { type Id, IdOutput, outputFormat } from '../formats.js';
+import { IdOutput, outputFormat } from '../formats.js';
 import { type CliHost, type Command, loadPackage, STORES_PACKAGE } from '../host.js';
 import { type CliIo, UsageError } from '../io.js';
+
+/** The registry's schemes that `gen` makes, in its order; TypeID (idforge/public) follows. */
+const GEN_SCHEMES = SCHEMES.flatMap((s) =>
+  s.gen === undefined ? [] : [{ ...s.gen, name: s.name }],
+);
+
+/** Each scheme's own flags, with the scheme they apply to. */
+const SCHEME_FLAGS = GEN_SCHEMES.flatMap((s) =>
+  (s.flags ?? []).map((f) => ({ ...f, scheme: s.name })),
+);
+
+/** `text` with its lines after the first indented to `column`. */
+const hang = (text: string, column: number) => text.replaceAll('\n', `\n${' '.repeat(column)}`);
+
+const schemeLines = GEN_SCHEMES.map((s) => `  ${s.name.padEnd(12)}${hang(s.help, 14)}\n`).join('');
+
+const flagLines = SCHEME_FLAGS.map((f) => {
+  const flag = `--${f.name}${f.arg === undefined ? '' : ` ${f.arg}`}`;
+  return `  ${flag.padEnd(23)}${f.scheme}: ${hang(f.help, 25)}\n`;
+}).join('');
 
 export const genHelp = `Usage: idforge gen <scheme> [options]
 
 Generates identifiers, one per line (or one JSON array with --json). Schemes:
-  uuidv4      random UUID (RFC 9562 version 4)
-  uuidv7      time-ordered UUID (RFC 9562 version 7), strictly increasing in one run
-  ulid        ULID (add --monotonic for strictly increasing within a millisecond)
-  ksuid       KSUID (27 characters, second precision)
-  snowflake   64-bit Snowflake ID of a layout; needs the node fields (no default)
-  typeid      TypeID (jetify spec 0.3): --prefix, "_" and a UUIDv7 in 26 base32 digits,
+${schemeLines}  typeid      TypeID (jetify spec 0.3): --prefix, "_" and a UUIDv7 in 26 base32 digits,
               strictly increasing in one run (--format hex/base64: the UUID's 16 bytes)
 
 Options:
@@ -51,9 +62,7 @@ Options:
                          this 64-bit ID's low bits, so every ID routes to that ID's shard
                          (shardOf(id, n) for n up to 2^geneBits); without it, random genes
   --gene N               Snowflake: the gene itself, 0 to 2^geneBits - 1
-  --method M             uuidv7: counter (default), fraction or random (RFC 9562 §6.2)
-  --monotonic            ulid: increment the randomness within a millisecond
-  --prefix P             typeid: the type prefix, at most 63 of a-z and _, first and last
+${flagLines}  --prefix P             typeid: the type prefix, at most 63 of a-z and _, first and last
                          a letter (default none: the TypeID is the 26 digits alone)
 
 Coordinated Snowflake (instead of --node): lease a free worker ID from a store, wait until
@@ -74,8 +83,6 @@ const genOptions = {
   field: { type: 'string', multiple: true },
   'gene-from': { type: 'string' },
   gene: { type: 'string' },
-  method: { type: 'string' },
-  monotonic: { type: 'boolean' },
   prefix: { type: 'string' },
   store: { type: 'string' },
   workers: { type: 'string' },
@@ -89,20 +96,25 @@ export type GenValues = OptionValues<typeof genOptions>;
 
 /** `idforge gen <scheme>`. */
 export const genCli: Command<typeof genOptions> = {
-  summary: ['gen <scheme>', 'generate IDs: uuidv4, uuidv7, ulid, ksuid, snowflake, typeid'],
+  summary: [
+    'gen <scheme>',
+    `generate IDs: ${[...GEN_SCHEMES.map((s) => s.name), 'typeid'].join(', ')}`,
+  ],
   help: genHelp,
-  options: genOptions,
+  // With each scheme's own flags, read from the flags as GenFlags.
+  options: {
+    ...genOptions,
+    ...Object.fromEntries(
+      SCHEME_FLAGS.map((f) => [f.name, { type: f.arg === undefined ? 'boolean' : 'string' }]),
+    ),
+  } as typeof genOptions,
   run: genCommand,
 };
 
 /** A scheme's IDs in the form an output format wants (a 64-bit ID is the same in both). */
-interface Source {
-  text(): Id;
-  bytes(): Id;
-}
+type Source = GenSource;
 
-const METHODS = ['counter', 'fraction', 'random'];
-const SCHEMES = 'uuidv4, uuidv7, ulid, ksuid, snowflake or typeid';
+const SCHEME_NAMES = `${GEN_SCHEMES.map((s) => s.name).join(', ')} or typeid`;
 
 /** The largest count one `gen` prints. */
 const MAX_COUNT = 10_000_000;
@@ -182,26 +194,20 @@ function snowflakeSource(values: GenValues): Source {
   return { text: next, bytes: next };
 }
 
+/** The source of a registered scheme, from its descriptor; its `RangeError` is a usage mistake. */
+function registeredSource(make: (flags: GenFlags) => GenSource, values: GenValues): Source {
+  try {
+    return make(values as GenFlags);
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 function source(scheme: string, values: GenValues): Source {
+  const make = GEN_SCHEMES.find((s) => s.name === scheme)?.source;
+  if (make !== undefined) return registeredSource(make, values);
   switch (scheme) {
-    case 'uuidv4':
-      return { text: uuidv4, bytes: () => uuidv4Bytes() };
-    case 'uuidv7': {
-      const method = (values.method ?? 'counter') as 'counter' | 'fraction' | 'random';
-      if (!METHODS.includes(method)) {
-        throw new UsageError(`--method: expected one of ${METHODS.join(', ')}, got "${method}"`);
-      }
-      const gen = new UuidV7Generator({ method });
-      return { text: () => gen.next(), bytes: () => gen.nextBytes() };
-    }
-    case 'ulid': {
-      const gen = new UlidGenerator({ monotonic: values.monotonic === true });
-      return { text: () => gen.next(), bytes: () => gen.nextBytes() };
-    }
-    case 'ksuid': {
-      const gen = new KsuidGenerator();
-      return { text: () => gen.next(), bytes: () => gen.nextBytes() };
-    }
     case 'snowflake':
       return snowflakeSource(values);
     case 'typeid': {
@@ -215,7 +221,7 @@ function source(scheme: string, values: GenValues): Source {
       return { text: () => gen.next(), bytes: () => gen.nextBytes() };
     }
     default:
-      throw new UsageError(`unknown scheme "${scheme}": expected ${SCHEMES}`);
+      throw new UsageError(`unknown scheme "${scheme}": expected ${SCHEME_NAMES}`);
   }
 }
 
@@ -232,15 +238,16 @@ export function genCommand(
     ttl: alias(values, 'ttl-ms', 'ttl'),
     wait: alias(values, 'acquire-timeout-ms', 'wait'),
   };
-  if (scheme === undefined) throw new UsageError(`expected a scheme: ${SCHEMES}`);
+  if (scheme === undefined) throw new UsageError(`expected a scheme: ${SCHEME_NAMES}`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const count = integer('--count', values.count ?? '1', 1, MAX_COUNT);
   const out = new IdOutput(outputFormat(values.format, values.json), io.stdout);
-  if (values.method !== undefined && scheme !== 'uuidv7') {
-    throw new UsageError('--method applies to uuidv7 only');
+  for (const f of SCHEME_FLAGS) {
+    const given = (values as GenFlags)[f.name];
+    if (given !== undefined && given !== false && scheme !== f.scheme) {
+      throw new UsageError(`--${f.name} applies to ${f.scheme} only`);
+    }
   }
-  if (values.monotonic && scheme !== 'ulid')
-    throw new UsageError('--monotonic applies to ulid only');
   if (values.prefix !== undefined && scheme !== 'typeid') {
     throw new UsageError('--prefix applies to typeid only');
   }

@@ -5,14 +5,18 @@ import {
   type InspectScheme,
   inspect,
 } from '../../core/index.js';
+import { SCHEMES } from '../../core/schemes/index.js';
 import { parseTypeId, typeIdToUuid } from '../../public/index.js';
 import { layoutFlag, type Options, type OptionValues } from '../args.js';
 import type { Command } from '../host.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
 
+/** The schemes inspect detects, in prose, in the registry's order. */
+const TITLES = SCHEMES.filter((s) => s.inspect !== undefined).map((s) => s.title);
+
 export const inspectHelp = `Usage: idforge inspect <id...> [options]
 
-Detects each ID's scheme (UUID, ULID, KSUID, Snowflake or TypeID) and decodes it: version
+Detects each ID's scheme (${TITLES.join(', ')} or TypeID) and decodes it: version
 and variant (or Nil/Max), creation time, the named fields of a Snowflake layout, a TypeID's
 prefix and UUID. A UUID may be written with hyphens, as 32 hex digits, as {…} or as
 urn:uuid:…. A decimal number is read as a Snowflake of --layout. An ID with "_" is read as
@@ -22,8 +26,8 @@ each is trimmed); an argument is taken exactly as given (surrounding spaces are 
 Exit code 1 if any input is invalid.
 
 Options:
-  --scheme S      decode as S: uuid (any version), uuidv1, uuidv4, uuidv6, uuidv7
-                  (the version must match), ulid, ksuid, snowflake, typeid
+  --scheme S      decode as S (uuid: any version; uuidvN: the version must match):
+                  ${[...INSPECT_SCHEMES, 'typeid'].join(', ')}
   --layout NAME   Snowflake layout (default "default"; see idforge layouts)
   --lenient       ULID: read I and L as 1 and O as 0, as Crockford intended
   --json          one JSON object per line per ID: input (as given), scheme, value

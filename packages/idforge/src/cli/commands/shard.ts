@@ -11,10 +11,10 @@ SipHash-2-4 of the whole ID under a 16-byte key, reduced to 0..N-1 by multiply-h
 one line per ID: the bucket, the salted key (2-byte big-endian bucket then the ID's bytes, as
 hex: it sorts by bucket, then ID) and the ID as given, separated by single spaces.
 
-An ID is a 64-bit decimal (hashed as 8 big-endian bytes), a UUID (any form inspect reads), a
-ULID (its 16 bytes: the same bucket as its UUID) or a KSUID (20 bytes). Use - to read IDs
-from standard input (whitespace-separated). Exit code 1 if any ID is invalid (the others are
-still printed), 2 for a usage mistake.
+An ID is a 64-bit decimal (hashed as 8 big-endian bytes), or a UUID or any other ID that
+inspect reads (hashed as the bytes it decodes to: a text form of a UUID's 128 bits lands in
+that UUID's bucket). Use - to read IDs from standard input (whitespace-separated). Exit
+code 1 if any ID is invalid (the others are still printed), 2 for a usage mistake.
 
 Options:
   --buckets N    the number of buckets, 1 to ${MAX_SHARD_BUCKETS} (required)

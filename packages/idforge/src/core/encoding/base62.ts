@@ -1,6 +1,6 @@
 /**
- * Base62 as KSUID uses it (segmentio/ksuid `base62.go`): the alphabet `0-9A-Za-z` in ASCII
- * order, so text order is numeric order, and a fixed width of 27 digits for 160 bits,
+ * Base62 of 160 bits, as segmentio's reference `base62.go` writes it: the alphabet
+ * `0-9A-Za-z` in ASCII order, so text order is numeric order, and a fixed width of 27 digits,
  * left-padded with '0'. The largest 27-digit value that fits 160 bits is
  * `aWgEPTl1tmebfsQzFP4bxwgy80V` (2^160 - 1); anything above is an overflow.
  *
@@ -50,8 +50,8 @@ const fromCharCode = String.fromCharCode;
  * The 27 digits of the 160-bit number whose big-endian 32-bit words are `w0..w4` (each an
  * integer in [0, 2^32)). Trusts its arguments.
  *
- * REF: bench/peers (ksuid: five words and three digits per division step, instead of the
- * `ksuid` package's byte-at-a-time division; `Math.floor` beats `>>> 0` on quotients above
+ * REF: bench/peers (five words and three digits per division step, instead of the
+ * reference package's byte-at-a-time division; `Math.floor` beats `>>> 0` on quotients above
  * 2^31; one 27-argument `String.fromCharCode` is about twice as fast as 18 concatenations).
  * Split in two (issue 21): V8 inlines divideIntoRem; remDigits is past its inlining limit,
  * one call per ID that bench/peers does not tell apart from the single body it was.
@@ -178,7 +178,7 @@ export function decodeBase62Into(
 ): number {
   // Horner over 3-digit chunks: w = w * 62^3 + chunk, in five 32-bit words. Each digit is
   // read once: a non-digit (255) is or-ed into `bad` and looked for after the loop.
-  // REF: bench/peers/decoders.ts (parseKsuid: against a check pass before the conversion).
+  // REF: bench/peers/decoders.ts (the 27-digit parse: against a check pass, then converting).
   let w0 = 0;
   let w1 = 0;
   let w2 = 0;

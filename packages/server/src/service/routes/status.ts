@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { SCHEMES } from 'idforge/schemes';
 import type { RouteDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import { routePlugin } from '../plugins/plugin.js';
@@ -17,9 +18,17 @@ const TYPES: Record<string, string> = {
   'style.css': 'text/css; charset=utf-8',
 };
 
+/** The schemes inspect reads, in prose (`A, B or C`): the page's label names them. */
+const INSPECTED = SCHEMES.filter((s) => s.inspect !== undefined)
+  .map((s) => s.title)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
+
 function load(name: string): string | null {
   try {
-    return readFileSync(new URL(name, DASHBOARD), 'utf8');
+    const body = readFileSync(new URL(name, DASHBOARD), 'utf8');
+    // The page lists the registry's schemes rather than its own copy of the list.
+    return name === 'index.html' ? body.replaceAll('{{inspected}}', INSPECTED) : body;
   } catch {
     return null;
   }
