@@ -1,8 +1,8 @@
 // Issue 35: what is true of a scheme lives with it, so a scheme's name appears in at most 4
-// non-test source files (its module, its descriptor, the registry and the root barrel that
-// exports it by name), counted as `grep -ril NAME packages/*/src | wc -l` counts, comments
+// non-test source files (its module with its descriptor, the registry, the root barrel and
+// the scheme's view that export it by name), counted as `grep -ril NAME packages/*/src | wc -l` counts, comments
 // included. Some schemes are not there yet: their name is in the public API of other layers
-// (idforge/public's `uuidv4Values`, idforge/bench's key list, the SQL functions, the Snowflake
+// (idforge/public's `uuidv4Values`, `advise`, the SQL functions, the Snowflake
 // and HLC subsystems), and each may not rise above its count below (lower it as it falls).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -17,10 +17,10 @@ const GOAL = 4;
 /** The counts of the schemes above the goal, as measured when the registry came (issue 35). */
 const NOT_YET: Readonly<Record<string, number>> = {
   uuid: 70,
-  uuidv4: 13,
-  uuidv7: 40,
-  ulid: 32,
-  snowflake: 89,
+  uuidv4: 11,
+  uuidv7: 38,
+  ulid: 29,
+  snowflake: 86,
   hlc: 32,
 };
 

@@ -3,7 +3,8 @@
 // (fixtures/rid-scheme.ts) is added to a copy of the real registry, its import and its entry
 // the only lines added, and a child process whose imports of the registry get the copy asks
 // every consumer about it: the wire contract, inspect, the CLI's gen/inspect/convert and
-// help, shard keys, the server's route, OpenAPI enum and dashboard, and the client's check.
+// help, shard keys, the bench's key list, the server's route, OpenAPI enum and dashboard,
+// and the client's check.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -77,6 +78,9 @@ test('a scheme added by one registry line appears in every consumer of the regis
   assert.match(r.mainHelp, /generate IDs: uuidv4, uuidv7, ulid, ksuid, snowflake, rid, typeid/);
   assert.equal(r.convert, '00000000002a\n');
   assert.ok(Number.isInteger(r.bucket) && r.bucket >= 0 && r.bucket < 16);
+  assert.deepEqual(r.bench.all.slice(0, 4), ['bigint', 'sequence', 'snowflake', 'rid']);
+  assert.ok(r.bench.sqlite.includes('rid'));
+  assert.deepEqual(r.bench.asked, ['rid']);
   assert.equal(r.service.ids.ids.length, 3);
   for (const id of r.service.ids.ids) assert.match(id, /^rid-[0-9a-f]{12}$/);
   assert.ok(r.service.enum.includes('rid'), 'the OpenAPI enum of {scheme} lists rid');

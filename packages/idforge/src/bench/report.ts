@@ -5,20 +5,26 @@
  */
 import type { EngineWith } from '../core/internal.js';
 
-/** The key schemes the bench compares. */
-export const BENCH_SCHEMES = [
+import { benchKeys, SCHEMES, type SchemeBenchKeyName } from '../core/schemes/index.js';
+
+/**
+ * The key schemes the bench compares: the engine's own numbers and a segment sequence, the
+ * keys the registry's schemes give (integers, then bytes, then text; registry order within
+ * each), and MySQL's swapped UUIDv1.
+ */
+export type BenchScheme = 'bigint' | 'sequence' | SchemeBenchKeyName | 'uuidv1-swap';
+
+const KINDS = ['int64', 'bytes16', 'text36'];
+
+/** The key schemes the bench compares, in report order: see {@link BenchScheme}. */
+export const BENCH_SCHEMES: readonly BenchScheme[] = /* @__PURE__ */ Object.freeze([
   'bigint',
   'sequence',
-  'snowflake',
-  'uuidv7',
-  'ulid',
-  'uuidv4',
-  'uuidv4-text',
-  'uuidv7-text',
+  ...benchKeys(SCHEMES)
+    .sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind))
+    .map((k) => k.name as SchemeBenchKeyName),
   'uuidv1-swap',
-] as const;
-
-export type BenchScheme = (typeof BENCH_SCHEMES)[number];
+] as const);
 
 /** The figures of one scheme's table. */
 export interface SchemeResult {

@@ -1,17 +1,13 @@
 /**
  * The key schemes of `idforge bench db`: how each is stored (its {@link KeyKind}), on which
- * engines it runs by default, and a generator of its keys in generation order.
+ * engines it runs by default, and a generator of its keys in generation order. The ID
+ * schemes' keys come from the registry (each descriptor's `bench`); the bench's own are the
+ * engine's numbers, a segment sequence and MySQL's swapped UUIDv1.
  */
-import {
-  cryptoRandom,
-  formatUuid,
-  SnowflakeGenerator,
-  UlidGenerator,
-  UuidV7Generator,
-  uuidv4,
-} from '../core/index.js';
+import { cryptoRandom, formatUuid } from '../core/index.js';
 import { ENGINES, enginesWith, traitsOf } from '../core/internal.js';
-import { toMysqlSwap, uuidv4Bytes } from '../uuid/index.js';
+import { benchKeys, SCHEMES, type SchemeBenchKey } from '../core/schemes/index.js';
+import { toMysqlSwap } from '../uuid/index.js';
 import type { BenchEngine, BenchSequence, KeyKind } from './ports.js';
 import { BENCH_SCHEMES, type BenchScheme } from './report.js';
 
@@ -33,19 +29,21 @@ const SWAP_IDIOM: readonly EngineName[] = ALL.filter(
   (e) => traitsOf(e).bench?.uuidSwapIdiom === true,
 );
 
-const INFO: Readonly<Record<BenchScheme, SchemeInfo>> = {
+/** The registry's keys, by name: each runs on every engine. */
+const REGISTERED: ReadonlyMap<string, SchemeBenchKey> = new Map(
+  benchKeys(SCHEMES).map((k) => [k.name, k]),
+);
+
+const INFO: Readonly<Record<string, SchemeInfo>> = {
   bigint: { kind: 'identity', engines: ALL },
   sequence: {
     kind: 'int64',
     engines: SEQUENCE,
     never: { engines: NO_SEQUENCE, why: 'it holds no segment table to allocate from' },
   },
-  snowflake: { kind: 'int64', engines: ALL },
-  uuidv7: { kind: 'bytes16', engines: ALL },
-  ulid: { kind: 'bytes16', engines: ALL },
-  uuidv4: { kind: 'bytes16', engines: ALL },
-  'uuidv4-text': { kind: 'text36', engines: ALL },
-  'uuidv7-text': { kind: 'text36', engines: ALL },
+  ...Object.fromEntries(
+    [...REGISTERED.values()].map((k) => [k.name, { kind: k.kind, engines: ALL }]),
+  ),
   // MySQL's UUID_TO_BIN(u, 1) order is a MySQL idiom: elsewhere it is the same bytes as any
   // time-ordered 16-byte key, so it runs there only when asked for.
   'uuidv1-swap': { kind: 'bytes16', engines: SWAP_IDIOM },
@@ -53,12 +51,12 @@ const INFO: Readonly<Record<BenchScheme, SchemeInfo>> = {
 
 /** How a scheme's keys are stored. */
 export function schemeKind(scheme: BenchScheme): KeyKind {
-  return INFO[scheme].kind;
+  return INFO[scheme]!.kind;
 }
 
 /** The schemes run on an engine when none are named, in report order. */
 export function defaultSchemes(engine: EngineName): BenchScheme[] {
-  return BENCH_SCHEMES.filter((s) => INFO[s].engines.includes(engine));
+  return BENCH_SCHEMES.filter((s) => INFO[s]!.engines.includes(engine));
 }
 
 /**
@@ -71,7 +69,7 @@ export function parseSchemes(list: string, engine: EngineName): BenchScheme[] {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   if (names.length === 1 && names[0] === 'all') {
-    return BENCH_SCHEMES.filter((s) => !INFO[s].never?.engines.includes(engine));
+    return BENCH_SCHEMES.filter((s) => !INFO[s]!.never?.engines.includes(engine));
   }
   if (names.length === 0) throw new RangeError(`--schemes: expected a list, got "${list}"`);
   const out: BenchScheme[] = [];
@@ -83,7 +81,7 @@ export function parseSchemes(list: string, engine: EngineName): BenchScheme[] {
     }
     const scheme = name as BenchScheme;
     if (out.includes(scheme)) throw new RangeError(`--schemes: "${name}" is listed twice`);
-    const never = INFO[scheme].never;
+    const never = INFO[scheme]!.never;
     if (never?.engines.includes(engine)) {
       throw new RangeError(`--schemes: ${scheme} cannot run on ${engine}: ${never.why}`);
     }
@@ -119,30 +117,12 @@ export async function openKeySource(
       return { next: async () => null, close: async () => {} };
     case 'sequence':
       return sequenceKeySource(deps);
-    case 'snowflake': {
-      const gen = new SnowflakeGenerator({ node: 1 });
-      return sync(() => gen.next());
-    }
-    case 'uuidv7': {
-      const gen = new UuidV7Generator();
-      return sync(() => gen.nextBytes());
-    }
-    case 'uuidv7-text': {
-      const gen = new UuidV7Generator();
-      return sync(() => gen.next());
-    }
-    case 'ulid': {
-      const gen = new UlidGenerator({ monotonic: true });
-      return sync(() => gen.nextBytes());
-    }
-    case 'uuidv4':
-      return sync(() => uuidv4Bytes());
-    case 'uuidv4-text':
-      return sync(() => uuidv4());
     case 'uuidv1-swap': {
       const gen = new UuidV1Source();
       return sync(() => toMysqlSwap(gen.next()));
     }
+    default:
+      return sync(REGISTERED.get(scheme)!.keys());
   }
 }
 

@@ -109,6 +109,19 @@ export interface SchemeGen {
   readonly source?: (flags: GenFlags) => GenSource;
 }
 
+/**
+ * A key a scheme gives `idforge bench db`: how the engine stores it and how it is made. The
+ * bench runs one table per key; a scheme may give several (its bytes and its text).
+ */
+export interface SchemeBenchKey {
+  /** The key's name in `--schemes` and the report. */
+  readonly name: string;
+  /** A signed 64-bit integer, 16 bytes, or the 36-character UUID text. */
+  readonly kind: 'int64' | 'bytes16' | 'text36';
+  /** A fresh generator of the keys, in generation order. */
+  readonly keys: () => () => bigint | Uint8Array | string;
+}
+
 /** One ID scheme: see the module comment. */
 export interface SchemeDescriptor {
   /** Its name on the wire, in the CLI and in reports: lower case, as `GET /v1/ids/{name}`. */
@@ -118,4 +131,5 @@ export interface SchemeDescriptor {
   readonly service?: SchemeService;
   readonly inspect?: SchemeInspector;
   readonly gen?: SchemeGen;
+  readonly bench?: readonly SchemeBenchKey[];
 }

@@ -9,7 +9,7 @@
  * checks, the CLI, the server): a bundle of one scheme's functions never reaches it.
  */
 import { ksuidScheme } from '../ksuid.js';
-import type { SchemeDescriptor, SchemeInspector } from './descriptor.js';
+import type { SchemeBenchKey, SchemeDescriptor, SchemeInspector } from './descriptor.js';
 import { hlcScheme, snowflakeScheme } from './snowflake.js';
 import { ulidScheme } from './ulid.js';
 import { uuidScheme, uuidv4Scheme, uuidv7Scheme } from './uuid.js';
@@ -39,6 +39,11 @@ export type GeneratedScheme = Extract<
   Served,
   { readonly service: { readonly generator: unknown } }
 >['name'];
+/** The name of a key the registry's schemes give `idforge bench db`. */
+export type SchemeBenchKeyName = Extract<
+  Registered,
+  { readonly bench: readonly unknown[] }
+>['bench'][number]['name'];
 /** A hint that `inspect` accepts. */
 export type InspectHint = Inspected['inspect']['hints'][number];
 /** A scheme as `inspect` reports it. */
@@ -57,6 +62,11 @@ export function inspectHints(registry: readonly SchemeDescriptor[]): string[] {
 /** The inspectors of `registry`, in its order: the order inspect detects in. */
 export function inspectors(registry: readonly SchemeDescriptor[]): SchemeInspector[] {
   return registry.flatMap((s) => (s.inspect === undefined ? [] : [s.inspect]));
+}
+
+/** The keys the schemes of `registry` give `idforge bench db`, in its order. */
+export function benchKeys(registry: readonly SchemeDescriptor[]): SchemeBenchKey[] {
+  return registry.flatMap((s) => s.bench ?? []);
 }
 
 /** The registered scheme named `name`, or undefined. */

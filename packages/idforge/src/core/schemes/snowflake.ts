@@ -6,6 +6,7 @@
  */
 
 import { decompose, isSnowflake, parseSnowflake } from '../snowflake/codec.js';
+import { SnowflakeGenerator } from '../snowflake/generator.js';
 import type { Layout } from '../snowflake/layout.js';
 import { getLayout } from '../snowflake/presets.js';
 import type { Decoded, DecodeOptions, SchemeDescriptor } from './descriptor.js';
@@ -59,6 +60,16 @@ export const snowflakeScheme = {
       inspectSnowflake(id.toString(), id, options),
   },
   gen: { help: '64-bit Snowflake ID of a layout; needs the node fields (no default)' },
+  bench: [
+    {
+      name: 'snowflake',
+      kind: 'int64',
+      keys: () => {
+        const gen = new SnowflakeGenerator({ node: 1 });
+        return () => gen.next();
+      },
+    },
+  ],
 } as const satisfies SchemeDescriptor;
 
 /** Hybrid logical clock IDs (idforge/hlc): the service's clock makes them. */

@@ -105,6 +105,10 @@ export const uuidv4Scheme = {
     help: 'random UUID (RFC 9562 version 4)',
     source: (): GenSource => ({ text: uuidv4, bytes: () => uuidv4Bytes() }),
   },
+  bench: [
+    { name: 'uuidv4', kind: 'bytes16', keys: () => () => uuidv4Bytes() },
+    { name: 'uuidv4-text', kind: 'text36', keys: () => uuidv4 },
+  ],
 } as const satisfies SchemeDescriptor;
 
 const METHODS: readonly UuidV7Method[] = ['counter', 'fraction', 'random'];
@@ -117,6 +121,12 @@ function uuidv7Source(flags: GenFlags): GenSource {
   }
   const gen = new UuidV7Generator({ method });
   return { text: () => gen.next(), bytes: () => gen.nextBytes() };
+}
+
+/** A new UUIDv7 generator's next, as bytes or as text. */
+function v7Next(bytes: boolean): () => Uint8Array | string {
+  const gen = new UuidV7Generator();
+  return bytes ? () => gen.nextBytes() : () => gen.next();
 }
 
 export const uuidv7Scheme = {
@@ -133,4 +143,8 @@ export const uuidv7Scheme = {
     ],
     source: uuidv7Source,
   },
+  bench: [
+    { name: 'uuidv7', kind: 'bytes16', keys: () => v7Next(true) },
+    { name: 'uuidv7-text', kind: 'text36', keys: () => v7Next(false) },
+  ],
 } as const satisfies SchemeDescriptor;

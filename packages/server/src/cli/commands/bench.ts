@@ -6,6 +6,7 @@
 
 import { checkPortUrl, openBenchEngine } from '@idforge/stores';
 import {
+  BENCH_SCHEMES,
   type BenchEngine,
   type BenchProgress,
   BenchReportWriteError,
@@ -30,6 +31,13 @@ import {
 } from 'idforge/cli';
 import { int, ProgressPrinter, rateText } from '../progress.js';
 
+/** The bench's key schemes in two lines, the second under the option's text. */
+const SCHEME_LINES = (() => {
+  const names = BENCH_SCHEMES.join(', ');
+  const cut = names.lastIndexOf(', ', 45);
+  return `${names.slice(0, cut + 1)}\n${' '.repeat(19)}${names.slice(cut + 2)}`;
+})();
+
 export const benchHelp = `Usage: idforge bench db --store URL --rows N [--schemes LIST] [--batch N] [--out DIR]
                         [--keep] [--force] [--json]
 
@@ -50,9 +58,9 @@ Stores:
 Options:
   --store URL      the database to load (required); use one made for the bench
   --rows N         rows per scheme, 1 to ${MAX_BENCH_ROWS.toLocaleString('en-US')} (required)
-  --schemes LIST   comma-separated, or "all": bigint, sequence, snowflake, uuidv7, ulid, uuidv4,
-                   uuidv4-text, uuidv7-text, uuidv1-swap (default: those that apply to the
-                   engine; uuidv1-swap is MySQL's UUID_TO_BIN(u, 1) order, on MySQL/MariaDB)
+  --schemes LIST   comma-separated, or "all", of: ${SCHEME_LINES}
+                   (default: those that apply to the engine; uuidv1-swap is MySQL's
+                   UUID_TO_BIN(u, 1) order, on MySQL/MariaDB)
   --batch N        rows per INSERT and transaction, 1 to ${MAX_BENCH_BATCH.toLocaleString('en-US')} (default 1000)
   --out DIR        where the report goes (default ./idforge-bench-report); replaced whole;
                    checked before the run (a report that cannot be written is printed)
