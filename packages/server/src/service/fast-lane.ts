@@ -18,7 +18,7 @@
  * and only while the gate would let it through: not draining, a Host on HTTP/1.1, the event
  * loop within its limit, a token of the route's scope, allowed the scheme or tag, and not over
  * its rate limit. Anything else (a missing, bad or unknown token, a refusal, a malformed
- * count, an extra parameter, a percent-encoded key) goes to Fastify, which answers it
+ * count, an extra parameter, a percent-encoded key, a body) goes to Fastify, which answers it
  * with the documented error; the lane has then counted nothing, consumed nothing, and written
  * nothing.
  *
@@ -28,8 +28,9 @@
  * count, the headers; reply.ts: the answers and what they count; errors.ts: a failure's answer,
  * log line and counts; metrics.ts: the request series). It opens only when each hot route runs
  * the hooks it knows (hot-chain.ts), so a hook added to them refuses the app at start rather
- * than being skipped here. test/service/fast-lane.test.ts sends the same requests through
- * the lane and through Fastify alone and compares the answers.
+ * than being skipped here. test/service/lane-differential.test.ts sends the same seeded
+ * requests (raw, pipelined, malformed, every kind of token) through the lane and through
+ * Fastify alone and compares the answers and the metrics they move.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -210,7 +211,7 @@ export class FastLane {
     tag: string | null,
   ): Admitted | null {
     const started = performance.now();
-    if (refusal(p.drain, p.loadGuard, req, h.host) !== null) return null;
+    if (h.body || refusal(p.drain, p.loadGuard, req, h.host) !== null) return null;
     let known = this.#known.get(req.socket);
     try {
       if (known === undefined || known.header !== h.authorization) {
@@ -239,6 +240,12 @@ interface LaneHeaders {
   accept: string | undefined;
   /** Whether an IdForge-HLC header came (the lane leaves those to the route). */
   hlc: boolean;
+  /**
+   * Whether a body follows (Content-Length or Transfer-Encoding): the lane would answer before
+   * the body is read, so a body that turns out malformed would follow an answer, where the
+   * route's request is the one that failed (400) and answered nothing (client-errors.ts).
+   */
+  body: boolean;
 }
 
 /**
@@ -251,17 +258,19 @@ function scanHeaders(raw: readonly string[]): LaneHeaders {
     authorization: undefined,
     accept: undefined,
     hlc: false,
+    body: false,
   };
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
     const n = name.length;
-    if (n !== 4 && n !== 6 && n !== 11 && n !== 13) continue;
+    if (n !== 4 && n !== 6 && n !== 11 && n !== 13 && n !== 14 && n !== 17) continue;
     const lower = name.toLowerCase();
     const value = raw[i + 1] as string;
     if (lower === 'host') h.host ??= value;
     else if (lower === 'authorization') h.authorization ??= value;
     else if (lower === 'accept') h.accept ??= value;
     else if (lower === HLC_HEADER) h.hlc = true;
+    else if (lower === 'content-length' || lower === 'transfer-encoding') h.body = true;
   }
   return h;
 }
