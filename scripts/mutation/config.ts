@@ -62,6 +62,12 @@ export const MODULES: readonly ModuleConfig[] = [
     name: 'coord',
     files: [
       { path: `${IDFORGE}/coord/snowflake-node.ts` },
+      { path: `${IDFORGE}/coord/node-activation.ts` },
+      { path: `${IDFORGE}/coord/node-fence.ts` },
+      { path: `${IDFORGE}/coord/node-lease.ts` },
+      { path: `${IDFORGE}/coord/node-marks.ts` },
+      { path: `${IDFORGE}/coord/node-status.ts` },
+      { path: `${IDFORGE}/coord/node-switch.ts` },
       { path: `${IDFORGE}/coord/lease-keeper.ts` },
       { path: `${IDFORGE}/coord/watermark.ts` },
       { path: `${IDFORGE}/coord/worker-switch.ts` },
@@ -269,6 +275,16 @@ export const MODULES: readonly ModuleConfig[] = [
           'test/sequences/counter-source.test.ts',
           'test/sequences/counter-source-redis.test.ts',
           'test/sequences/counter-source-edges.test.ts',
+        ],
+      },
+      {
+        path: `${IDFORGE}/sequences/double-buffer.ts`,
+        tests: [
+          'test/sequences/double-buffer.test.ts',
+          'test/sequences/double-buffer-properties.test.ts',
+          'test/sequences/segment-buffer.test.ts',
+          'test/sequences/segment-buffer-observe.test.ts',
+          'test/sequences/segment-buffer-exhausted.test.ts',
         ],
       },
       {

@@ -9,12 +9,12 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import {
   type BenchEngine,
+  BenchTargetInUseError,
   benchTable,
   type DbBenchReport,
   defaultSchemes,
   runDbBench,
 } from '../../packages/idforge/src/bench/index.js';
-import { BenchTargetInUseError } from '../../packages/idforge/src/core/index.js';
 import { openBenchEngine } from '../../packages/stores/src/index.js';
 import { serviceSkip } from '../helpers/services.js';
 import { tempDir } from '../helpers/temp.js';

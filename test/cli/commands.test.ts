@@ -40,11 +40,13 @@ test('the values of a command line are typed by its option table', () => {
 
 test('a Command reads only the flags of its table, and sits in a list of any commands', async () => {
   const command: Command<typeof options> = {
+    summary: ['demo', 'a demonstration'],
     help: 'Usage: demo\n',
     options,
     run: (_positionals, values: OptionValues<typeof options>) => (values.json ? 0 : 1),
   };
   const wrong: Command<typeof options> = {
+    summary: ['wrong', 'reads a flag it does not declare'],
     help: '',
     options,
     // @ts-expect-error: a handler reading a flag the table does not declare

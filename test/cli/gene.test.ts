@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { decompose, getLayout, shardOf } from '../../packages/idforge/src/core/index.js';
+import { decompose, getLayout } from '../../packages/idforge/src/core/index.js';
+import { shardOf } from '../../packages/idforge/src/snowflake/index.js';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -31,6 +31,11 @@ function specifiers(file: string): string[] {
 // server's (packages/server/src/cli) the other packages by name.
 const ENTRY_POINTS = [
   'core/index.ts',
+  'uuid/index.ts',
+  'ulid/index.ts',
+  'ksuid/index.ts',
+  'snowflake/index.ts',
+  'wire/index.ts',
   'coord/index.ts',
   'sequences/index.ts',
   'bench/index.ts',
@@ -54,7 +59,7 @@ const CLI_OWN = [
   'cli/log-format.ts',
 ];
 const PACKAGES =
-  /^(idforge(\/(coord|sequences|bench|public|hlc|shard|sql|cli))?|@idforge\/stores)$/;
+  /^(idforge(\/(uuid|ulid|ksuid|snowflake|wire|coord|sequences|bench|public|hlc|shard|sql|cli))?|@idforge\/stores)$/;
 const GATHERERS = ['cli/main.ts', 'cli/index.ts'];
 
 test('the CLIs import only the public entry points, their own io/args/formats and node: modules', () => {

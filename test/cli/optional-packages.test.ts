@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { type CliHost, run } from '../../packages/idforge/src/cli/index.js';
+import { type CliHost, type Command, run } from '../../packages/idforge/src/cli/index.js';
 import { BINS, loader } from '../helpers/bins.js';
 import { suiteTempDir } from '../helpers/temp.js';
 
@@ -61,8 +61,11 @@ for (const argv of [
       const r = await library(argv, host as CliHost);
       assert.equal(r.code, 2);
       assert.equal(r.stdout, '');
-      const name = argv[0] === 'help' ? '' : ` ${argv[0]}`;
-      assert.equal(r.stderr, `idforge${name}: this command ${SERVER_LINE}`);
+      const name = argv[0] === 'help' ? argv[1] : argv[0];
+      assert.equal(
+        r.stderr,
+        `idforge: "${name}" is not an idforge command; if it is one of the service's, it ${SERVER_LINE}`,
+      );
     }
   });
 }
@@ -91,11 +94,16 @@ test('the commands that need no server work with the library alone; a typo is st
   const gen = await library(['gen', 'uuidv7', '-n', '2']);
   assert.equal(gen.code, 0);
   assert.equal(gen.stdout.trim().split('\n').length, 2);
-  const typo = await library(['srve']);
+  const typo = await library(['gne']);
   assert.equal(typo.code, 2);
-  assert.match(typo.stderr, /unknown command "srve" \(did you mean serve\?\)/);
+  assert.match(typo.stderr, /unknown command "gne" \(did you mean gen\?\)/);
   const help = await library(['--help']);
   assert.match(help.stdout, /npm install @idforge\/server/);
+  assert.doesNotMatch(
+    help.stdout,
+    /^ {2}serve /m,
+    'the server commands are listed only when installed',
+  );
 });
 
 test("the library's bin lends the server's commands when the package is installed", async () => {
@@ -120,4 +128,33 @@ test('one version for the three packages, and --version prints it', async () => 
   assert.equal(version('stores'), v);
   assert.equal(version('server'), v);
   assert.equal((await library(['--version'])).stdout, `${v}\n`);
+});
+
+test("a server command is its table entry: both bins' help, dispatch and suggestions follow it", async () => {
+  const { serverCommands, serverBinHelp } = await import('../../packages/server/src/cli/index.js');
+  const rotate: Command = {
+    summary: ['rotate <tag>', 'a command added by one line in the server registry'],
+    help: 'Usage: idforge rotate <tag>\n',
+    options: {},
+    run: (positionals, _values, io) => {
+      io.stdout.write(`rotated ${positionals[0]}\n`);
+      return 0;
+    },
+  };
+  const host: CliHost = { serverCommands: async () => ({ ...serverCommands, rotate }) };
+  const help = await library(['--help'], host);
+  assert.match(help.stdout, /^ {2}rotate <tag> {8}a command added by one line/m);
+  for (const name of Object.keys(serverCommands))
+    assert.match(help.stdout, new RegExp(`^  ${name}\\b`, 'm'));
+  assert.deepEqual(await library(['rotate', 'orders'], host), {
+    code: 0,
+    stdout: 'rotated orders\n',
+    stderr: '',
+  });
+  const typo = await library(['rotat'], host);
+  assert.match(typo.stderr, /unknown command "rotat" \(did you mean rotate\?\)/);
+  // The server bin's list is the same table's: every registered command, no other list.
+  for (const name of Object.keys(serverCommands)) {
+    assert.match(serverBinHelp, new RegExp(`^  ${name}\\b`, 'm'));
+  }
 });

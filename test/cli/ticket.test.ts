@@ -9,7 +9,7 @@ import pg from 'pg';
 import { serverList } from '../../packages/idforge/src/cli/args.js';
 import { planCommand, planHelp } from '../../packages/idforge/src/cli/commands/plan.js';
 import { UsageError } from '../../packages/idforge/src/cli/io.js';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 import { ticketCommand, ticketHelp } from '../../packages/server/src/cli/commands/ticket.js';
 import { serviceSkip } from '../helpers/services.js';
 

@@ -3,18 +3,16 @@
 // never answers. The back-off runs on an injected clock, so no test sleeps or times anything.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { createClient, type IdforgeClient } from '../../packages/idforge/src/client/index.js';
 import {
   ClientClosedError,
-  IdforgeError,
-  isKsuid,
-  isUlid,
-  isUuid,
+  createClient,
+  type IdforgeClient,
   ServiceAuthError,
   ServiceRejectedError,
   ServiceResponseError,
   ServiceUnavailableError,
-} from '../../packages/idforge/src/core/index.js';
+} from '../../packages/idforge/src/client/index.js';
+import { IdforgeError, isKsuid, isUlid, isUuid } from '../../packages/idforge/src/core/index.js';
 import { type FakeService, startFakeService } from '../helpers/fake-id-service.js';
 import { openTestService } from '../helpers/service.js';
 import { closedPort, plainWebServer, type Stand, silentServer } from '../helpers/tcp.js';

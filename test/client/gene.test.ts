@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createClient } from '../../packages/idforge/src/client/index.js';
-import { ServiceRejectedError, shardOf } from '../../packages/idforge/src/core/index.js';
+import { createClient, ServiceRejectedError } from '../../packages/idforge/src/client/index.js';
+import { shardOf } from '../../packages/idforge/src/snowflake/index.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 
 const USER = 253624871865548943n; // low 8 bits: 143

@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createClient } from '../../packages/idforge/src/client/index.js';
 import {
-  type Clock,
+  createClient,
   ServiceRejectedError,
   ServiceResponseError,
-} from '../../packages/idforge/src/core/index.js';
+} from '../../packages/idforge/src/client/index.js';
+import type { Clock } from '../../packages/idforge/src/core/index.js';
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
 import { formatHlc, hlcOfId, parseHlc } from '../../packages/idforge/src/hlc/index.js';
 import { startFakeService } from '../helpers/fake-id-service.js';

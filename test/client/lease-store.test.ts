@@ -5,11 +5,8 @@
 // test/faults/lease-http.test.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { httpLeaseStore } from '../../packages/idforge/src/client/index.js';
-import {
-  ServiceResponseError,
-  StoreUnavailableError,
-} from '../../packages/idforge/src/core/index.js';
+import { httpLeaseStore, ServiceResponseError } from '../../packages/idforge/src/client/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 
 const owner = { instanceId: 'i-1', host: 'h', pid: 7, startedAtMs: 1 };
 const request = { min: 2, max: 5, ttlMs: 1000, owner, clockMs: 10, reserveMarkMs: 0 };

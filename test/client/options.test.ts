@@ -3,8 +3,7 @@
 // nothing is sent for a refused call.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createClient } from '../../packages/idforge/src/client/index.js';
-import { ClientClosedError } from '../../packages/idforge/src/core/index.js';
+import { ClientClosedError, createClient } from '../../packages/idforge/src/client/index.js';
 
 const url = 'http://127.0.0.1:9';
 const noFetch = (() => {

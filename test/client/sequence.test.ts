@@ -4,11 +4,12 @@
 // repeated and always increase, across a node killed mid-run and answers lost on the way.
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import { createClient, type IdforgeClient } from '../../packages/idforge/src/client/index.js';
 import {
+  createClient,
+  type IdforgeClient,
   ServiceResponseError,
   ServiceUnavailableError,
-} from '../../packages/idforge/src/core/index.js';
+} from '../../packages/idforge/src/client/index.js';
 import {
   type FakeService,
   type FakeStore,

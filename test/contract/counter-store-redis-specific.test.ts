@@ -4,7 +4,7 @@
 // fast when Redis is absent or stops answering.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 import type { CounterStore } from '../../packages/idforge/src/sequences/ports.js';
 import { openRedisCounterStore } from '../../packages/stores/src/redis/counter-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';

@@ -2,10 +2,14 @@
 // backend the registry lists for counters, each store on a fresh location of the backend's
 // fixture (test/helpers/backend-fixtures.ts): exact 64-bit values, raiseTo never lowering (also
 // against concurrent increments over several connections), overflow as SequenceExhaustedError,
-// misuse refused before anything is written.
+// misuse refused before anything is written; create (where a store has it) refusing an existing
+// counter.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SequenceExhaustedError } from '../../packages/idforge/src/core/index.js';
+import {
+  SequenceExhaustedError,
+  TagExistsError,
+} from '../../packages/idforge/src/sequences/index.js';
 import type { CounterStore } from '../../packages/idforge/src/sequences/ports.js';
 
 export const MAX = (1n << 63n) - 1n;
@@ -95,6 +99,21 @@ export function counterStoreContract(name: string, options: CounterContractOptio
         return true;
       });
       assert.equal(await s.incrBy('k', 5), MAX);
+    });
+
+    // `idforge seq create` opens the store by role and calls it: a store that has it keeps
+    // this contract (a table store refuses an existing tag the same way).
+    test('create sets a new counter once; an existing one is refused with TagExistsError, unchanged', async (t) => {
+      const s = await open();
+      if (s.create === undefined) {
+        t.skip(`${name} cannot create a counter ahead`);
+        return;
+      }
+      assert.equal(await s.create('k', 41n), 41n);
+      assert.equal(await s.incrBy('k', 1), 42n);
+      await assert.rejects(s.create('k', 0n), TagExistsError);
+      assert.equal(await s.incrBy('k', 1), 43n, 'the existing counter was left as it was');
+      await assert.rejects(s.create('j', -1n), RangeError);
     });
 
     test('misuse is a RangeError and touches nothing', async () => {

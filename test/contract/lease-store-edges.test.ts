@@ -9,8 +9,11 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Etcd3 } from 'etcd3';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
-import { EtcdLeaseStore, openFileLeaseStore } from '../../packages/stores/src/index.js';
+import {
+  EtcdLeaseStore,
+  openFileLeaseStore,
+  StoreUnavailableError,
+} from '../../packages/stores/src/index.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';

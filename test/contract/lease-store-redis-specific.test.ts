@@ -4,8 +4,8 @@
 // range, and the EVAL fallback.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 import type { Lease, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 import { parseRedisUrl } from '../../packages/stores/src/redis/connect.js';
 import { openRedisLeaseStore } from '../../packages/stores/src/redis/lease-store.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   SequenceExhaustedError,
-  StoreNotMigratedError,
   TagExistsError,
   UnknownTagError,
-} from '../../packages/idforge/src/core/index.js';
+} from '../../packages/idforge/src/sequences/index.js';
 import type { Segment, SegmentStore } from '../../packages/idforge/src/sequences/ports.js';
+import { StoreNotMigratedError } from '../../packages/stores/src/index.js';
 import { fixtureOf } from '../helpers/backend-fixtures.js';
 import { waitFor } from '../helpers/wait.js';
 import { type RaceCall, raceInProcesses } from './fixtures/race.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import mysql from 'mysql2/promise';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 import { MysqlTicketServer } from '../../packages/stores/src/mysql/ticket-server.js';
 import { fixtureOf, namespaceOf } from '../helpers/backend-fixtures.js';
 

@@ -5,8 +5,11 @@
 // real MariaDB processes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { StoreUnavailableError, UnknownTagError } from '../../packages/idforge/src/core/index.js';
-import { setupTicketServers } from '../../packages/idforge/src/sequences/index.js';
+import {
+  StoreUnavailableError,
+  setupTicketServers,
+  UnknownTagError,
+} from '../../packages/idforge/src/sequences/index.js';
 import type { PlannableTicketServer } from '../../packages/idforge/src/sequences/ports.js';
 import type { Backend } from '../../packages/stores/src/backend.js';
 import type { BackendFixture } from '../helpers/backend-fixtures.js';

@@ -7,8 +7,12 @@
 // too, and a correct node beside a skewed live peer starts and warns, naming it.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
-import { type Clock, ClockSkewError } from '../../packages/idforge/src/core/index.js';
+import {
+  ClockSkewError,
+  createSnowflakeNode,
+  type NodeLogger,
+} from '../../packages/idforge/src/coord/index.js';
+import type { Clock } from '../../packages/idforge/src/core/index.js';
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import {

@@ -15,16 +15,15 @@ import { describe, type TestContext, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import {
+  NoFreeWorkerError,
+  StoreUnavailableError,
+} from '../../packages/idforge/src/coord/index.js';
+import {
   LeaseKeeper,
   type LeaseKeeperSettings,
 } from '../../packages/idforge/src/coord/lease-keeper.js';
 import type { Lease, LeaseOwner, LeaseStore } from '../../packages/idforge/src/coord/ports.js';
-import {
-  IdforgeError,
-  ManualClock,
-  NoFreeWorkerError,
-  StoreUnavailableError,
-} from '../../packages/idforge/src/core/index.js';
+import { IdforgeError, ManualClock } from '../../packages/idforge/src/core/index.js';
 import { SqliteLeaseStore } from '../../packages/stores/src/sqlite/lease-store.js';
 import { suiteTempDir } from '../helpers/temp.js';
 import { early } from '../helpers/wait.js';

@@ -10,14 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { createSnowflakeNode, type NodeLogger } from '../../packages/idforge/src/coord/index.js';
+import {
+  createSnowflakeNode,
+  type NodeLogger,
+  NotReadyError,
+} from '../../packages/idforge/src/coord/index.js';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
 import {
   ClockRollbackError,
   decompose,
   type IdforgeError,
   ManualClock,
-  NotReadyError,
 } from '../../packages/idforge/src/core/index.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { faultyStore } from '../helpers/fault-store.js';

@@ -7,17 +7,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { BehindMarkError } from '../../packages/idforge/src/coord/index.js';
 import {
   ceilToTick,
   markAfterTick,
   waitForMark,
 } from '../../packages/idforge/src/coord/watermark.js';
-import {
-  BehindMarkError,
-  getLayout,
-  IdforgeError,
-  type Layout,
-} from '../../packages/idforge/src/core/index.js';
+import { getLayout, IdforgeError, type Layout } from '../../packages/idforge/src/core/index.js';
 
 const ms1 = getLayout('default'); // 1 ms ticks
 const ms10 = getLayout('sonyflake'); // 10 ms ticks

@@ -7,14 +7,16 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
 import {
   BehindMarkError,
+  createSnowflakeNode,
+  NotReadyError,
+} from '../../packages/idforge/src/coord/index.js';
+import {
   type Clock,
   ClockRollbackError,
   decompose,
   getLayout,
-  NotReadyError,
 } from '../../packages/idforge/src/core/index.js';
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';

@@ -6,7 +6,6 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import * as root from '../../packages/idforge/src/core/index.js';
 import {
-  composeKsuid,
   formatKsuid,
   formatSnowflake,
   formatUlid,
@@ -17,7 +16,6 @@ import {
   isSnowflake,
   isUlid,
   isUuid,
-  KSUID_MAX,
   ksuidTimestamp,
   ManualClock,
   MonotonicClock,
@@ -29,37 +27,49 @@ import {
   snowflakeTimestamp,
   UuidV4Generator,
   ulidTimestamp,
-  uuidGregorianTime,
-  uuidv1Timestamp,
-  uuidv6Timestamp,
   uuidv7Timestamp,
   validateKsuid,
   validateSnowflake,
   validateUlid,
   validateUuid,
 } from '../../packages/idforge/src/core/index.js';
+import * as ksuidEntry from '../../packages/idforge/src/ksuid/index.js';
+import { composeKsuid, KSUID_MAX } from '../../packages/idforge/src/ksuid/index.js';
+import * as snowflakeEntry from '../../packages/idforge/src/snowflake/index.js';
+import * as ulidEntry from '../../packages/idforge/src/ulid/index.js';
+import * as uuidEntry from '../../packages/idforge/src/uuid/index.js';
+import {
+  uuidGregorianTime,
+  uuidv1Timestamp,
+  uuidv6Timestamp,
+} from '../../packages/idforge/src/uuid/index.js';
 
 const reason = (r: string) => (e: unknown) => e instanceof InvalidIdError && e.reason === r;
 
-test('every scheme has parse, format, timestamp, is and validate', () => {
-  for (const scheme of ['Uuid', 'Ulid', 'Ksuid', 'Snowflake']) {
+test('every scheme has parse, format, timestamp, is and validate, in the root and its own entry point', () => {
+  const entries: Record<string, Record<string, unknown>> = {
+    Uuid: uuidEntry,
+    Ulid: ulidEntry,
+    Ksuid: ksuidEntry,
+    Snowflake: snowflakeEntry,
+  };
+  for (const [scheme, entry] of Object.entries(entries)) {
     for (const verb of ['parse', 'format', 'is', 'validate']) {
-      assert.equal(
-        typeof (root as Record<string, unknown>)[`${verb}${scheme}`],
-        'function',
-        `${verb}${scheme}`,
-      );
+      const name = `${verb}${scheme}`;
+      assert.equal(typeof (root as Record<string, unknown>)[name], 'function', name);
+      assert.equal(entry[name], (root as Record<string, unknown>)[name], `${name} is one function`);
     }
   }
-  for (const name of [
-    'uuidv7Timestamp',
-    'uuidv1Timestamp',
-    'uuidv6Timestamp',
-    'ulidTimestamp',
-    'ksuidTimestamp',
-    'snowflakeTimestamp',
-  ]) {
-    assert.equal(typeof (root as Record<string, unknown>)[name], 'function', name);
+  const timestamps: [string, Record<string, unknown>][] = [
+    ['uuidv7Timestamp', root],
+    ['uuidv1Timestamp', uuidEntry],
+    ['uuidv6Timestamp', uuidEntry],
+    ['ulidTimestamp', root],
+    ['ksuidTimestamp', root],
+    ['snowflakeTimestamp', root],
+  ];
+  for (const [name, entry] of timestamps) {
+    assert.equal(typeof entry[name], 'function', name);
   }
   for (const old of [
     'decodeUlid',

@@ -12,6 +12,18 @@ const lib = join(root, 'packages/idforge/src');
 const storesDir = join(root, 'packages/stores/src');
 const server = join(root, 'packages/server/src');
 
+/**
+ * The core's entry points: its two barrels, and the per-scheme and wire entry points, each a
+ * folder of one index.ts that re-exports core modules by name (idforge/uuid, idforge/ulid,
+ * idforge/ksuid, idforge/snowflake, idforge/wire). Other layers may import any of them.
+ */
+const CORE_VIEWS = ['uuid', 'ulid', 'ksuid', 'snowflake', 'wire'];
+const CORE_ENTRIES = new Set([
+  join(lib, 'core/index.js'),
+  join(lib, 'core/internal.js'),
+  ...CORE_VIEWS.map((v) => join(lib, v, 'index.js')),
+]);
+
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
@@ -52,7 +64,7 @@ test('the CLI uses the core through its public barrel only', () => {
     for (const spec of imports(f)) {
       if (!spec.startsWith('.')) {
         assert.ok(
-          /^(node:|idforge(\/(cli|coord|sequences|bench|public|shard|sql))?$|@idforge\/stores$)/.test(
+          /^(node:|idforge(\/(cli|coord|sequences|bench|public|shard|sql|uuid|ulid|ksuid|snowflake|wire))?$|@idforge\/stores$)/.test(
             spec,
           ),
           `${relative(root, f)} imports package "${spec}"`,
@@ -94,10 +106,8 @@ test('coord, sequences, bench and sql import the core barrels, their own files a
         }
         const target = resolve(dirname(f), spec);
         assert.ok(
-          target.startsWith(dir) ||
-            target === join(lib, 'core/index.js') ||
-            target === join(lib, 'core/internal.js'),
-          `${relative(root, f)} reaches outside its layer and the core barrel: "${spec}"`,
+          target.startsWith(dir) || CORE_ENTRIES.has(target),
+          `${relative(root, f)} reaches outside its layer and the core barrels: "${spec}"`,
         );
       }
     }
@@ -123,10 +133,44 @@ test('the public barrel lists its exports by name and exposes no unsafe* path or
     assert.doesNotMatch(name, internalOnly, `the public barrel exports ${name}`);
     assert.doesNotMatch(name, guards, `the public barrel exports the guard ${name}`);
   }
-  // 110 until the service's wire contract (core/wire.ts: 3 constants) moved here from its copies;
-  // 114 until issue 22 added the time bounds and backdated IDs (7) and the gap-free timeout;
-  // 125 until issue 32 added two errors a caller catches (NodeInUseError, GapFreeExhaustedError).
-  assert.ok(names.length < 127, `${names.length} runtime exports in the root (keep it under 127)`);
+  // 126 until issue 35 moved each layer's errors to the layer that throws them, each scheme's
+  // extras to its own entry point (idforge/uuid, ulid, ksuid, snowflake) and the wire contract
+  // to idforge/wire (docs/architecture.md, "The root and the per-scheme entry points").
+  assert.ok(names.length <= 56, `${names.length} runtime exports in the root (keep it at most 56)`);
+});
+
+test('the per-scheme and wire entry points are views of the core: one index.ts re-exporting core modules by name', () => {
+  for (const view of CORE_VIEWS) {
+    const dir = join(lib, view);
+    assert.deepEqual(readdirSync(dir), ['index.ts'], `idforge/${view}`);
+    const src = readFileSync(join(dir, 'index.ts'), 'utf8');
+    assert.doesNotMatch(src, /^export \* from/m, `idforge/${view} re-exports a whole file`);
+    assert.doesNotMatch(src, /^(const|let|function|class) /m, `idforge/${view} defines code`);
+    for (const spec of imports(join(dir, 'index.ts'))) {
+      assert.ok(spec.startsWith('../core/'), `idforge/${view} imports "${spec}"`);
+    }
+  }
+});
+
+test('an error class is defined in the layer that throws it, the core keeping the shared ones', async () => {
+  // The root exports the errors of generating and parsing; the classes of other layers are
+  // exported by their own entry points (test/core/errors-doc.test.ts checks each is exported).
+  const rootNames = Object.keys(await import('../../packages/idforge/src/core/index.js'));
+  const rootErrors = rootNames.filter((n) => n.endsWith('Error')).sort();
+  assert.deepEqual(rootErrors, [
+    'ClockRollbackError',
+    'ClockStalledError',
+    'HorizonExceededError',
+    'IdforgeError',
+    'InvalidIdError',
+    'InvalidLayoutError',
+    'MonotonicOverflowError',
+  ]);
+  const coreErrors = files(join(lib, 'core'))
+    .filter((f) => /\/errors[^/]*\.ts$/.test(f))
+    .map((f) => relative(lib, f))
+    .sort();
+  assert.deepEqual(coreErrors, ['core/errors-shared.ts', 'core/errors.ts']);
 });
 
 interface Manifest {
@@ -192,7 +236,7 @@ test('no relative import crosses a package folder; every package a source import
 
 test('stores reach the library through its entry points; never the server', () => {
   const allowed =
-    /^(idforge(\/(internal|coord|sequences|bench|public|sql))?|node:.*|pg|mysql2\/promise|ioredis|etcd3|better-sqlite3|classic-level)$/;
+    /^(idforge(\/(internal|coord|sequences|bench|public|sql|uuid|ulid|ksuid|snowflake|wire))?|node:.*|pg|mysql2\/promise|ioredis|etcd3|better-sqlite3|classic-level)$/;
   for (const f of files(storesDir)) {
     for (const spec of imports(f)) {
       if (spec.startsWith('.')) continue;
@@ -251,9 +295,7 @@ for (const { layer, packages } of BROWSER_LAYERS) {
         }
         const target = resolve(dirname(f), spec);
         assert.ok(
-          target.startsWith(dir) ||
-            target === join(lib, 'core/index.js') ||
-            target === join(lib, 'core/internal.js'),
+          target.startsWith(dir) || CORE_ENTRIES.has(target),
           `${relative(root, f)} reaches outside its layer and the core barrels: "${spec}"`,
         );
       }
@@ -266,10 +308,12 @@ for (const { layer, packages } of BROWSER_LAYERS) {
   });
 }
 
-test('client imports the core barrel and its own files only: no node:, no package (it runs in browsers)', () => {
+test('client imports the core barrels and its own files only: no node:, no package (it runs in browsers)', () => {
   const dir = join(lib, 'client');
   // The lease port's types (httpLeaseStore implements LeaseStore): type-only, gone once built.
   const ports = join(lib, 'coord/ports.js');
+  // The double buffer it shares with the segment buffer: itself browser-safe (checked below).
+  const shared = join(lib, 'sequences/double-buffer.js');
   for (const f of files(dir)) {
     const src = readFileSync(f, 'utf8');
     for (const spec of imports(f)) {
@@ -281,22 +325,42 @@ test('client imports the core barrel and its own files only: no node:, no packag
         continue;
       }
       assert.ok(
-        target.startsWith(dir) || target === join(lib, 'core/index.js'),
-        `${relative(root, f)} reaches outside the client and the core barrel: "${spec}"`,
+        target.startsWith(dir) || CORE_ENTRIES.has(target) || target === shared,
+        `${relative(root, f)} reaches outside the client and the core barrels: "${spec}"`,
       );
     }
   }
 });
 
-test('the server compares no store scheme by name: what a store can do is asked of the registry', async () => {
+test('the double buffer the client imports reaches the core barrels only, as the browser-safe layers', () => {
+  const f = join(lib, 'sequences/double-buffer.ts');
+  for (const spec of imports(f)) {
+    const target = resolve(dirname(f), spec);
+    assert.ok(CORE_ENTRIES.has(target), `${relative(root, f)} imports "${spec}"`);
+  }
+  assert.doesNotMatch(readFileSync(f, 'utf8'), /\b(process\.[a-z]|require\(|Buffer\.)/);
+});
+
+test('no package compares a backend name: a store is asked of the registry, an engine of core/engines.ts', async () => {
   const { backends } = await import('../../packages/stores/src/index.js');
-  const names = backends().map((b) => b.name);
-  const compared = new RegExp(`[!=]==\\s*'(${names.join('|')})'|'(${names.join('|')})'\\s*[!=]==`);
+  const names = backends()
+    .flatMap((b) => [b.name, ...(b.aliases ?? []), ...(b.shownSchemes ?? [])])
+    .join('|');
+  const compared = new RegExp(
+    `[!=]==\\s*'(${names})'|'(${names})'\\s*[!=]==|\\bcase\\s+'(${names})'\\s*:`,
+  );
+  // A backend's own folder (packages/stores/src/<name>/) is where it may name itself.
+  const own = backends().map((b) => `${join(storesDir, b.name)}/`);
   const found: string[] = [];
-  for (const file of files(server)) {
+  for (const file of [...files(lib), ...files(storesDir), ...files(server)]) {
+    if (own.some((dir) => file.startsWith(dir))) continue;
     for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {
       if (compared.test(line)) found.push(`${relative(root, file)}:${i + 1}: ${line.trim()}`);
     }
   }
-  assert.deepEqual(found, [], 'ask for a role (servesRole, backendOpens, sequenceKind) instead');
+  assert.deepEqual(
+    found,
+    [],
+    'ask the registry for a role (servesRole, backendOpens, sequenceKind), or an engine for its traits (ENGINES, enginesWith)',
+  );
 });

@@ -8,10 +8,10 @@ import {
   getLayout,
   InvalidIdError,
   inspect,
-  KSUID_MAX,
   ManualClock,
   SnowflakeGenerator,
 } from '../../packages/idforge/src/core/index.js';
+import { KSUID_MAX } from '../../packages/idforge/src/ksuid/index.js';
 
 const reason = (r: string) => (e: unknown) => e instanceof InvalidIdError && e.reason === r;
 const V7 = '017f22e2-79b0-7cc3-98c4-dc0c0c07398f';

@@ -8,39 +8,38 @@ import fc from 'fast-check';
 import { encodeTime } from 'ulid';
 import {
   compose,
-  composeKsuid,
   defineLayout,
   fixedRandom,
   isKsuid,
   isUlid,
-  KSUID_EPOCH_SECONDS,
   KsuidGenerator,
-  ksuidAt,
-  ksuidBounds,
   ksuidTimestamp,
   LAYOUTS,
   ManualClock,
   parseSnowflake,
   SnowflakeGenerator,
-  snowflakeBounds,
   snowflakeTimestamp,
   UlidGenerator,
   UuidV7Generator,
-  ulidAt,
-  ulidBounds,
   ulidTimestamp,
-  uuidVersion,
-  uuidv7At,
-  uuidv7Bounds,
   uuidv7Timestamp,
   validateUuid,
 } from '../../packages/idforge/src/core/index.js';
+import {
+  composeKsuid,
+  KSUID_EPOCH_SECONDS,
+  ksuidAt,
+  ksuidBounds,
+} from '../../packages/idforge/src/ksuid/index.js';
 import {
   isTypeId,
   typeIdAt,
   typeIdBounds,
   typeIdTimestamp,
 } from '../../packages/idforge/src/public/index.js';
+import { snowflakeBounds } from '../../packages/idforge/src/snowflake/index.js';
+import { ulidAt, ulidBounds } from '../../packages/idforge/src/ulid/index.js';
+import { uuidVersion, uuidv7At, uuidv7Bounds } from '../../packages/idforge/src/uuid/index.js';
 
 const T = Date.UTC(2026, 11, 3, 12, 0, 0, 0);
 /** Milliseconds from 2015 to 2100: inside every scheme's range and every current layout's. */

@@ -9,13 +9,15 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createSnowflakeNode } from '../../packages/idforge/src/coord/index.js';
+import {
+  createSnowflakeNode,
+  StoreUnavailableError,
+} from '../../packages/idforge/src/coord/index.js';
 import {
   decompose,
   getLayout,
   IdforgeError,
   SnowflakeGenerator,
-  StoreUnavailableError,
 } from '../../packages/idforge/src/core/index.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';
 import { cli } from '../helpers/cli.js';

@@ -12,8 +12,9 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { CounterRegressedError, IdforgeError } from '../../packages/idforge/src/core/index.js';
+import { IdforgeError } from '../../packages/idforge/src/core/index.js';
 import { counterBlockSource } from '../../packages/idforge/src/sequences/counter-source.js';
+import { CounterRegressedError } from '../../packages/idforge/src/sequences/index.js';
 import type { BlockSource, DurableMarkStore } from '../../packages/idforge/src/sequences/ports.js';
 import {
   openRedisCounterStore,

@@ -8,8 +8,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
-import { openSegmentSequence } from '../../packages/idforge/src/sequences/index.js';
+import {
+  openSegmentSequence,
+  StoreUnavailableError,
+} from '../../packages/idforge/src/sequences/index.js';
 import { openSegmentStore } from '../../packages/stores/src/open.js';
 import { duplicates } from '../helpers/procs.js';
 import { ownServerSuite } from '../helpers/server.js';

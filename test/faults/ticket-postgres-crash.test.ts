@@ -15,8 +15,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
-import { openTicketServers, setupTicketServers } from '../../packages/stores/src/index.js';
+import {
+  openTicketServers,
+  StoreUnavailableError,
+  setupTicketServers,
+} from '../../packages/stores/src/index.js';
 import { freePort, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';
 import { waitFor } from '../helpers/wait.js';

@@ -15,8 +15,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
-import { setupTicketServers } from '../../packages/idforge/src/sequences/index.js';
+import {
+  StoreUnavailableError,
+  setupTicketServers,
+} from '../../packages/idforge/src/sequences/index.js';
 import { shortReason, TicketClient } from '../../packages/idforge/src/sequences/ticket-client.js';
 import { MysqlTicketServer } from '../../packages/stores/src/mysql/ticket-server.js';
 import { freePorts, freeze } from '../helpers/server.js';

@@ -1,7 +1,7 @@
 // A LeaseStore wrapper that injects store faults in front of a REAL store (not a mock of the
 // database): calls can be made to fail as if the server were down, or to stall until released.
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 import type { LeaseStore } from '../../packages/idforge/src/coord/ports.js';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
 
 export interface FaultControl {
   /** Every call rejects with StoreUnavailableError while true. */

@@ -2,7 +2,7 @@
 // names the backend, the operation and the address (never a password), given within a bound
 // derived from the timeout the test set.
 import assert from 'node:assert/strict';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 
 export interface Unavailable {
   readonly backend: string;

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { NodeGeneratorFactory } from '../../packages/idforge/src/coord/index.js';
-import { ManualClock, NotReadyError } from '../../packages/idforge/src/core/index.js';
+import { NotReadyError } from '../../packages/idforge/src/coord/index.js';
+import { ManualClock } from '../../packages/idforge/src/core/index.js';
 import {
   HLC_LAYOUT,
   HlcDriftError,

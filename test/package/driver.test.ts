@@ -1,9 +1,9 @@
-// loadDriver (src/stores/driver.ts): a package that is not installed becomes
+// loadDriver (packages/stores/src/driver.ts): a package that is not installed becomes
 // DriverMissingError naming it; any other failure of the import passes through unchanged.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DriverMissingError } from '../../packages/idforge/src/core/index.js';
 import { loadDriver } from '../../packages/stores/src/driver.js';
+import { DriverMissingError } from '../../packages/stores/src/index.js';
 
 const absent = 'idforge-no-such-driver';
 

@@ -191,7 +191,8 @@ describe('npm pack of every workspace package, installed into empty folders', {
       lib,
       `
       import { readFileSync } from 'node:fs';
-      import { fieldOf, getLayout, isUlid, SnowflakeGenerator, snowflakeTimestamp, ulid, uuidv7 } from 'idforge';
+      import { getLayout, isUlid, SnowflakeGenerator, snowflakeTimestamp, ulid, uuidv7 } from 'idforge';
+      import { fieldOf } from 'idforge/snowflake';
       import { generatePublicKey, PublicIds, typeid, typeIdToUuid } from 'idforge/public';
       import { formatHlc, HlcIdGenerator, hlcOfId } from 'idforge/hlc';
       import { shardKey } from 'idforge/shard';
@@ -252,9 +253,16 @@ describe('npm pack of every workspace package, installed into empty folders', {
   });
 
   test("A: the core's declarations compile without Node's types (types: [], lib es2022 + dom)", async () => {
+    // The root and its per-scheme and wire entry points (views of the core, browser-safe).
+    const views = ['uuid', 'ulid', 'ksuid', 'snowflake', 'wire'];
     writeFileSync(
       join(lib, 'core.ts'),
-      "import * as core from 'idforge';\nexport const used = core;\n",
+      [
+        "import * as core from 'idforge';",
+        ...views.map((v) => `import * as ${v} from 'idforge/${v}';`),
+        `export const used = [core, ${views.join(', ')}];`,
+        '',
+      ].join('\n'),
     );
     writeFileSync(
       join(lib, 'tsconfig.json'),
@@ -413,7 +421,7 @@ describe('npm pack of every workspace package, installed into empty folders', {
       node(
         app,
         `
-        import { DriverMissingError } from 'idforge';
+        import { DriverMissingError } from '@idforge/stores';
         import { openLeaseStore } from '@idforge/stores';
         try {
           await openLeaseStore('postgres://idforge@127.0.0.1:5432/test');

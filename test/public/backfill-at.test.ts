@@ -6,12 +6,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { seededRandom, ulidTimestamp } from '../../packages/idforge/src/core/index.js';
 import {
   BackfillTableError,
-  seededRandom,
-  ulidTimestamp,
-} from '../../packages/idforge/src/core/index.js';
-import {
   runBackfill,
   ulidAtValues,
   uuidv7AtValues,

@@ -5,8 +5,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
-import { BackfillTableError } from '../../packages/idforge/src/core/index.js';
-import { runBackfill, uuidv4Values } from '../../packages/idforge/src/public/index.js';
+import {
+  BackfillTableError,
+  runBackfill,
+  uuidv4Values,
+} from '../../packages/idforge/src/public/index.js';
 import { MysqlBackfillTarget } from '../../packages/stores/src/mysql/backfill-target.js';
 import { connectMysql } from '../../packages/stores/src/mysql/connect.js';
 import { PostgresBackfillTarget } from '../../packages/stores/src/postgres/backfill-target.js';

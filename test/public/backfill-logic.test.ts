@@ -5,11 +5,12 @@
 // report), and an abort between batches.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BackfillNoKeyError, BackfillTableError } from '../../packages/idforge/src/core/index.js';
 import {
   type BackfillColumn,
   type BackfillKey,
+  BackfillNoKeyError,
   type BackfillScan,
+  BackfillTableError,
   type BackfillTarget,
   MAX_BACKFILL_PASSES,
   runBackfill,

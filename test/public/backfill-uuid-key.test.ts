@@ -4,13 +4,14 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { formatUuid, uuidv4Bytes } from '../../packages/idforge/src/core/index.js';
+import { formatUuid } from '../../packages/idforge/src/core/index.js';
 import {
   generatePublicKey,
   PublicIds,
   publicIdValues,
   runBackfill,
 } from '../../packages/idforge/src/public/index.js';
+import { uuidv4Bytes } from '../../packages/idforge/src/uuid/index.js';
 import { openBackfillTarget } from '../../packages/stores/src/index.js';
 import { engineSkip, openTestDb } from '../helpers/backfill-db.js';
 import { suiteTempDir } from '../helpers/temp.js';

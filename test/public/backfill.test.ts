@@ -10,11 +10,8 @@ import { describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   BackfillNoKeyError,
-  BackfillTableError,
-  uuidv4Bytes,
-} from '../../packages/idforge/src/core/index.js';
-import {
   type BackfillProgress,
+  BackfillTableError,
   generatePublicKey,
   PublicIds,
   publicIdValues,
@@ -22,6 +19,7 @@ import {
   uuidv4Values,
   uuidv7Values,
 } from '../../packages/idforge/src/public/index.js';
+import { uuidv4Bytes } from '../../packages/idforge/src/uuid/index.js';
 import {
   assertFilledOnce,
   backfillSuite,

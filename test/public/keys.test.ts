@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { fixedRandom, PublicKeysInvalidError } from '../../packages/idforge/src/core/index.js';
+import { fixedRandom } from '../../packages/idforge/src/core/index.js';
+import { PublicKeysInvalidError } from '../../packages/idforge/src/public/index.js';
 import {
   formatPublicKeys,
   generatePublicKey,

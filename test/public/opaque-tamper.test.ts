@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { PublicIdInvalidError, seededRandom } from '../../packages/idforge/src/core/index.js';
+import { seededRandom } from '../../packages/idforge/src/core/index.js';
 import { storeWord, swapWord } from '../../packages/idforge/src/public/aes.js';
 import { encodeBase64url } from '../../packages/idforge/src/public/base64url.js';
+import { PublicIdInvalidError } from '../../packages/idforge/src/public/index.js';
 import { generatePublicKey } from '../../packages/idforge/src/public/keys.js';
 import { PublicIds } from '../../packages/idforge/src/public/opaque.js';
 import { VersionKey } from '../../packages/idforge/src/public/version-key.js';

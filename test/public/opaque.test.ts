@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { seededRandom } from '../../packages/idforge/src/core/index.js';
 import {
   PublicIdInvalidError,
   PublicKeyRetiredError,
-  seededRandom,
-} from '../../packages/idforge/src/core/index.js';
+} from '../../packages/idforge/src/public/index.js';
 import { generatePublicKey, type PublicKey } from '../../packages/idforge/src/public/keys.js';
 import {
   PUBLIC_ID_64_LENGTH,

@@ -3,9 +3,9 @@
 // its mark), and a reseed may go up to exactly the largest value a block can still end on.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SequenceExhaustedError } from '../../packages/idforge/src/core/index.js';
 import { MAX_SEQUENCE_VALUE } from '../../packages/idforge/src/core/wire.js';
 import { counterBlockSource } from '../../packages/idforge/src/sequences/counter-source.js';
+import { SequenceExhaustedError } from '../../packages/idforge/src/sequences/index.js';
 import type { CounterStore, DurableMarkStore } from '../../packages/idforge/src/sequences/ports.js';
 
 const quiet = { warn() {} };

@@ -3,11 +3,11 @@
 // exact rather than timed. The real-server runs are in test/faults/redis-counter.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { counterBlockSource } from '../../packages/idforge/src/sequences/counter-source.js';
 import {
   CounterRegressedError,
   SequenceExhaustedError,
-} from '../../packages/idforge/src/core/index.js';
-import { counterBlockSource } from '../../packages/idforge/src/sequences/counter-source.js';
+} from '../../packages/idforge/src/sequences/index.js';
 import type { CounterStore, DurableMarkStore } from '../../packages/idforge/src/sequences/ports.js';
 import { early } from '../helpers/wait.js';
 

@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { SequenceExhaustedError } from '../../packages/idforge/src/core/index.js';
 import {
   MAX_SEQUENCE_VALUE,
   openSegmentSequence,
   type SegmentFetchEvent,
+  SequenceExhaustedError,
 } from '../../packages/idforge/src/sequences/index.js';
 import { openSegmentStore } from '../../packages/stores/src/open.js';
 import { openTestService } from '../helpers/service.js';

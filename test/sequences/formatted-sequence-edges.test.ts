@@ -5,8 +5,9 @@
 // the period before.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { StoreUnavailableError, TagExistsError } from '../../packages/idforge/src/core/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 import { FormattedSequence } from '../../packages/idforge/src/sequences/formatted-sequence.js';
+import { TagExistsError } from '../../packages/idforge/src/sequences/index.js';
 import { defineNumberFormat } from '../../packages/idforge/src/sequences/number-format.js';
 import type { SequenceSource } from '../../packages/idforge/src/sequences/sequence-source.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type mysql from 'mysql2/promise';
 import type pg from 'pg';
-import { GapFreeTimeoutError } from '../../packages/idforge/src/core/index.js';
+import { GapFreeTimeoutError } from '../../packages/idforge/src/sequences/index.js';
 import type { MysqlPromisePool } from '../../packages/stores/src/driver-types.js';
 import { MysqlGapFreeStore, PostgresGapFreeStore } from '../../packages/stores/src/index.js';
 import { SERVERS } from '../helpers/namespaces.js';

@@ -5,8 +5,11 @@
 // number alone, so the caller's rollback would leave a gap. Each engine's own table.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SequenceExhaustedError } from '../../packages/idforge/src/core/index.js';
-import { defineNumberFormat, GapFreeSequence } from '../../packages/idforge/src/sequences/index.js';
+import {
+  defineNumberFormat,
+  GapFreeSequence,
+  SequenceExhaustedError,
+} from '../../packages/idforge/src/sequences/index.js';
 import { SERVERS } from '../helpers/namespaces.js';
 import { serviceSkip } from '../helpers/services.js';
 import { mysqlGapFree, postgresGapFree, sqliteGapFree } from './gap-free-stores.js';

@@ -8,8 +8,11 @@ import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { GapFreeTimeoutError } from '../../packages/idforge/src/core/index.js';
-import { defineNumberFormat, GapFreeSequence } from '../../packages/idforge/src/sequences/index.js';
+import {
+  defineNumberFormat,
+  GapFreeSequence,
+  GapFreeTimeoutError,
+} from '../../packages/idforge/src/sequences/index.js';
 import {
   MysqlGapFreeStore,
   PostgresGapFreeStore,

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 import { Backoff } from '../../packages/idforge/src/core/internal.js';
 import type { BlockSource } from '../../packages/idforge/src/sequences/ports.js';
 import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';

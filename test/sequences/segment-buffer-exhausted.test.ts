@@ -3,7 +3,7 @@
 // asking again until its timeout (found by the mutation run, issue 34).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SequenceExhaustedError } from '../../packages/idforge/src/core/index.js';
+import { SequenceExhaustedError } from '../../packages/idforge/src/sequences/index.js';
 import type { BlockSource } from '../../packages/idforge/src/sequences/ports.js';
 import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';
 

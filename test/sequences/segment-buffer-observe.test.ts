@@ -4,8 +4,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { StoreUnavailableError, UnknownTagError } from '../../packages/idforge/src/core/index.js';
 import type { SegmentFetchEvent } from '../../packages/idforge/src/sequences/index.js';
+import {
+  StoreUnavailableError,
+  UnknownTagError,
+} from '../../packages/idforge/src/sequences/index.js';
 import type {
   BlockSource,
   SegmentStore,

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 import type { BlockSource } from '../../packages/idforge/src/sequences/ports.js';
 import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';
 import { early } from '../helpers/wait.js';

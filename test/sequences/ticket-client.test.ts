@@ -3,7 +3,7 @@
 // test/faults/tickets.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { StoreUnavailableError } from '../../packages/idforge/src/core/index.js';
+import { StoreUnavailableError } from '../../packages/idforge/src/coord/index.js';
 import type { TicketServer } from '../../packages/idforge/src/sequences/ports.js';
 import {
   TicketClient,

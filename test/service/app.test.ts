@@ -8,9 +8,9 @@ import {
   isUlid,
   ManualClock,
   parseSnowflake,
-  uuidVersion,
   uuidv7Timestamp,
 } from '../../packages/idforge/src/core/index.js';
+import { uuidVersion } from '../../packages/idforge/src/uuid/index.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 import { serviceSkip } from '../helpers/services.js';

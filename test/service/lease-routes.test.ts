@@ -7,13 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { httpLeaseStore } from '../../packages/idforge/src/client/index.js';
-import { createSnowflakeNode, type LeaseStore } from '../../packages/idforge/src/coord/index.js';
+import { httpLeaseStore, ServiceAuthError } from '../../packages/idforge/src/client/index.js';
 import {
   ClockSkewError,
-  ServiceAuthError,
+  createSnowflakeNode,
+  type LeaseStore,
   StoreUnavailableError,
-} from '../../packages/idforge/src/core/index.js';
+} from '../../packages/idforge/src/coord/index.js';
 import { blockingSleep } from '../../packages/idforge/src/core/internal.js';
 import { buildApp, ConfigError, resolveConfig } from '../../packages/server/src/service/index.js';
 import { openLeaseStore } from '../../packages/stores/src/open.js';

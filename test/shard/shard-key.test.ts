@@ -10,7 +10,6 @@ import {
   InvalidIdError,
   parseKsuid,
   parseUlid,
-  ulidToUuid,
 } from '../../packages/idforge/src/core/index.js';
 import {
   bucketRanges,
@@ -20,6 +19,7 @@ import {
   shardKey,
   siphash24,
 } from '../../packages/idforge/src/shard/index.js';
+import { ulidToUuid } from '../../packages/idforge/src/ulid/index.js';
 
 const hex = (s: string) => Uint8Array.from(s.match(/../g)!.map((h) => Number.parseInt(h, 16)));
 const be64 = (n: bigint) => hex(n.toString(16).padStart(16, '0'));

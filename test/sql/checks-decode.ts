@@ -10,13 +10,13 @@ import {
   LAYOUTS,
   type Layout,
   SnowflakeGenerator,
-  snowflakeBounds,
   snowflakeTimestamp,
   ulid,
   uuidv7,
-  uuidv7Bounds,
 } from 'idforge';
+import { snowflakeBounds } from 'idforge/snowflake';
 import { sqlFunctions } from 'idforge/sql';
+import { uuidv7Bounds } from 'idforge/uuid';
 import { cli } from '../helpers/cli.js';
 import { snowflakeVectors } from '../vectors/snowflake.js';
 import {

@@ -8,15 +8,17 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { ErrorCode } from '../../packages/idforge/src/core/index.js';
 import {
-  ErrorCode,
+  StoreUnavailableError,
+  TicketClient,
+  UnknownTagError,
+} from '../../packages/idforge/src/sequences/index.js';
+import {
   StoreAuthError,
   StoreNotMigratedError,
   StorePathError,
-  StoreUnavailableError,
-  UnknownTagError,
-} from '../../packages/idforge/src/core/index.js';
-import { TicketClient } from '../../packages/idforge/src/sequences/index.js';
+} from '../../packages/stores/src/index.js';
 import {
   lazyTicketServer,
   openCounterStore,

@@ -1,11 +1,13 @@
 // The floor plan of @idforge/stores (issue 9 §2) and the import picture of the packages: no
-// circle in or across them (the CLI included), every backend folder laid out alike, the entry re-exporting by name only, and no
-// server driver imported statically (they are optional peer dependencies, loaded lazily).
+// circle in or across them (the CLI included; lazy import() counted, issue 35), every backend
+// folder laid out alike, the entry re-exporting by name only, and no server driver imported
+// statically (they are optional peer dependencies, loaded lazily).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { enginesWith } from '../../packages/idforge/src/core/engines.js';
 import type { BackendPort } from '../../packages/stores/src/backend.js';
 import { backends, backendsWith } from '../../packages/stores/src/backends.js';
 import { workspaceSources } from '../../scripts/workspace-sources.mjs';
@@ -37,33 +39,74 @@ function staticImports(file: string, types = false): string[] {
   return found;
 }
 
-test('no import circle in the packages, across them included (static imports, types included)', () => {
-  const graph = new Map<string, string[]>();
-  for (const f of packages.flatMap((p) => files(p))) {
-    graph.set(
-      f,
-      staticImports(f, true).flatMap((s) => {
-        if (s.startsWith('.')) return [resolve(dirname(f), s).replace(/\.js$/, '.ts')];
-        const url = sources.get(s);
-        return url === undefined ? [] : [fileURLToPath(url)];
-      }),
+/**
+ * Every module `file` loads, statically or lazily: imports, re-exports, `import type` and
+ * `import()` with a literal specifier (a descriptor reaches its adapters so), resolved to
+ * source files (a relative path, or a workspace entry point); other packages are left out.
+ */
+function loads(file: string, src = readFileSync(file, 'utf8')): string[] {
+  const specs = [
+    ...src.matchAll(/(?:^|\n)\s*(?:import|export)(?:\s+type\b)?[^'";]*?from\s*['"]([^'"]+)['"]/g),
+    ...src.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  return specs.flatMap((s) => {
+    if (s.startsWith('.')) return [resolve(dirname(file), s).replace(/\.js$/, '.ts')];
+    const url = sources.get(s);
+    return url === undefined ? [] : [fileURLToPath(url)];
+  });
+}
+
+/**
+ * The import circles of a graph: its strongly connected components of more than one file, or
+ * of one file that loads itself (Tarjan's algorithm), each as its files in sorted order.
+ */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) visit(w);
+      if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, low.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = stack.splice(stack.indexOf(v));
+    if (component.length > 1 || graph.get(v)!.includes(v)) found.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+test('the circle finder sees a circle closed by a lazy import(), and a type-only one', () => {
+  const a = join(stores, 'a.ts');
+  const b = join(stores, 'b.ts');
+  const c = join(stores, 'c.ts');
+  const graph = new Map([
+    [a, loads(a, "import { b } from './b.js';")],
+    [b, loads(b, "export const open = async () => (await import('./a.js')).a;")],
+    [c, loads(c, "import type { C } from './c.js';")],
+  ]);
+  assert.deepEqual(circles(graph), [[a, b], [c]]);
+});
+
+test('no import circle in any package, nor across them: static, type-only and lazy import() alike', () => {
+  const graph = new Map(packages.flatMap((p) => files(p)).map((f) => [f, loads(f)] as const));
+  const found = circles(graph).map((c) => c.map((f) => relative(root, f)));
+  for (const pkg of packages) {
+    const name = relative(root, pkg);
+    const mine = found.filter((c) => c.some((f) => f.startsWith(`${name}/`)));
+    assert.deepEqual(
+      mine.map((c) => `${c.length} files: ${c.join(', ')}`),
+      [],
+      `${name}: ${mine.length} import circles`,
     );
   }
-  const state = new Map<string, 'open' | 'done'>();
-  const visit = (f: string, path: string[]) => {
-    if (state.get(f) === 'done') return;
-    if (state.get(f) === 'open') {
-      const cycle = path
-        .slice(path.indexOf(f))
-        .concat(f)
-        .map((p) => relative(root, p));
-      assert.fail(`import circle: ${cycle.join(' -> ')}`);
-    }
-    state.set(f, 'open');
-    for (const g of graph.get(f) ?? []) visit(g, [...path, f]);
-    state.set(f, 'done');
-  };
-  for (const f of graph.keys()) visit(f, []);
 });
 
 /** The file of each port in a backend folder. */
@@ -92,6 +135,7 @@ test('the registry lists every backend folder, and each folder holds what its de
     const names = readdirSync(join(stores, backend.name));
     assert.ok(names.includes('connect.ts'), `${backend.name}/connect.ts`);
     assert.ok(names.includes('backend.ts'), `${backend.name}/backend.ts`);
+    assert.ok(names.includes('rules.ts'), `${backend.name}/rules.ts`);
     assert.ok(!names.includes('open.ts'), `${backend.name}/open.ts must not exist`);
     const opened = (Object.keys(PORT_FILES) as BackendPort[]).filter(
       (p) => backend.open[p] !== undefined,
@@ -111,6 +155,18 @@ test('the registry lists every backend folder, and each folder holds what its de
       );
     }
   }
+});
+
+test("the library's engines (core/engines.ts, which cannot import the registry) are the backends that open its ports", () => {
+  const opening = (port: BackendPort) =>
+    backendsWith(port)
+      .map((b) => b.name)
+      .sort();
+  assert.deepEqual([...enginesWith('bench')].sort(), opening('bench'));
+  assert.deepEqual([...enginesWith('backfill')].sort(), opening('backfill'));
+  assert.deepEqual([...enginesWith('sqlFunctions')].sort(), opening('sql'));
+  // planWriters plans the writers a ticket server is one of.
+  assert.deepEqual([...enginesWith('writerPlan')].sort(), opening('tickets'));
 });
 
 test('the optional peer dependencies are the drivers the descriptors name', () => {
@@ -143,12 +199,13 @@ test("docs/architecture.md's ports table names the backends the registry says im
   }
 });
 
-test('@idforge/stores index.ts re-exports by name only; url.ts, the registry and the descriptors load nothing else', () => {
+test('@idforge/stores index.ts re-exports by name only; url.ts, redact.ts, the registry, the descriptors and their rules load nothing else', () => {
   const index = readFileSync(join(stores, 'index.ts'), 'utf8');
   assert.doesNotMatch(index, /export \*/);
   const body = index.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '').trim();
   assert.match(body, /^(export (type )?\{[^}]*\} from '[^']+';\s*)+$/);
-  assert.deepEqual(staticImports(join(stores, 'url.ts')), ['./backends.js']);
+  assert.deepEqual(staticImports(join(stores, 'url.ts')), ['./backends.js', './redact.js']);
+  assert.deepEqual(staticImports(join(stores, 'redact.ts')), ['./backend.js']);
   assert.deepEqual(staticImports(join(stores, 'backend.ts')), []);
   for (const spec of staticImports(join(stores, 'backends.ts'))) {
     assert.match(spec, /^\.\/(backend|\w+\/backend)\.js$/, `backends.ts imports ${spec}`);
@@ -157,10 +214,19 @@ test('@idforge/stores index.ts re-exports by name only; url.ts, the registry and
     for (const spec of staticImports(join(stores, backend.name, 'backend.ts'))) {
       assert.match(
         spec,
-        /^(\.\.\/backend\.js|node:\w+)$/,
+        /^(\.\.\/backend\.js|\.\/rules\.js|node:\w+)$/,
         `${backend.name}/backend.ts imports ${spec}`,
       );
     }
+    // What its adapters import of their own backend: types of the shared leaves, nothing else.
+    for (const spec of staticImports(join(stores, backend.name, 'rules.ts'), true)) {
+      assert.match(
+        spec,
+        /^\.\.\/(backend|store-error)\.js$/,
+        `${backend.name}/rules.ts imports ${spec}`,
+      );
+    }
+    assert.deepEqual(staticImports(join(stores, backend.name, 'rules.ts')), []);
   }
 });
 

@@ -5,23 +5,27 @@
 // ending at the first `@` or `/`, so a password in the query (`?password=`, which node-postgres,
 // mysql2 and ioredis all honour), an unencoded `@` in the password (the drivers end the user
 // information at the last `@`), and any URL it could not match (an unencoded `/`) went through
-// whole; storeScheme, sqlite: and file: errors quoted the raw URL. Now src/stores/url.ts
-// parses as the drivers do, masks the password and every credential-like parameter, and
-// replaces an unparsable URL with a placeholder naming the part that is wrong.
+// whole; storeScheme, sqlite: and file: errors quoted the raw URL. Now
+// packages/stores/src/redact.ts parses as the drivers do, masks the password and every
+// credential-like parameter, and replaces an unparsable URL with a placeholder naming the part
+// that is wrong.
 // describe() cut at 37 UTF-16 units; it now cuts between code points.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe as describeValue, rangeError } from '../../packages/idforge/src/core/internal.js';
+import { backendProtocols } from '../../packages/stores/src/backend.js';
+import { backends } from '../../packages/stores/src/backends.js';
 import {
   openCounterStore,
   openLeaseStore,
   openMarkStore,
   openSegmentStore,
-  openSequence,
   openTicketServers,
 } from '../../packages/stores/src/open.js';
+import { openSequence } from '../../packages/stores/src/open-sequence.js';
+import { redactOwnUrl } from '../../packages/stores/src/redact.js';
 import { redactUrl, storeScheme } from '../../packages/stores/src/url.js';
 import { cli } from '../helpers/cli.js';
 import { suiteTempDir } from '../helpers/temp.js';
@@ -100,6 +104,24 @@ describe('issue 8: redactUrl', () => {
             r.includes(c.url.startsWith('sqlite') || c.url.startsWith('file') ? dir : HOST),
             r,
           );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+// Issue 35: an adapter may not ask the registry (an import circle), so it redacts its own URL
+// by its own backend's rules; a URL of another backend is read as cautiously as any driver
+// reads one (a lone user is a password).
+describe("issue 35: an adapter's own redaction", () => {
+  test("property: redactOwnUrl is redactUrl for the backend's schemes, and shows no secret for another's", () => {
+    const all = [...SERVER_SCHEMES, 'sqlite', 'file'] as const;
+    fc.assert(
+      fc.property(secretUrlArb(all, dir), fc.constantFrom(...backends()), (c, own) => {
+        const r = redactOwnUrl(c.url, own);
+        assertNoSecret(r, c, `redactOwnUrl by ${own.name}'s rules`);
+        const scheme = c.url.slice(0, c.url.indexOf(':')).toLowerCase();
+        if (backendProtocols(own).includes(`${scheme}:`)) assert.equal(r, redactUrl(c.url));
       }),
       { numRuns: 3000 },
     );

@@ -7,12 +7,9 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import {
-  DriverBindingError,
-  DriverMissingError,
-  ErrorCode,
-} from '../../packages/idforge/src/core/index.js';
+import { ErrorCode } from '../../packages/idforge/src/core/index.js';
 import { bindingFailure } from '../../packages/stores/src/driver.js';
+import { DriverBindingError, DriverMissingError } from '../../packages/stores/src/index.js';
 import { loadSqlite } from '../../packages/stores/src/sqlite/connect.js';
 
 const require = createRequire(import.meta.url);

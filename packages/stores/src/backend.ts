@@ -1,14 +1,15 @@
 /**
  * What one backend is, in one value: a {@link Backend} descriptor per backend folder
  * (`<name>/backend.ts`), listed once in the registry (backends.ts). The openers, `migrateStore`,
- * the store roles of the service and the CLI, the store-error classification, the URL
- * redaction's per-driver rules, the floor-plan test and the backends table of the docs all
- * read the descriptors; none of them names a backend.
+ * the store roles of the service and the CLI, the URL redaction's per-driver rules, the
+ * floor-plan test and the backends table of the docs all read the descriptors; none of them
+ * names a backend. What a driver's errors mean is not asked of the registry: each adapter
+ * passes its backend's {@link Classify} (`<name>/rules.ts`) with its calls (store-error.ts).
  *
- * A leaf module: types, and the two small helpers every descriptor's openers use. It imports
- * nothing at run time, so a descriptor (which imports only this file, statically) costs nothing
- * to load: its adapters and their driver are reached through `import()` when a URL of its
- * scheme is opened.
+ * A leaf module: types, and the small helpers every descriptor's openers use. It imports
+ * nothing at run time, so a descriptor (which imports only this file and its own leaf
+ * `rules.ts`, statically) costs nothing to load: its adapters and their driver are reached
+ * through `import()` when a URL of its scheme is opened.
  */
 import type { BenchEngine } from 'idforge/bench';
 import type { LeaseStore } from 'idforge/coord';
@@ -116,29 +117,37 @@ export interface UrlRules {
   readonly backslashEndsHost?: boolean;
 }
 
-/** One backend. See docs/architecture.md, "Adding a backend". */
-export interface Backend {
+/** What one driver error means ({@link FailureKind}); store-error.ts walks the cause chain. */
+export type Classify = (failure: DriverFailure) => FailureKind;
+
+/**
+ * What a backend's adapters need to know of their own backend without loading the registry
+ * (backends.ts reaches every adapter through its descriptor's `import()`, so an adapter that
+ * imported the registry, or its own descriptor, would close a circle): its schemes and how its
+ * driver reads a URL. Each backend folder's leaf `rules.ts` holds it, beside the backend's
+ * {@link Classify}; the descriptor spreads it.
+ */
+export interface BackendRules {
   /** The scheme its URLs are known by in messages and results (`postgres`). */
   readonly name: string;
   /** Other schemes that mean the same backend (`postgresql`), folded by `storeScheme`. */
   readonly aliases?: readonly string[];
   /** Schemes only recognised when showing a URL (`rediss`): never opened. */
   readonly shownSchemes?: readonly string[];
+  readonly url?: UrlRules;
+}
+
+/** One backend. See docs/architecture.md, "Adding a backend". */
+export interface Backend extends BackendRules {
   /** The product, for docs and messages (`PostgreSQL`). */
   readonly title: string;
   /** The URL as messages suggest it: `postgres://...`, `sqlite:PATH`, `etcd://host:port`. */
   readonly form: string;
   /** The npm packages its adapters load (optional peer dependencies of @idforge/stores). */
   readonly drivers: readonly string[];
-  readonly url?: UrlRules;
   readonly open: BackendOpeners;
   /** Why it does not open a port, where that helps (added to the refusal's message). */
   readonly refusals?: Partial<Record<BackendPort, string>>;
-  /**
-   * What one error of its driver means (the cause chain is walked by store-error.ts). Absent:
-   * every failure is `StoreUnavailableError`.
-   */
-  readonly classify?: (failure: DriverFailure) => FailureKind;
 }
 
 /**
@@ -175,6 +184,6 @@ export function fileOptions(options: StoreFileOptions): StoreFileOptions {
 }
 
 /** The URL protocols a backend's URLs may start with: its name, aliases and shown schemes. */
-export function backendProtocols(b: Pick<Backend, 'name' | 'aliases' | 'shownSchemes'>): string[] {
+export function backendProtocols(b: BackendRules): string[] {
   return [b.name, ...(b.aliases ?? []), ...(b.shownSchemes ?? [])].map((s) => `${s}:`);
 }

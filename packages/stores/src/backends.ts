@@ -4,8 +4,8 @@
  * backend"); an application (or a test) may register one of its own with
  * {@link registerBackend}. Everything that asks which backend can hold what asks here.
  *
- * Imports only the descriptors, which import only backend.ts: loading the registry loads no
- * adapter and no driver.
+ * Imports only the descriptors, which import only backend.ts and their own leaf rules.ts:
+ * loading the registry loads no adapter and no driver.
  */
 import { type Backend, type BackendPort, STORE_PORTS } from './backend.js';
 import { etcdBackend } from './etcd/backend.js';

@@ -1,8 +1,9 @@
 /**
  * One way for every adapter to run a call on its driver: bounded (when a bound is given) by
  * this process's running time, and with every failure turned into the typed store error of
- * store-error.ts. Each backend's executor (`postgres/executor.ts`, `sqlite/run.ts`,
- * `mysql/connect.ts`' MysqlPool, and the Redis and etcd stores) goes through here.
+ * store-error.ts, by the classifier of the site's backend. Each backend's executor
+ * (`postgres/executor.ts`, `sqlite/run.ts`, `mysql/connect.ts`' MysqlPool, and the Redis and
+ * etcd stores) goes through here.
  *
  * The bound is a {@link RunningDeadline}, not a timer: a timer fires first when a process
  * resumes from a pause (SIGSTOP, a frozen VM) with the server's answer already in its socket,
@@ -10,21 +11,10 @@
  * server; callers make every call safe to abandon (a lease not renewed, a segment wasted,
  * never a number issued twice).
  */
-import type { IdforgeError } from 'idforge';
 import { RunningDeadline } from 'idforge/internal';
-import { storeError } from './store-error.js';
+import { type CallSite, storeError } from './store-error.js';
 
-/** Where a call goes, for its errors. */
-export interface CallSite {
-  readonly backend: string;
-  /** Redacted. */
-  readonly address: string;
-}
-
-/** The typed store error for a failure of `operation` at `site` (idforge's own pass). */
-export function callFailure(site: CallSite, operation: string, cause: unknown): IdforgeError {
-  return storeError(site.backend, site.address, operation, cause);
-}
+export type { CallSite } from './store-error.js';
 
 /**
  * `fn()`, rejecting with the typed store error when it fails or, with `timeoutMs`, has not
@@ -46,7 +36,7 @@ export async function storeCall<T>(
     }
     return await pending;
   } catch (error) {
-    throw callFailure(site, operation, error);
+    throw storeError(site, operation, error);
   }
 }
 
@@ -55,6 +45,6 @@ export function storeCallSync<T>(site: CallSite, operation: string, fn: () => T)
   try {
     return fn();
   } catch (error) {
-    throw callFailure(site, operation, error);
+    throw storeError(site, operation, error);
   }
 }

@@ -5,7 +5,7 @@
  * installed becomes `DriverMissingError` naming the package, instead of Node's
  * ERR_MODULE_NOT_FOUND from deep inside idforge.
  */
-import { DriverBindingError, DriverMissingError } from 'idforge';
+import { DriverBindingError, DriverMissingError } from './errors.js';
 
 /**
  * Resolves the module `load` imports; rejects with `DriverMissingError` (driver `pkg`, store

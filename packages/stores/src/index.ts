@@ -14,18 +14,20 @@
 // The ticket-server port and its setup rule live in idforge/sequences; re-exported beside
 // openTicketServers so that opening and setting up servers needs one import. So does the store
 // used when none is named, declared once in the library (idforge/cli's DEFAULT_STORE is it too).
+// StoreUnavailableError is every store port's failure (defined in the library's core, since
+// its ports name it); it is re-exported here beside the errors only the stores throw.
 export {
   DEFAULT_STORE_URL,
   type PlannableTicketServer,
+  StoreUnavailableError,
   setupTicketServers,
 } from 'idforge/sequences';
 export {
   type Backend,
   type BackendOpeners,
   type BackendPort,
+  type BackendRules,
   CONNECT_TIMEOUT_MS,
-  type DriverFailure,
-  type FailureKind,
   type UrlRules,
 } from './backend.js';
 export {
@@ -44,6 +46,15 @@ export type {
   RedisClient,
   SqliteDatabase,
 } from './driver-types.js';
+export {
+  DriverBindingError,
+  DriverMissingError,
+  NodeInUseError,
+  StoreAuthError,
+  StoreNotMigratedError,
+  StorePathError,
+  type StorePathReason,
+} from './errors.js';
 export type { EtcdClientOptions, EtcdStoreOptions } from './etcd/connect.js';
 export { EtcdLeaseStore, openEtcdLeaseStore } from './etcd/lease-store.js';
 export type { FileStoreOptions } from './file/connect.js';
@@ -62,9 +73,6 @@ export {
   closeTicketServers,
   lazyTicketServer,
   migrateStore,
-  type OpenedSequence,
-  type OpenSequenceOptions,
-  type OpenSequenceSourceOptions,
   type OpenStoreOptions,
   openBackfillTarget,
   openBenchEngine,
@@ -72,13 +80,18 @@ export {
   openLeaseStore,
   openMarkStore,
   openSegmentStore,
-  openSequence,
-  openSequenceSource,
   openSqlFunctions,
   openTicketServer,
   openTicketServers,
   type TicketServerOptions,
 } from './open.js';
+export {
+  type OpenedSequence,
+  type OpenSequenceOptions,
+  type OpenSequenceSourceOptions,
+  openSequence,
+  openSequenceSource,
+} from './open-sequence.js';
 export type { PostgresClientOptions, PostgresStoreOptions } from './postgres/connect.js';
 export {
   type PgTransactionClient,

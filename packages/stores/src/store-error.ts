@@ -1,51 +1,51 @@
 /**
  * The one place a driver's failure becomes a typed store error: not migrated, credentials
- * refused, else `StoreUnavailableError` (unreachable, timed out, anything else). What each
- * driver's codes mean is its backend's `classify` (the descriptors in `<name>/backend.ts`:
- * PostgreSQL 42P01 / 3F000 and 28P01 / 28000, MySQL 1146 and 1044 / 1045, SQLite "no such
- * table", Redis NOAUTH / WRONGPASS, etcd authentication). Typed idforge errors pass through
- * unchanged. The driver's error is kept as `cause`; `address` is already redacted. No driver
- * is imported here.
+ * refused, else `StoreUnavailableError` (unreachable, timed out, anything else). What a
+ * driver's codes mean is told by the call site, which knows its backend: the
+ * {@link Classify} of the backend's folder (`<name>/rules.ts`: PostgreSQL 42P01 / 3F000 and
+ * 28P01 / 28000, MySQL 1146 and 1044 / 1045, SQLite "no such table", Redis NOAUTH / WRONGPASS,
+ * etcd authentication). Not the registry's: it reaches every adapter, so an adapter's error
+ * path that asked it would be an import circle. Typed idforge errors pass through unchanged.
+ * The driver's error is kept as `cause`; `address` is already redacted. No driver is imported
+ * here.
  */
-import {
-  IdforgeError,
-  StoreAuthError,
-  StoreNotMigratedError,
-  StorePathError,
-  StoreUnavailableError,
-} from 'idforge';
-import type { DriverFailure, FailureKind } from './backend.js';
-import { backends } from './backends.js';
+import { IdforgeError } from 'idforge';
+import { StoreUnavailableError } from 'idforge/coord';
+import type { Classify, DriverFailure, FailureKind } from './backend.js';
+import { StoreAuthError, StoreNotMigratedError, StorePathError } from './errors.js';
+
+/** Where a call goes, for its errors. */
+export interface CallSite {
+  readonly backend: string;
+  /** Redacted. */
+  readonly address: string;
+  /** What the backend's driver errors mean (its folder's `rules.ts`). */
+  readonly classify: Classify;
+}
 
 /**
- * What a driver error says about its cause: 'not-migrated', 'auth' or null (anything else),
- * by the first error of its cause chain that some backend's `classify` recognises.
+ * What a driver error says about its cause: 'not-migrated', 'auth', ... or null (anything
+ * else), by the first error of its cause chain that `classify` recognises.
  */
-export function storeFailureKind(error: unknown): FailureKind {
+export function storeFailureKind(classify: Classify, error: unknown): FailureKind {
   const seen = new Set<unknown>();
   for (let e = error; e !== null && typeof e === 'object' && !seen.has(e); ) {
     seen.add(e);
-    for (const backend of backends()) {
-      const kind = backend.classify?.(e as DriverFailure) ?? null;
-      if (kind !== null) return kind;
-    }
+    const kind = classify(e as DriverFailure);
+    if (kind !== null) return kind;
     e = (e as { cause?: unknown }).cause;
   }
   return null;
 }
 
 /**
- * The typed error for `cause`, a failure of `operation` on the store at `address`: the idforge
- * error itself when it is one, else by {@link storeFailureKind}.
+ * The typed error for `cause`, a failure of `operation` at `site`: the idforge error itself
+ * when it is one, else by {@link storeFailureKind}.
  */
-export function storeError(
-  backend: string,
-  address: string,
-  operation: string,
-  cause: unknown,
-): IdforgeError {
+export function storeError(site: CallSite, operation: string, cause: unknown): IdforgeError {
   if (cause instanceof IdforgeError) return cause;
-  switch (storeFailureKind(cause)) {
+  const { backend, address } = site;
+  switch (storeFailureKind(site.classify, cause)) {
     case 'not-migrated':
       return new StoreNotMigratedError(backend, address, operation, cause);
     case 'auth':

@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { StorePathError } from 'idforge';
+import { StorePathError } from './errors.js';
 
 /** Options of the stores kept in a file (sqlite:, file:). */
 export interface StoreFileOptions {

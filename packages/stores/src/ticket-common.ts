@@ -3,9 +3,8 @@
  * sequence tag and of a server's increment and offset, and where a re-planned series starts.
  * Misuse throws `RangeError` ("expected X, got Y"). No driver is imported here.
  */
-import { UnknownTagError } from 'idforge';
-import { assertTicketTag, RunningDeadline } from 'idforge/sequences';
-import { storeError } from './store-error.js';
+import { assertTicketTag, RunningDeadline, UnknownTagError } from 'idforge/sequences';
+import { type CallSite, storeError } from './store-error.js';
 
 /** The largest increment: MySQL's and MariaDB's `auto_increment_increment` maximum. */
 export const MAX_TICKET_INCREMENT = 65_535;
@@ -92,7 +91,7 @@ export function notSetUp(
  * the server; for a ticket that is a gap, never a duplicate (nobody receives it).
  */
 export async function withDeadline<T>(
-  where: { readonly backend: string; readonly address: string },
+  where: CallSite,
   operation: string,
   ms: number,
   fn: () => Promise<T>,
@@ -104,7 +103,7 @@ export async function withDeadline<T>(
     return await pending;
   } catch (e) {
     if (e instanceof RangeError) throw e;
-    throw storeError(where.backend, where.address, operation, e);
+    throw storeError(where, operation, e);
   }
 }
 

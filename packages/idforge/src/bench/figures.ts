@@ -2,6 +2,8 @@
  * The figures of `idforge bench db` derived from what a run measured: the counters' change
  * over a load, the insert rate by tenth, and the line on the cache regime. Pure functions.
  */
+
+import { ENGINES } from '../core/internal.js';
 import type { BenchEngine, EngineCounters, EngineSettings } from './ports.js';
 import type { BenchScheme, SchemeResult } from './report.js';
 
@@ -69,7 +71,7 @@ export function regimeLine(
   const top = sized.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
   const ratio = top.bytes / settings.cacheBytes;
-  if (engine === 'leveldb') {
+  if (ENGINES[engine].bench.store === 'lsm') {
     return `The largest table (${top.scheme}, ${mb(top.bytes)}) is ${ratio.toFixed(2)}× the ${settings.cacheName} (${mb(settings.cacheBytes)}), which serves reads only: an LSM tree writes to its memtable and compacts, so random keys cost compaction (write amplification), not cache misses.`;
   }
   const what = `The largest primary index (${top.scheme}, ${mb(top.bytes)}) is ${ratio.toFixed(2)}× ${settings.cacheName} (${mb(settings.cacheBytes)})`;

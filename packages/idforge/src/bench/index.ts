@@ -5,8 +5,6 @@
  * `openBenchEngine` in `@idforge/stores` (the only place drivers are loaded).
  */
 
-// The root barrel is at its export cap; this error belongs to writeReport's callers.
-export { BenchReportWriteError } from '../core/internal.js';
 export {
   ADVICE_DEFAULTS,
   type Advice,
@@ -15,6 +13,7 @@ export {
   advise,
 } from './advise.js';
 export { rateChartSvg, sizeChartSvg } from './charts.js';
+export { BenchReportWriteError, BenchTargetInUseError } from './errors.js';
 export { compareKeys, InversionCounter } from './order.js';
 export type {
   BenchBatch,

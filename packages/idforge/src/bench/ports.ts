@@ -1,9 +1,11 @@
 /**
- * What `idforge bench db` needs from a database: one implementation per engine under
- * src/stores/<engine>/bench-engine.ts (the only place drivers are imported). The runner
+ * What `idforge bench db` needs from a database: one implementation per engine with a bench
+ * trait in core/engines.ts, in @idforge/stores' `<engine>/bench-engine.ts` (the only place
+ * drivers are imported). The runner
  * (runner.ts) creates one table per key scheme through it, loads rows batch by batch, reads
  * the engine's cumulative counters before and after each load, and measures each table.
  */
+import type { EngineWith } from '../core/internal.js';
 
 /** How a scheme's key travels to the engine. */
 export type KeyKind =
@@ -83,8 +85,8 @@ export interface BenchSequence {
  * later run knows them as its own.
  */
 export interface BenchEngine {
-  /** 'postgres' | 'mysql' | 'sqlite' | 'leveldb'. */
-  readonly engine: 'postgres' | 'mysql' | 'sqlite' | 'leveldb';
+  /** Its name in core/engines.ts (an engine with the bench trait: 'postgres', 'leveldb', ...). */
+  readonly engine: EngineWith<'bench'>;
   /** The database with its password redacted, for the report and errors. */
   readonly address: string;
   /** The column type a key kind is stored in here ("uuid", "BINARY(16)", "bigint identity"). */

@@ -3,6 +3,7 @@
  * docs/benchmarks.md) beside report.md and the SVG charts. Figures an engine does not give are
  * null. Sizes are bytes, times seconds, densities 0..1.
  */
+import type { EngineWith } from '../core/internal.js';
 
 /** The key schemes the bench compares. */
 export const BENCH_SCHEMES = [
@@ -73,7 +74,7 @@ export interface DbBenchReport {
   readonly idforgeVersion: string;
   readonly startedAt: string;
   readonly finishedAt: string;
-  readonly engine: 'postgres' | 'mysql' | 'sqlite' | 'leveldb';
+  readonly engine: EngineWith<'bench'>;
   /** The database, password redacted. */
   readonly address: string;
   readonly server: string;

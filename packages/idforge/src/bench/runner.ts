@@ -3,8 +3,8 @@
  * measures each, drops it (unless kept) and returns the report. Writing the report and drawing
  * progress are the caller's (see write-report.ts and the CLI).
  */
-import { BenchTargetInUseError } from '../core/index.js';
 import { assertInteger } from '../core/internal.js';
+import { BenchTargetInUseError } from './errors.js';
 import { countedFigures, ratesByTenth, regimeLine } from './figures.js';
 import { InversionCounter } from './order.js';
 import type { BenchEngine, EngineCounters, KeyKind, TableMeasures } from './ports.js';

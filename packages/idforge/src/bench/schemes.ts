@@ -6,12 +6,12 @@ import {
   cryptoRandom,
   formatUuid,
   SnowflakeGenerator,
-  toMysqlSwap,
   UlidGenerator,
   UuidV7Generator,
   uuidv4,
-  uuidv4Bytes,
 } from '../core/index.js';
+import { ENGINES, enginesWith, traitsOf } from '../core/internal.js';
+import { toMysqlSwap, uuidv4Bytes } from '../uuid/index.js';
 import type { BenchEngine, BenchSequence, KeyKind } from './ports.js';
 import { BENCH_SCHEMES, type BenchScheme } from './report.js';
 
@@ -25,15 +25,20 @@ interface SchemeInfo {
   readonly never?: { readonly engines: readonly EngineName[]; readonly why: string };
 }
 
-const SQL: readonly EngineName[] = ['postgres', 'mysql', 'sqlite'];
-const ALL: readonly EngineName[] = ['postgres', 'mysql', 'sqlite', 'leveldb'];
+// The engines by their traits (core/engines.ts), never by name.
+const ALL: readonly EngineName[] = enginesWith('bench');
+const SEQUENCE: readonly EngineName[] = ALL.filter((e) => ENGINES[e].bench.sequence);
+const NO_SEQUENCE: readonly EngineName[] = ALL.filter((e) => !ENGINES[e].bench.sequence);
+const SWAP_IDIOM: readonly EngineName[] = ALL.filter(
+  (e) => traitsOf(e).bench?.uuidSwapIdiom === true,
+);
 
 const INFO: Readonly<Record<BenchScheme, SchemeInfo>> = {
   bigint: { kind: 'identity', engines: ALL },
   sequence: {
     kind: 'int64',
-    engines: SQL,
-    never: { engines: ['leveldb'], why: 'LevelDB holds no segment table to allocate from' },
+    engines: SEQUENCE,
+    never: { engines: NO_SEQUENCE, why: 'it holds no segment table to allocate from' },
   },
   snowflake: { kind: 'int64', engines: ALL },
   uuidv7: { kind: 'bytes16', engines: ALL },
@@ -43,7 +48,7 @@ const INFO: Readonly<Record<BenchScheme, SchemeInfo>> = {
   'uuidv7-text': { kind: 'text36', engines: ALL },
   // MySQL's UUID_TO_BIN(u, 1) order is a MySQL idiom: elsewhere it is the same bytes as any
   // time-ordered 16-byte key, so it runs there only when asked for.
-  'uuidv1-swap': { kind: 'bytes16', engines: ['mysql'] },
+  'uuidv1-swap': { kind: 'bytes16', engines: SWAP_IDIOM },
 };
 
 /** How a scheme's keys are stored. */

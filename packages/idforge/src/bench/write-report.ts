@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { BenchReportWriteError } from '../core/internal.js';
 import { rateChartSvg, sizeChartSvg } from './charts.js';
+import { BenchReportWriteError } from './errors.js';
 import type { DbBenchReport } from './report.js';
 import { checkReport, renderReportMarkdown } from './report-md.js';
 

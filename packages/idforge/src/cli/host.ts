@@ -1,7 +1,7 @@
 /**
  * What the library's command line borrows from the other packages when they are installed.
- * `idforge` (this package) holds every command that needs no server; the store-backed ones
- * (serve, migrate, leases, seq, ticket, bench, backfill) are in `@idforge/server`, and
+ * `idforge` (this package) holds every command that needs no server; the service and the
+ * store-backed ones are in `@idforge/server` (which lists them: this package does not), and
  * `gen snowflake --store URL` opens its store through `@idforge/stores`. The bin hands `run`
  * a host that loads them on demand; a package that is not installed becomes one line naming
  * the install command, exit 2, never Node's ERR_MODULE_NOT_FOUND.
@@ -18,6 +18,12 @@ import { type CliIo, UsageError } from './io.js';
  * flag it does not declare. `Command` alone (any table) is what a list of commands holds.
  */
 export interface Command<O extends Options = Options> {
+  /**
+   * The command's line in its bin's list of commands: its usage (`seq <sub> [tag]`) and what it
+   * does (`\n` starts an indented continuation line). The bins' help lists are built from these,
+   * so a command is named once: in the registry that holds it.
+   */
+  readonly summary: readonly [usage: string, text: string];
   readonly help: string;
   readonly options: O;
   // A method, so that a command of any one table is a `Command` of every table (a list).
@@ -51,17 +57,6 @@ export interface CliHost {
    */
   readonly bin?: { readonly name: string; readonly help: string };
 }
-
-/** The commands of the server package, listed in the library's help. */
-export const SERVER_COMMANDS: readonly string[] = [
-  'serve',
-  'migrate',
-  'leases',
-  'seq',
-  'ticket',
-  'bench',
-  'backfill',
-];
 
 export const SERVER_PACKAGE = '@idforge/server';
 export const STORES_PACKAGE = '@idforge/stores';
@@ -103,4 +98,18 @@ export async function loadPackage<T>(
     }
     throw error;
   }
+}
+
+/**
+ * The "Commands:" lines of a bin's help, one per command in the order of `commands`: the usage
+ * padded to a column, then the summary, its continuation lines under it.
+ */
+export function commandList(commands: Readonly<Record<string, Command>>): string {
+  return Object.values(commands)
+    .map(({ summary: [usage, text] }) => {
+      const [first, ...more] = text.split('\n');
+      const head = usage.length > 18 ? `  ${usage}\n${' '.repeat(22)}` : `  ${usage.padEnd(20)}`;
+      return [`${head}${first}`, ...more.map((line) => `${' '.repeat(22)}${line}`)].join('\n');
+    })
+    .join('\n');
 }

@@ -17,9 +17,9 @@ import { sqlCli } from './commands/sql.js';
 import {
   type CliHost,
   type Command,
+  commandList,
   loadPackage,
   PackageMissingError,
-  SERVER_COMMANDS,
   SERVER_PACKAGE,
 } from './host.js';
 import { type CliIo, UsageError } from './io.js';
@@ -27,34 +27,28 @@ import { VERSION } from './version.js';
 
 export type { CliIo } from './io.js';
 
-const mainHelp = `Usage: idforge <command> [options]
+/** The library's help around its list of commands, which the commands' summaries make. */
+function mainHelp(server: Readonly<Record<string, Command>> | undefined): string {
+  const serverPart =
+    server === undefined
+      ? `
+The service and the commands that keep state in a store (sequences, tickets, leases) come
+with the server package (npm install @idforge/server, or npx @idforge/server to serve at
+once), and are listed here once it is installed. gen --store and sql --store need
+@idforge/stores. Every command above works with idforge alone.
+`
+      : `
+Commands of @idforge/server:
+${commandList(server)}
+`;
+  return `Usage: idforge <command> [options]
 
 Unique identifiers for distributed systems: UUIDv4/v7, ULID, KSUID and Snowflake layouts.
 
 Commands:
-  gen <scheme>        generate IDs: uuidv4, uuidv7, ulid, ksuid, snowflake, typeid
-  inspect <id...>     detect the scheme of IDs and decode them (time, version, fields)
-  convert <id...>     convert between forms: v1/v6, MySQL swapped bytes, ULID/UUID, hex
-  layouts             list the Snowflake layouts with their horizons and rate caps
-  leases              list the live worker-ID leases of a store, with their marks
-  migrate             create what idforge needs in a store (--store URL; idempotent)
-  seq <sub> [tag]     segment sequences (create, next, show, step): numbers by blocks from a table
-  ticket <sub> <tag>  Flickr ticket servers (setup, next) over --servers URL,URL
-  plan --writers N    auto-increment offset/increment statements for N writers
-  advise              recommend an ID scheme from a few questions (--writers N, --json)
-  bench db            measure what each key scheme costs on your database (--store, --rows)
-  backfill            add and fill a public ID column of a live table, online (--store, --table)
-  public <sub>        opaque public IDs: keygen, retire, encode <id...>, decode <pid...>
-  shard <id...>       salt bucket and composite key for range-partitioned stores (--buckets N)
-  sql                 SQL functions minting and decoding IDs inside PostgreSQL or MariaDB
-                      (prints the SQL; --store URL --apply installs, --remove removes)
-  serve               run the ID service (HTTP API, Leaf routes, metrics, dashboard)
+${commandList(libraryCommands)}
   version             print the version
-
-serve, migrate, leases, seq, ticket, bench and backfill are in the server package
-(npm install @idforge/server, or npx @idforge/server to serve at once); gen --store and
-sql --store need @idforge/stores. Every other command works with idforge alone.
-
+${serverPart}
 Options:
   -h, --help          help for idforge or a command (idforge help <command>)
   -v, --version       print the version
@@ -74,17 +68,21 @@ Examples:
   idforge inspect 175928847299117063 --layout discord --json
   idforge convert c232ab00-9414-11ec-b3c8-9f6bdeced846 --to v6
 `;
+}
 
-/** The commands of the library's bin: none of them needs a server package. */
-const COMMANDS: Readonly<Record<string, Command>> = {
+/**
+ * The commands of the library's bin, in the order its help lists them: none of them needs a
+ * server package. A command is its file plus one line here (the server's: in its package).
+ */
+export const libraryCommands: Readonly<Record<string, Command>> = {
   gen: genCli,
   inspect: inspectCli,
   convert: convertCli,
+  layouts: layoutsCli,
   plan: planCli,
   advise: adviseCli,
   public: publicCli,
   shard: shardCli,
-  layouts: layoutsCli,
   sql: sqlCli,
 };
 
@@ -96,13 +94,13 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 export async function run(argv: readonly string[], io: CliIo, host: CliHost = {}): Promise<number> {
   const [name, ...rest] = argv;
   const bin = host.bin?.name ?? 'idforge';
-  const early = topLevel(name, rest, io, host);
+  const early = await topLevel(name, rest, io, host);
   if (early !== undefined || name === undefined) return early ?? 2;
   const topic = name === 'help' ? rest[0] : undefined;
   let command: Command | undefined;
   try {
     command = await commandOf(topic ?? name, host);
-    if (command === undefined) throw unknownCommand(topic ?? name);
+    if (command === undefined) throw unknownCommand(topic ?? name, []);
     if (name === 'help') {
       io.stdout.write(helpAs(command.help, bin));
       return 0;
@@ -114,8 +112,7 @@ export async function run(argv: readonly string[], io: CliIo, host: CliHost = {}
     }
     return await command.run(positionals, values, io, host);
   } catch (e) {
-    const known = command !== undefined || SERVER_COMMANDS.includes(name);
-    const cmd = known && name !== 'help' ? ` ${name}` : '';
+    const cmd = command !== undefined && name !== 'help' ? ` ${name}` : '';
     if (e instanceof PackageMissingError) {
       io.stderr.write(`${prefixed(bin, cmd, e.message)}\n`);
       return 2;
@@ -138,21 +135,20 @@ export async function run(argv: readonly string[], io: CliIo, host: CliHost = {}
  * The bin's own help (no command: exit 2; `-h`, `--help`, `help`: 0) or its version
  * (`version`, `-v`, `--version`); undefined for a command.
  */
-function topLevel(name: string | undefined, rest: readonly string[], io: CliIo, host: CliHost) {
-  const help = host.bin?.help ?? mainHelp;
-  if (name === undefined || name === '-h' || name === '--help') {
-    io.stdout.write(help);
-    return name === undefined ? 2 : 0;
-  }
-  if (name === 'help' && rest[0] === undefined) {
-    io.stdout.write(help);
-    return 0;
-  }
+async function topLevel(
+  name: string | undefined,
+  rest: readonly string[],
+  io: CliIo,
+  host: CliHost,
+): Promise<number | undefined> {
   if (name === '-v' || name === '--version' || name === 'version') {
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  return undefined;
+  const bare = name === undefined || name === '-h' || name === '--help';
+  if (!bare && !(name === 'help' && rest[0] === undefined)) return undefined;
+  io.stdout.write(host.bin?.help ?? mainHelp(await serverCommandsOf(host)));
+  return name === undefined ? 2 : 0;
 }
 
 /** A command's help as the bin that runs it names it: `Usage: idforge-server serve`. */
@@ -160,21 +156,42 @@ function helpAs(help: string, bin: string): string {
   return bin === 'idforge' ? help : help.replace(/^Usage: idforge /, `Usage: ${bin} `);
 }
 
-/** The command `name`: the library's own, or a server command lent by `host`. */
-async function commandOf(name: string | undefined, host: CliHost): Promise<Command | undefined> {
-  if (name === undefined) return undefined;
-  if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];
-  if (!SERVER_COMMANDS.includes(name)) return undefined;
-  const commands = await loadPackage(SERVER_PACKAGE, 'this command', host.serverCommands);
-  return Object.hasOwn(commands, name) ? commands[name] : undefined;
+/** The server package's commands, or undefined when the package is not installed. */
+async function serverCommandsOf(host: CliHost) {
+  try {
+    return await loadPackage(SERVER_PACKAGE, 'this command', host.serverCommands);
+  } catch (e) {
+    if (e instanceof PackageMissingError) return undefined;
+    throw e;
+  }
 }
 
-/** A command (or top-level flag) not known, with the closest known one. */
-function unknownCommand(name: string): UsageError {
+/**
+ * The command `name`: the library's own, or one of the server package's. Without that package
+ * a name the library does not know may be one of its commands: the error says so and names
+ * the install line, unless the name is close to one of the library's (a typo).
+ */
+async function commandOf(name: string | undefined, host: CliHost): Promise<Command | undefined> {
+  if (name === undefined) return undefined;
+  if (Object.hasOwn(libraryCommands, name)) return libraryCommands[name];
+  const server = await serverCommandsOf(host);
+  const names = [...Object.keys(libraryCommands), ...Object.keys(server ?? {})];
+  if (server !== undefined && Object.hasOwn(server, name)) return server[name];
+  if (server !== undefined || name.startsWith('-') || closest(name, names).length > 0) {
+    throw unknownCommand(name, names);
+  }
+  throw new PackageMissingError(
+    SERVER_PACKAGE,
+    `"${name}" is not an idforge command; if it is one of the service's, it`,
+  );
+}
+
+/** A command (or top-level flag) not known, with the closest of `names`. */
+function unknownCommand(name: string, names: readonly string[]): UsageError {
   const flag = name.startsWith('-');
   const close = flag
     ? closest(name.replace(/^--?/, ''), ['help', 'version'])
-    : closest(name, [...Object.keys(COMMANDS), ...SERVER_COMMANDS]);
+    : closest(name, names);
   const named = close.map((c) => `${flag ? '--' : ''}${c}`).join(' or ');
   const hint = close.length === 0 ? '' : ` (did you mean ${named}?)`;
   return new UsageError(`unknown ${flag ? 'flag' : 'command'} "${name}"${hint}`);

@@ -3,7 +3,8 @@
  * sequences, from one or more nodes with round robin and failover. Built on the built-in
  * `fetch`; imports only the core, so it runs in Node.js, browsers and edge runtimes.
  */
-import { ClientClosedError, MAX_REQUEST_COUNT, MAX_TAG_LENGTH } from '../core/index.js';
+import { MAX_REQUEST_COUNT, MAX_TAG_LENGTH } from '../wire/index.js';
+import { ClientClosedError } from './errors.js';
 import {
   type ClientOptions,
   ID_SCHEMES,
@@ -138,7 +139,8 @@ export class IdforgeClient {
   /**
    * Stops all work: requests in flight are aborted (their calls reject with
    * `ClientClosedError`), buffered sequence numbers are dropped (never handed out again), and
-   * later calls reject with `ClientClosedError`. Idempotent. The client holds no timers, so an
+   * later calls reject with `ClientClosedError`. Idempotent. The client's only timer, a
+   * sequence's back-off after a failed fetch, is unref'd while no call waits on it, so an
    * unclosed idle client does not keep a process alive either.
    */
   close(): void {

@@ -26,7 +26,8 @@ import type {
   RenewReport,
   RenewResult,
 } from '../coord/ports.js';
-import { ServiceUnavailableError, StoreUnavailableError } from '../core/index.js';
+import { StoreUnavailableError } from '../core/internal.js';
+import { ServiceUnavailableError } from './errors.js';
 import { clockParser, leaseParser, listParser, markParser, renewParser } from './lease-wire.js';
 import { resolveOptions } from './options.js';
 import { ServerPool, type ServerStats, type ServiceRequest } from './servers.js';

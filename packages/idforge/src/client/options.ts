@@ -5,7 +5,7 @@
  * described by its length only.
  */
 
-import { MAX_GENE_FROM, SERVICE_SCHEMES, type ServiceScheme } from '../core/index.js';
+import { MAX_GENE_FROM, SERVICE_SCHEMES, type ServiceScheme } from '../wire/index.js';
 
 /** The schemes the service issues (`GET /v1/ids/{scheme}`): the wire contract's list. */
 export const ID_SCHEMES = SERVICE_SCHEMES;
@@ -13,7 +13,7 @@ export type IdScheme = ServiceScheme;
 
 /**
  * The default `timeoutMs`: above the longest the service waits on its store before it answers
- * (its SEQUENCE_WAIT_MS, 1,500 ms, in src/service/sequences.ts; a test keeps the two apart by
+ * (its SEQUENCE_WAIT_MS, 1,500 ms, in packages/server/src/service/sequences.ts; a test keeps the two apart by
  * at least 500 ms), so a store outage reaches the caller as the server's 503 and its code, not
  * as a timeout of the client's own.
  */

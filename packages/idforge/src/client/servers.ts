@@ -19,15 +19,15 @@
  * 4xx without an idforge error body (a plain web server, a proxy) fails over like a 5xx. No timers: the back-off is a time
  * compared on the next request. Holds per-server state; safe to share within a process.
  */
+import { HLC_HEADER } from '../wire/index.js';
 import {
   ClientClosedError,
-  HLC_HEADER,
   type ServerFailure,
   ServiceAuthError,
   ServiceRejectedError,
   ServiceResponseError,
   ServiceUnavailableError,
-} from '../core/index.js';
+} from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import { errorBody, networkReason, retryAfter, snippet } from './wire.js';
 

@@ -4,17 +4,14 @@
  * numbers are decimal strings in 0 .. 2^63 - 1. A body that breaks this is refused whole
  * (`fail` throws `ServiceResponseError`). Also: the words of error answers and network errors.
  */
+import { isKsuid, isSnowflake, isUlid, isUuid } from '../core/index.js';
 import {
   type IdBatchBody,
-  isKsuid,
-  isSnowflake,
-  isUlid,
-  isUuid,
   MAX_SEQUENCE_VALUE,
   type NumberRange,
   type SegmentBody,
   type ServiceErrorBody,
-} from '../core/index.js';
+} from '../wire/index.js';
 import type { IdScheme } from './options.js';
 
 /** A block of sequence numbers [first, last], owned by this client alone: the wire's range. */

@@ -14,7 +14,8 @@
  * watches for each peer's next renewal and is refused when it differs from a peer by more than
  * the bound. There the first node to start is the reference, skewed or not.
  */
-import { type Clock, ClockSkewError } from '../core/index.js';
+import type { Clock } from '../core/index.js';
+import { ClockSkewError } from './errors.js';
 import type { LeaseRecord, LeaseStore } from './ports.js';
 
 /** One live peer's clock as the check measured it. */

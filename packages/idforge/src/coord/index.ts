@@ -3,6 +3,16 @@
  * opened with `openLeaseStore` from @idforge/stores; this layer never imports a driver. This
  * file re-exports only, by name (see docs/architecture.md).
  */
+// Shared with other layers, so defined in the core: every store port's failure, and the
+// not-ready refusal idforge/hlc's node clock throws too.
+export { NotReadyError, StoreUnavailableError } from '../core/internal.js';
+export {
+  BehindMarkError,
+  ClockSkewError,
+  DuplicateWorkerError,
+  LeaseLostError,
+  NoFreeWorkerError,
+} from './errors.js';
 export {
   checkSkew,
   type FleetClock,

@@ -11,8 +11,9 @@
  * Renewal failures are retried quickly; the node keeps issuing until a bound is reached.
  * Timers are unref'd and stop on close() or the AbortSignal.
  */
-import { type Clock, NoFreeWorkerError, StoreUnavailableError } from '../core/index.js';
-import { Backoff } from '../core/internal.js';
+import type { Clock } from '../core/index.js';
+import { Backoff, StoreUnavailableError } from '../core/internal.js';
+import { NoFreeWorkerError } from './errors.js';
 import type { Lease, LeaseOwner, LeaseStore } from './ports.js';
 import { sleep } from './sleep.js';
 

@@ -20,7 +20,8 @@ export interface NodeLogger {
 /**
  * What a node issues IDs with. The core `SnowflakeGenerator` is one; a generator of another
  * kind over the same layout (idforge/hlc's HLC IDs) is another. It must call `admit` before
- * the first ID of each new tick and issue nothing the admit refused: that is the fencing.
+ * the first ID of each new tick and issue nothing the admit refused: that is the fencing
+ * (node-fence.ts lists its checks).
  */
 export interface NodeGenerator {
   /** `gene`: for a layout with a gene field (SnowflakeGenerator's); others refuse one. */

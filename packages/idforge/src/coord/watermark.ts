@@ -5,9 +5,10 @@
  *
  * The mark is an exclusive upper bound on the tick start of every ID issued under the worker
  * ID, written ahead: a node persists a reservation before it issues IDs up to it (see
- * snowflake-node.ts). Pure functions; the node does the waiting.
+ * node-fence.ts). Pure functions; the node does the waiting (node-activation.ts).
  */
-import { BehindMarkError, type Layout } from '../core/index.js';
+import type { Layout } from '../core/index.js';
+import { BehindMarkError } from './errors.js';
 
 /** The first tick start at or after `ms`: IDs may be issued from there on. */
 export function ceilToTick(layout: Layout, ms: number): number {

@@ -55,10 +55,19 @@ export {
   writeBase62Word,
 } from './encoding/base62.js';
 export { BYTE_TO_HEX, bytesToHex, HEX_VALUE, hexInto } from './encoding/hex.js';
-// Exported to users by idforge/hlc (src/hlc/index.ts), not by the root barrel.
-export { HlcCounterOverflowError, HlcDriftError } from './errors-hlc.js';
-// Exported to users by idforge/bench (src/bench/index.ts), not by the root barrel.
-export { BenchReportWriteError } from './errors-store.js';
+export {
+  dialectsOf,
+  ENGINES,
+  type EngineName,
+  type EngineTraits,
+  type EngineWith,
+  enginesWith,
+  type PlanDialectName,
+  type SqlDialectName,
+  traitsOf,
+} from './engines.js';
+// Exported to users by the subpaths whose ports name them (coord, sequences, hlc, stores).
+export { NotReadyError, StoreUnavailableError } from './errors-shared.js';
 export { instantMs, instantRange } from './instant.js';
 export { INT64_MAX, UINT64_MAX } from './limits.js';
 export { unsafeUuidV7AtInto } from './minted-at.js';

@@ -3,9 +3,12 @@
  * OPODIS 2014, Fig. 5).
  */
 import type { Clock } from '../core/index.js';
-import { HlcDriftError, rangeError, typeError } from '../core/internal.js';
-import { advanceHlc, type HlcSettings, hlcSettings } from './step.js';
-import { assertHlc, HLC_MAX_L, type HlcTimestamp } from './timestamp.js';
+import { rangeError, typeError } from '../core/internal.js';
+import { HlcState, type HlcStats } from './state.js';
+import { hlcSettings } from './step.js';
+import { HLC_MAX_L, type HlcTimestamp } from './timestamp.js';
+
+export type { HlcStats } from './state.js';
 
 /** Options of {@link HybridLogicalClock}. Validated at construction, never after. */
 export interface HybridLogicalClockOptions {
@@ -39,18 +42,6 @@ export interface HybridLogicalClockOptions {
   readonly initial?: HlcTimestamp;
 }
 
-/** Counters of a {@link HybridLogicalClock}. */
-export interface HlcStats {
-  /** Timestamps issued by {@link HybridLogicalClock.now}. */
-  readonly issued: number;
-  /** Remote timestamps merged by {@link HybridLogicalClock.receive}. */
-  readonly received: number;
-  /** Calls that waited for the physical clock because the counter was full. */
-  readonly waits: number;
-  /** Remote timestamps refused for drift. */
-  readonly refused: number;
-}
-
 const OPTIONS = new Set('clock maxDriftMs counterBits maxWaitMs initial'.split(' '));
 
 /**
@@ -68,14 +59,7 @@ const OPTIONS = new Set('clock maxDriftMs counterBits maxWaitMs initial'.split('
  * Holds state; one instance per node. Synchronous, so safe within one JavaScript thread.
  */
 export class HybridLogicalClock {
-  readonly #s: HlcSettings;
-  #l: number;
-  #c: number;
-  #issued: number;
-  #received: number;
-  #waits: number;
-  #refused: number;
-  readonly #onWait: () => void;
+  readonly #h: HlcState;
 
   constructor(options: HybridLogicalClockOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -86,16 +70,7 @@ export class HybridLogicalClock {
         throw rangeError('HybridLogicalClock options', `only ${[...OPTIONS].join(', ')}`, key);
       }
     }
-    this.#s = hlcSettings('HybridLogicalClock', options, options.counterBits ?? 16);
-    this.#l = this.#s.initial.l;
-    this.#c = this.#s.initial.c;
-    this.#issued = 0;
-    this.#received = 0;
-    this.#waits = 0;
-    this.#refused = 0;
-    this.#onWait = () => {
-      this.#waits++;
-    };
+    this.#h = new HlcState(hlcSettings('HybridLogicalClock', options, options.counterBits ?? 16));
   }
 
   /**
@@ -109,26 +84,22 @@ export class HybridLogicalClock {
     // clock ahead of l (a fresh (pt, 0)), or a counter with room. Everything else (a full
     // counter, the 2^48 horizon) goes through advanceHlc.
     // REF: npm run bench (HLC send event): one object per call instead of two.
-    const pt = this.#s.clock.now();
-    if (pt > this.#l) {
+    const h = this.#h;
+    const pt = h.s.clock.now();
+    if (pt > h.l) {
       if (pt <= HLC_MAX_L) {
-        this.#l = pt;
-        this.#c = 0;
-        this.#issued++;
+        h.l = pt;
+        h.c = 0;
+        h.issued++;
         return { l: pt, c: 0 };
       }
-    } else if (this.#c < this.#s.maxCounter) {
-      this.#issued++;
-      return { l: this.#l, c: ++this.#c };
+    } else if (h.c < h.s.maxCounter) {
+      h.issued++;
+      return { l: h.l, c: ++h.c };
     }
-    return this.#advance();
-  }
-
-  #advance(): HlcTimestamp {
-    const next = advanceHlc({ l: this.#l, c: this.#c }, undefined, this.#s, this.#onWait);
-    this.#l = next.l;
-    this.#c = next.c;
-    this.#issued++;
+    const next = h.advance();
+    h.commit(next);
+    h.issued++;
     return next;
   }
 
@@ -140,32 +111,16 @@ export class HybridLogicalClock {
    * {@link now}. On any throw the state is unchanged.
    */
   receive(remote: HlcTimestamp): HlcTimestamp {
-    assertHlc('HybridLogicalClock receive remote', remote);
-    let next: HlcTimestamp;
-    try {
-      next = advanceHlc({ l: this.#l, c: this.#c }, remote, this.#s, this.#onWait);
-    } catch (e) {
-      if (e instanceof HlcDriftError) this.#refused++;
-      throw e;
-    }
-    this.#l = next.l;
-    this.#c = next.c;
-    this.#received++;
-    return next;
+    return this.#h.receive('HybridLogicalClock', remote);
   }
 
   /** The latest timestamp issued (the initial state before any): what to send with a message. */
   get last(): HlcTimestamp {
-    return { l: this.#l, c: this.#c };
+    return this.#h.last;
   }
 
   /** A snapshot of the counters. */
   get stats(): HlcStats {
-    return {
-      issued: this.#issued,
-      received: this.#received,
-      waits: this.#waits,
-      refused: this.#refused,
-    };
+    return this.#h.stats;
   }
 }

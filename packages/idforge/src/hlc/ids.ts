@@ -9,10 +9,10 @@ import {
   HorizonExceededError,
   type Layout,
 } from '../core/index.js';
-import { assertInteger, HlcDriftError, rangeError, typeError } from '../core/internal.js';
-import type { HlcStats } from './clock.js';
-import { advanceHlc, type HlcSettings, hlcSettings } from './step.js';
-import { assertHlc, type HlcTimestamp } from './timestamp.js';
+import { assertInteger, rangeError, typeError } from '../core/internal.js';
+import { HlcState, type HlcStats } from './state.js';
+import { hlcSettings } from './step.js';
+import type { HlcTimestamp } from './timestamp.js';
 
 /**
  * `hlc`: the HLC ID layout, from 2025-01-01T00:00:00Z (the default layout's epoch, so the
@@ -101,20 +101,13 @@ export class HlcIdGenerator {
   /** The node field of every ID. */
   readonly node: number;
   readonly layout: Layout;
-  readonly #s: HlcSettings;
+  readonly #h: HlcState;
   readonly #admit: ((lMs: number) => void) | undefined;
   readonly #nodeBits: bigint;
-  #l: number;
-  #c: number;
   /** The `l` last admitted (and issued an ID), -1 before the first. */
   #admitted: number;
   /** `(l - epoch) << 22 | node` of the admitted `l`. */
   #base: bigint;
-  #issued: number;
-  #received: number;
-  #waits: number;
-  #refused: number;
-  readonly #onWait: () => void;
 
   constructor(options: HlcIdGeneratorOptions) {
     if (typeof options !== 'object' || options === null) {
@@ -127,44 +120,35 @@ export class HlcIdGenerator {
     }
     this.node = assertInteger('HlcIdGenerator node', options.node, 0, 1023);
     this.layout = HLC_LAYOUT;
-    this.#s = hlcSettings('HlcIdGenerator', options, 12);
+    this.#h = new HlcState(hlcSettings('HlcIdGenerator', options, 12));
     if (options.admit !== undefined && typeof options.admit !== 'function') {
       throw typeError('HlcIdGenerator admit', 'a function', options.admit);
     }
     this.#admit = options.admit;
     this.#nodeBits = BigInt(this.node);
-    this.#l = this.#s.initial.l;
-    this.#c = this.#s.initial.c;
     this.#admitted = -1;
     this.#base = 0n;
-    this.#issued = 0;
-    this.#received = 0;
-    this.#waits = 0;
-    this.#refused = 0;
-    this.#onWait = () => {
-      this.#waits++;
-    };
   }
 
   /** The next ID, greater than every ID this generator issued before. Throws as the class says. */
   next(): bigint {
     // The common case: the physical clock has not passed l (same ms), l is admitted and the
     // counter has room: the paper's send event is c + 1, without allocating.
-    if (this.#s.clock.now() <= this.#l && this.#l === this.#admitted && this.#c < MAX_C) {
-      this.#c++;
-      this.#issued++;
-      return this.#base | (BigInt(this.#c) << C_SHIFT);
+    const h = this.#h;
+    if (h.s.clock.now() <= h.l && h.l === this.#admitted && h.c < MAX_C) {
+      h.c++;
+      h.issued++;
+      return this.#base | (BigInt(h.c) << C_SHIFT);
     }
-    const next = advanceHlc({ l: this.#l, c: this.#c }, undefined, this.#s, this.#onWait);
+    const next = h.advance();
     checkHorizon(next.l);
     if (next.l !== this.#admitted) {
       this.#admit?.(next.l);
       this.#admitted = next.l;
       this.#base = (BigInt(next.l - EPOCH) << TIME_SHIFT) | this.#nodeBits;
     }
-    this.#l = next.l;
-    this.#c = next.c;
-    this.#issued++;
+    h.commit(next);
+    h.issued++;
     return this.#base | (BigInt(next.c) << C_SHIFT);
   }
 
@@ -187,33 +171,17 @@ export class HlcIdGenerator {
    * layout's horizon, HlcCounterOverflowError; the state is then unchanged.
    */
   receive(remote: HlcTimestamp): void {
-    assertHlc('HlcIdGenerator receive remote', remote);
-    let next: HlcTimestamp;
-    try {
-      next = advanceHlc({ l: this.#l, c: this.#c }, remote, this.#s, this.#onWait);
-    } catch (e) {
-      if (e instanceof HlcDriftError) this.#refused++;
-      throw e;
-    }
-    checkHorizon(next.l);
-    this.#l = next.l;
-    this.#c = next.c;
-    this.#received++;
+    this.#h.receive('HlcIdGenerator', remote, checkHorizon);
   }
 
   /** The HLC state: the latest timestamp issued or received. Send it with a message. */
   get last(): HlcTimestamp {
-    return { l: this.#l, c: this.#c };
+    return this.#h.last;
   }
 
   /** A snapshot of the counters (`issued` counts IDs). */
   get stats(): HlcStats {
-    return {
-      issued: this.#issued,
-      received: this.#received,
-      waits: this.#waits,
-      refused: this.#refused,
-    };
+    return this.#h.stats;
   }
 }
 

@@ -4,12 +4,14 @@
  * barrels and its own files, no `node:` module and no timer. Every export is listed by name.
  */
 
-export { HlcCounterOverflowError, HlcDriftError } from '../core/internal.js';
+// NotReadyError is in the core because idforge/coord's node throws it too.
+export { NotReadyError } from '../core/internal.js';
 export {
   type HlcStats,
   HybridLogicalClock,
   type HybridLogicalClockOptions,
 } from './clock.js';
+export { HlcCounterOverflowError, HlcDriftError } from './errors.js';
 export { HLC_LAYOUT, HlcIdGenerator, type HlcIdGeneratorOptions, hlcOfId } from './ids.js';
 export {
   HlcNodeClock,

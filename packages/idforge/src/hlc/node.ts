@@ -6,8 +6,8 @@
  * structurally against coord's `NodeGenerator` and `NodeGeneratorInit`: this layer imports
  * only the core, so it stays browser-safe.
  */
-import { type Clock, NotReadyError, type SnowflakeStats } from '../core/index.js';
-import { assertNumber, rangeError, typeError } from '../core/internal.js';
+import type { Clock, SnowflakeStats } from '../core/index.js';
+import { assertNumber, NotReadyError, rangeError, typeError } from '../core/internal.js';
 import { HlcIdGenerator } from './ids.js';
 import type { HlcTimestamp } from './timestamp.js';
 

@@ -4,14 +4,8 @@
  * {@link HybridLogicalClock} and the HLC ID generator; not exported by the package.
  */
 import { type Clock, HorizonExceededError } from '../core/index.js';
-import {
-  assertInteger,
-  assertNumber,
-  defaultClock,
-  HlcCounterOverflowError,
-  HlcDriftError,
-  typeError,
-} from '../core/internal.js';
+import { assertInteger, assertNumber, defaultClock, typeError } from '../core/internal.js';
+import { HlcCounterOverflowError, HlcDriftError } from './errors.js';
 import { assertHlc, HLC_MAX_L, type HlcTimestamp } from './timestamp.js';
 
 /**

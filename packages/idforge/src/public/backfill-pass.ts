@@ -3,7 +3,7 @@
  * key order after the last key of the batch before, the NULLs among them filled, one commit
  * per batch. The counts it moves are the run's, which reports them as progress.
  */
-import { BackfillTableError } from '../core/index.js';
+import { ENGINES } from '../core/internal.js';
 import type {
   BackfillColumn,
   BackfillKey,
@@ -12,6 +12,7 @@ import type {
   BackfillValue,
 } from './backfill-ports.js';
 import type { BackfillValues } from './backfill-values.js';
+import { BackfillTableError } from './errors-backfill.js';
 
 /** What the passes work from: the table and column, the batch, the values, signal and clock. */
 export interface FillJob {
@@ -76,7 +77,9 @@ function timed(
   return scan.keys.map((k, i) => {
     const at = scan.at?.[i];
     if (typeof at === 'number') return job.values.value(k, at);
-    const what = target.engine === 'sqlite' ? 'NULL (or text that is no date-time)' : 'NULL';
+    const what = ENGINES[target.engine].backfill.textHoldsTime
+      ? 'NULL (or text that is no date-time)'
+      : 'NULL';
     throw new BackfillTableError(
       target.engine,
       target.address,

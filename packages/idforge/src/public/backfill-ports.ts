@@ -1,12 +1,14 @@
 /**
  * What `idforge backfill` (backfill.ts) needs from a database: one implementation per engine
- * under src/stores/<engine>/backfill-target.ts, the only place drivers are imported. The port
+ * with a backfill trait in core/engines.ts, in @idforge/stores' `<engine>/backfill-target.ts`,
+ * the only place drivers are imported. The port
  * describes and changes one table; every decision (is the key usable, does the column fit,
  * which rows next, when is it done) is the orchestration's, so the rules are written once.
  *
  * Names reach a target already checked (letters, digits, `_`, `$`; a table may be
  * `schema.name`); the target quotes them in its own way.
  */
+import type { EngineWith } from '../core/internal.js';
 
 /** A row's key as the backfill carries it: an integer key, or the 16 bytes of a uuid/binary key. */
 export type BackfillKey = bigint | Uint8Array;
@@ -61,7 +63,8 @@ export interface BackfillScan {
 
 /** One open database for the backfill. Not for concurrent use by two backfills at once. */
 export interface BackfillTarget {
-  readonly engine: 'postgres' | 'mysql' | 'sqlite';
+  /** Its name in core/engines.ts (an engine with the backfill trait). */
+  readonly engine: EngineWith<'backfill'>;
   /** The database with its password redacted, for reports and errors. */
   readonly address: string;
   /** The table's columns, or null when there is no such table. */

@@ -4,8 +4,10 @@
  * (which may depend on the key: a public ID of a 64-bit key is shorter than one of a 128-bit
  * key) and makes one value per row.
  */
-import { type RandomSource, UuidV7Generator, ulidAt, uuidv4Bytes } from '../core/index.js';
+import { type RandomSource, UuidV7Generator } from '../core/index.js';
 import { defaultPool, RandomPool, unsafeUuidV7AtInto } from '../core/internal.js';
+import { ulidAt } from '../ulid/index.js';
+import { uuidv4Bytes } from '../uuid/index.js';
 import type { BackfillColumnSpec, BackfillKey, BackfillValue } from './backfill-ports.js';
 
 /** What kind of key the table has, as the backfill found it. */

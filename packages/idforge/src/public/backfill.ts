@@ -24,8 +24,7 @@
  *
  * Browser-safe like the rest of idforge/public: no I/O of its own, no timers.
  */
-import { BackfillNoKeyError, BackfillTableError } from '../core/index.js';
-import { assertInteger, typeError } from '../core/internal.js';
+import { assertInteger, ENGINES, typeError } from '../core/internal.js';
 import { type FillCounts, type FillJob, fillPass } from './backfill-pass.js';
 import type {
   BackfillColumn,
@@ -34,6 +33,7 @@ import type {
   BackfillTarget,
 } from './backfill-ports.js';
 import type { BackfillValues } from './backfill-values.js';
+import { BackfillNoKeyError, BackfillTableError } from './errors-backfill.js';
 
 /** Largest --batch: a batch is one transaction; larger ones hold their row locks longer. */
 export const MAX_BACKFILL_BATCH = 10_000;
@@ -240,12 +240,13 @@ async function timeColumn(
     new BackfillTableError(target.engine, target.address, job.table, job.column, reason, found);
   const at = info.columns.find((c) => c.name === name);
   if (at === undefined) throw fail('time-column', `is "${name}", which does not exist`);
-  // SQLite has no time type: its date functions read date-time text.
-  const holdsTime = at.kind === 'time' || (target.engine === 'sqlite' && at.kind === 'text');
+  // An engine without a time type (SQLite) keeps times as date-time text: its trait says so.
+  const textTime = ENGINES[target.engine].backfill.textHoldsTime;
+  const holdsTime = at.kind === 'time' || (textTime && at.kind === 'text');
   if (!holdsTime) throw fail('time-column', `is "${name}" of type ${at.type}, not a point in time`);
   const untimed = await target.untimed(job.table, at, existing === undefined ? null : job.column);
   if (untimed > 0) {
-    const what = target.engine === 'sqlite' ? 'NULL or not date-time text' : 'NULL';
+    const what = textTime ? 'NULL or not date-time text' : 'NULL';
     throw fail('untimed', `${untimed} row(s) to fill have ${name} ${what}`);
   }
   return at;

@@ -32,6 +32,17 @@ export {
   uuidv7Values,
 } from './backfill-values.js';
 export {
+  PublicIdInvalidError,
+  type PublicIdInvalidReason,
+  PublicKeyRetiredError,
+  PublicKeysInvalidError,
+} from './errors.js';
+export {
+  BackfillNoKeyError,
+  BackfillTableError,
+  type BackfillTableReason,
+} from './errors-backfill.js';
+export {
   formatPublicKeys,
   generatePublicKey,
   MAX_VERSION as PUBLIC_KEY_MAX_VERSION,

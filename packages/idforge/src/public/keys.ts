@@ -15,8 +15,9 @@
  * (AES-128, 22 characters) or 32 bytes (AES-256, 43 characters) of unpadded base64url. Keys
  * come from this text, never from code.
  */
-import { cryptoRandom, PublicKeysInvalidError, type RandomSource } from '../core/index.js';
+import { cryptoRandom, type RandomSource } from '../core/index.js';
 import { assertInteger, rangeError, typeError } from '../core/internal.js';
+import { PublicKeysInvalidError } from './errors.js';
 
 /** One key version. */
 export interface PublicKey {

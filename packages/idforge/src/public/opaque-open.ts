@@ -4,8 +4,8 @@
  * check comes first, so a forgery never yields an ID, and the retired test comes after it,
  * so only a genuine ID is told its key is retired (a made-up one is just invalid).
  */
-import { PublicIdInvalidError, PublicKeyRetiredError } from '../core/index.js';
 import { loadWord, storeWord, swapWord } from './aes.js';
+import { PublicIdInvalidError, PublicKeyRetiredError } from './errors.js';
 import type { VersionKey } from './version-key.js';
 
 /** 64-bit: AES⁻¹ under k64, then the last 8 bytes must equal the prefix's redundancy. */

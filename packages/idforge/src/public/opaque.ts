@@ -38,10 +38,10 @@
  *
  * REF: bench/peers/public-group.ts (encode and decode each well over 1 M/s on one core).
  */
-import { PublicIdInvalidError } from '../core/index.js';
 import { assertInteger, rangeError, typeError, UINT64_MAX } from '../core/internal.js';
 import { loadWord, storeWord, swapWord } from './aes.js';
 import { decodeBase64url, encodeBase64url } from './base64url.js';
+import { PublicIdInvalidError } from './errors.js';
 import { assertPublicKey, MAX_VERSION, type PublicKey, VERSION_CHARS } from './keys.js';
 import { lengthError, open64, open128 } from './opaque-open.js';
 import { type Tweak, VersionKey } from './version-key.js';

@@ -4,13 +4,8 @@
  * TypeIDs of one prefix sort as their UUIDs do and the core's UUIDv7 bounds and backdated
  * UUIDv7s carry over unchanged (core/bounds.ts, core/minted-at.ts say what each guarantees).
  */
-import {
-  type IdBounds,
-  type Instant,
-  type RandomSource,
-  uuidv7At,
-  uuidv7Bounds,
-} from '../core/index.js';
+import type { Instant, RandomSource } from '../core/index.js';
+import { type IdBounds, uuidv7At, uuidv7Bounds } from '../uuid/index.js';
 import { assertTypeIdPrefix, uuidToTypeId } from './typeid.js';
 
 /**

@@ -32,7 +32,7 @@
  * blocks of a source increasing. Not for Redis Cluster replicas: a failover to a replica that
  * lags is a regression like any other, which the guard catches the same way.
  */
-import { CounterRegressedError, SequenceExhaustedError } from '../core/index.js';
+import { CounterRegressedError, SequenceExhaustedError } from './errors.js';
 import {
   type BlockSource,
   type CounterStore,

@@ -11,7 +11,8 @@
  * begins: its unused numbers are wasted, never reissued). Not safe to share between processes
  * by itself; every process opens its own over the shared store.
  */
-import { type Clock, TagExistsError, UnknownTagError } from '../core/index.js';
+import type { Clock } from '../core/index.js';
+import { TagExistsError, UnknownTagError } from './errors.js';
 import type { FormattedNumber, NumberFormat, NumberPeriod } from './number-format.js';
 import type { SegmentBuffer } from './segment-buffer.js';
 import type { SegmentSequenceOptions } from './sequence.js';

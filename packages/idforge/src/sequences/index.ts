@@ -5,13 +5,22 @@
  * This file re-exports only, by name.
  */
 
-export { DEFAULT_STORE_URL, RunningDeadline } from '../core/internal.js';
+// StoreUnavailableError: the failure every store port names, shared with coord (in the core).
+export { DEFAULT_STORE_URL, RunningDeadline, StoreUnavailableError } from '../core/internal.js';
 export {
   type CounterBlockSource,
   type CounterBlockSourceOptions,
   type CounterSourceStats,
   counterBlockSource,
 } from './counter-source.js';
+export {
+  CounterRegressedError,
+  GapFreeExhaustedError,
+  GapFreeTimeoutError,
+  SequenceExhaustedError,
+  TagExistsError,
+  UnknownTagError,
+} from './errors.js';
 export {
   type FormattedBatch,
   FormattedSequence,
@@ -36,6 +45,7 @@ export {
 export {
   MAX_WRITERS,
   PLAN_CAVEAT,
+  PLAN_DIALECTS,
   type PlanDialect,
   type PlanOptions,
   planWriters,

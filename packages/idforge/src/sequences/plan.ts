@@ -4,9 +4,12 @@
  * (1-based) issues i, i + increment, i + 2 * increment, ...; with increment >= N no two writers
  * ever issue the same number. Pure: builds text, runs nothing.
  */
+import { dialectsOf, type PlanDialectName } from '../core/internal.js';
 import { assertTicketTag } from './tag.js';
 
-export type PlanDialect = 'mysql' | 'postgres';
+/** The dialects of the engines whose writers can be planned (core/engines.ts). */
+export type PlanDialect = PlanDialectName;
+export const PLAN_DIALECTS: readonly PlanDialect[] = dialectsOf('writerPlan');
 
 /** Options of {@link planWriters}. */
 export interface PlanOptions {
@@ -78,8 +81,9 @@ export function planWriters(
   if (!Number.isInteger(writers) || writers < 1 || writers > MAX_WRITERS) {
     throw new RangeError(`writers: expected an integer in [1, ${MAX_WRITERS}], got ${writers}`);
   }
-  if (dialect !== 'mysql' && dialect !== 'postgres') {
-    throw new RangeError(`dialect: expected "mysql" or "postgres", got ${JSON.stringify(dialect)}`);
+  if (!PLAN_DIALECTS.includes(dialect)) {
+    const known = PLAN_DIALECTS.map((d) => `"${d}"`).join(' or ');
+    throw new RangeError(`dialect: expected ${known}, got ${JSON.stringify(dialect)}`);
   }
   const increment = options.increment ?? writers;
   if (!Number.isInteger(increment) || increment < writers || increment > MAX_WRITERS) {
@@ -95,14 +99,7 @@ export function planWriters(
       writer: offset,
       offset,
       increment,
-      statements:
-        dialect === 'mysql'
-          ? mysqlStatements(increment, offset, name)
-          : pgStatements(increment, offset, name),
-      config:
-        dialect === 'mysql'
-          ? [`auto_increment_increment = ${increment}`, `auto_increment_offset = ${offset}`]
-          : [],
+      ...WRITERS[dialect](increment, offset, name),
       sample: [0, 1, 2].map((k) => BigInt(offset) + BigInt(k) * BigInt(increment)),
     });
   }
@@ -110,6 +107,24 @@ export function planWriters(
   for (let o = writers + 1; o <= increment; o++) spareOffsets.push(o);
   return { dialect, writers, increment, spareOffsets, perWriter, caveat: PLAN_CAVEAT };
 }
+
+/** What one writer of a dialect runs, and the configuration that keeps it across restarts. */
+type WriterSteps = (
+  increment: number,
+  offset: number,
+  name: string | undefined,
+) => { statements: string[]; config: string[] };
+
+const WRITERS: Readonly<Record<PlanDialect, WriterSteps>> = {
+  mysql: (increment, offset, name) => ({
+    statements: mysqlStatements(increment, offset, name),
+    config: [`auto_increment_increment = ${increment}`, `auto_increment_offset = ${offset}`],
+  }),
+  postgres: (increment, offset, name) => ({
+    statements: pgStatements(increment, offset, name),
+    config: [],
+  }),
+};
 
 function mysqlStatements(increment: number, offset: number, name: string | undefined): string[] {
   const out = [

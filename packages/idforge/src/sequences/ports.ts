@@ -9,11 +9,11 @@
  * reached or fails; other rejections are listed per method.
  */
 
-import type { NumberRange } from '../core/index.js';
+import type { NumberRange } from '../wire/index.js';
 
 // The largest number any sequence hands out (2^63 - 1) and the range of numbers [first, last]:
 // part of the wire contract, core/wire.ts.
-export { MAX_SEQUENCE_VALUE, type NumberRange } from '../core/index.js';
+export { MAX_SEQUENCE_VALUE, type NumberRange } from '../wire/index.js';
 
 /** One business tag of a segment table (orders, users, photos...). */
 export interface SegmentTag {
@@ -134,6 +134,13 @@ export interface CounterStore {
   incrBy(tag: string, by: number): Promise<bigint>;
   /** Raises the counter to at least `value` (never lowers it); returns the new value. */
   raiseTo(tag: string, value: bigint): Promise<bigint>;
+  /**
+   * Creates the counter of `tag` holding `value` (the next block starts above it) unless it
+   * exists, atomically; returns `value`. Rejects with `TagExistsError` when it exists, leaving
+   * it unchanged, as a table store refuses an existing tag. `idforge seq create` needs it; a
+   * store that cannot create a counter ahead of its first block may leave it out.
+   */
+  create?(tag: string, value: bigint): Promise<bigint>;
   close(): Promise<void>;
 }
 

@@ -4,21 +4,26 @@
  *
  *   current [first ........ trigger ............ last]   next [first ... last] (or loading)
  *            ^ served from here, one increment per ID
- *   when the current segment is `prefetchAt` used (default 10%), the next one is fetched in
- *   the background; when the current one runs out, the next becomes current.
+ *   when number `first + floor(size x prefetchAt)` is handed out (default 10% of the
+ *   segment), the next one is fetched in the background; when the current one runs out, the
+ *   next becomes current.
  *
  * Dynamic step: each fetch compares how long the previous segment lasted with `targetMs`:
  * shorter → the step doubles (up to `maxStep`); more than twice as long → it halves (down to
  * `minStep`, the stored step). A burst therefore grows the segments within a few fetches.
  *
+ * The two buffers, the prefetch trigger, the back-off after a failed fetch and close are the
+ * double buffer's (./double-buffer.ts), shared with the service client's sequences; this class
+ * adds the dynamic step, the fetch events and the store's errors.
+ *
  * Failure: while buffers last, a store outage is invisible. When both are empty a request
- * waits for the fetch in flight, at most `fetchTimeoutMs`, then rejects with the source's
- * typed error (`StoreUnavailableError` naming the store). After a failed fetch the next one
- * waits for a bounded, jittered exponential back-off (default 25-50 ms, growing to 0.5-1 s), whoever
- * asks for it: waiting requests sleep on a timer meanwhile and never start fetches of their own,
- * so a store that fails at once (a refused connection, a synchronous driver) costs a few
- * attempts per second and never starves the event loop; the buffer refills by itself within
- * about a second of the store's return.
+ * waits for the fetch in flight, at most `fetchTimeoutMs` (through failed fetches), then
+ * rejects with the source's typed error (`StoreUnavailableError` naming the store). After a
+ * failed fetch the next one waits for a bounded, jittered exponential back-off (default
+ * 25-50 ms, growing to 0.5-1 s), whoever asks for it: waiting requests sleep on a timer
+ * meanwhile and never start fetches of their own, so a store that fails at once (a refused
+ * connection, a synchronous driver) costs a few attempts per second and never starves the
+ * event loop; the buffer refills by itself within about a second of the store's return.
  *
  * Exhaustion is not an outage: once the source rejects with `SequenceExhaustedError` (the tag
  * has no room left below 2^63 - 1) the buffer fetches nothing by itself, no back-off and no
@@ -34,55 +39,31 @@
  * blocks) and increasing within one buffer. A restart wastes the rest of the segments it
  * held: by design, the price of never asking the store per ID.
  */
-import { SequenceExhaustedError, StoreUnavailableError } from '../core/index.js';
-import { Backoff, RunningDeadline } from '../core/internal.js';
+import { StoreUnavailableError } from '../core/internal.js';
+import { DoubleBuffer } from './double-buffer.js';
+import { SequenceExhaustedError } from './errors.js';
 import type { BlockSource, NumberRange } from './ports.js';
 import type {
   SegmentBufferOptions,
   SegmentBufferSnapshot,
   SegmentBufferStats,
-  SegmentFetchEvent,
 } from './segment-buffer-types.js';
-
-const EMPTY = -1n;
 
 export class SegmentBuffer {
   readonly tag: string;
   readonly #source: BlockSource;
+  readonly #buffer: DoubleBuffer;
   #minStep: number;
   #maxStep: number;
   readonly #dynamic: boolean;
   readonly #targetMs: number;
-  readonly #prefetchAt: number;
-  readonly #timeoutMs: number;
-  readonly #backend: string;
-  readonly #address: string;
   readonly #now: () => number;
-  readonly #onFetch: ((event: SegmentFetchEvent) => void) | undefined;
-  // The current segment [#first, #last]: #cur is the next number; #trigger starts the fetch.
-  #cur = 0n;
-  #first = 0n;
-  #last = EMPTY;
-  #trigger = EMPTY;
-  #next: NumberRange | null = null;
-  #loading: Promise<void> | null = null;
-  #lastError: unknown = null;
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly #backoff: Backoff;
-  // After a failure no fetch starts until the back-off timer fires, whoever asks.
-  #coolingDown = false;
-  // The source said the sequence is exhausted: nothing is fetched until a request asks.
-  #exhausted = false;
-  // Resolved (and replaced) whenever a fetch settles or the buffer closes: what waiters await.
-  #changed!: Promise<void>;
-  #notify!: () => void;
+  readonly #onFetch: SegmentBufferOptions['onFetch'];
   #step: number;
   #lastFetchAt = Number.NaN;
-  #servedBase = 0n;
-  #fetches = 0;
-  #fetchFailures = 0;
-  #waits = 0;
-  #closed = false;
+  // The fetch in flight (one at a time): when it started and the size it asked for.
+  #fetchStarted = 0;
+  #fetchSize = 0;
 
   constructor(options: SegmentBufferOptions) {
     this.tag = options.tag;
@@ -92,30 +73,32 @@ export class SegmentBuffer {
     if (this.#maxStep < this.#minStep) throw new RangeError('SegmentBuffer: maxStep < minStep');
     this.#dynamic = options.dynamicStep ?? true;
     this.#targetMs = positive('targetMs', options.targetMs ?? 60_000);
-    this.#prefetchAt = options.prefetchAt ?? 0.1;
-    if (!(this.#prefetchAt >= 0 && this.#prefetchAt < 1)) {
-      throw new RangeError(`SegmentBuffer prefetchAt: expected [0, 1), got ${this.#prefetchAt}`);
+    const prefetchAt = options.prefetchAt ?? 0.1;
+    if (!(prefetchAt >= 0 && prefetchAt < 1)) {
+      throw new RangeError(`SegmentBuffer prefetchAt: expected [0, 1), got ${prefetchAt}`);
     }
-    this.#timeoutMs = positive('fetchTimeoutMs', options.fetchTimeoutMs ?? 3000);
-    this.#backend = options.backend ?? 'sequence';
-    this.#address = options.address ?? options.tag;
+    const timeoutMs = positive('fetchTimeoutMs', options.fetchTimeoutMs ?? 3000);
     this.#now = options.now ?? (() => performance.now());
     this.#onFetch = options.onFetch;
     this.#step = this.#minStep;
-    this.#backoff = new Backoff(options.backoff ?? { initialMs: 50, maxMs: 1000 });
-    this.#renewSignal();
-  }
-
-  #renewSignal(): void {
-    this.#changed = new Promise((resolve) => {
-      this.#notify = resolve;
+    const backend = options.backend ?? 'sequence';
+    const address = options.address ?? options.tag;
+    const reason = `fetching a block for "${this.tag}" (no answer within ${timeoutMs} ms)`;
+    this.#buffer = new DoubleBuffer({
+      fetch: () => this.#fetch(),
+      prefetchAt,
+      backoff: options.backoff ?? { initialMs: 50, maxMs: 1000 },
+      // Exhaustion is no outage: asking in the background would only be refused again.
+      isFinal: (error) => error instanceof SequenceExhaustedError,
+      waitThroughFailures: true,
+      bound: {
+        ms: timeoutMs,
+        now: this.#now,
+        error: () => new StoreUnavailableError(backend, address, reason),
+      },
+      closedError: () => new Error(`sequence "${this.tag}" is closed`),
+      settled: (failed, error) => this.#report(failed, error),
     });
-  }
-
-  #signal(): void {
-    const notify = this.#notify;
-    this.#renewSignal();
-    notify();
   }
 
   /**
@@ -123,21 +106,12 @@ export class SegmentBuffer {
    * no promise: the hot path is a compare and an increment.
    */
   tryNext(): bigint | undefined {
-    const c = this.#cur;
-    if (c <= this.#last) {
-      this.#cur = c + 1n;
-      // REF: bench/sequences (warm segment): one compare against a precomputed trigger.
-      if (c === this.#trigger) this.#prefetch();
-      return c;
-    }
-    return this.#swap();
+    return this.#buffer.tryNext();
   }
 
   /** The next number; waits on the store only when both buffers are empty. */
   next(): Promise<bigint> {
-    const v = this.tryNext();
-    if (v !== undefined) return Promise.resolve(v);
-    return this.#waitAndTake();
+    return this.#buffer.next();
   }
 
   /** `count` numbers, increasing; waits on the store as often as needed. */
@@ -145,36 +119,28 @@ export class SegmentBuffer {
     if (!Number.isInteger(count) || count < 0 || count > 2 ** 24) {
       throw new RangeError(`nextBatch count: expected an integer in [0, 2^24], got ${count}`);
     }
-    const out: bigint[] = [];
-    while (out.length < count) {
-      const v = this.tryNext();
-      if (v !== undefined) out.push(v);
-      else out.push(await this.#waitAndTake());
-    }
-    return out;
+    return this.#buffer.batch(count);
   }
 
-  /** Loads the first segment (and starts the second) so the first request does not wait. */
-  async warm(): Promise<void> {
-    if (this.#cur <= this.#last) return;
-    if (this.#next === null) await this.#fetch(new RunningDeadline(this.#timeoutMs, this.#now));
-    if (!this.#install()) throw this.#failure();
+  /**
+   * Loads the first segment so the first request does not wait (and, with prefetchAt 0,
+   * starts the second).
+   */
+  warm(): Promise<void> {
+    return this.#buffer.warm();
   }
 
   get stats(): SegmentBufferStats {
+    const c = this.#buffer.counts;
     return {
       tag: this.tag,
-      served: this.#servedBase + this.#servedInCurrent(),
-      fetches: this.#fetches,
-      fetchFailures: this.#fetchFailures,
-      failingStreak: this.#backoff.attempts,
-      waits: this.#waits,
+      served: c.served,
+      fetches: c.received,
+      fetchFailures: c.failures,
+      failingStreak: c.failingStreak,
+      waits: c.waits,
       step: this.#step,
     };
-  }
-
-  #servedInCurrent(): bigint {
-    return this.#last === EMPTY ? 0n : this.#cur - this.#first;
   }
 
   /**
@@ -182,15 +148,7 @@ export class SegmentBuffer {
    * whether a fetch is in flight, the step. A copy, taken without I/O; cheap enough per scrape.
    */
   snapshot(): SegmentBufferSnapshot {
-    const n = this.#next;
-    return {
-      tag: this.tag,
-      current:
-        this.#cur <= this.#last ? { first: this.#first, last: this.#last, next: this.#cur } : null,
-      next: n === null ? null : { first: n.first, last: n.last },
-      loading: this.#loading !== null,
-      step: this.#step,
-    };
+    return { tag: this.tag, ...this.#buffer.view(), step: this.#step };
   }
 
   /**
@@ -206,120 +164,27 @@ export class SegmentBuffer {
     if (this.#step < step || !this.#dynamic) this.#step = step;
   }
 
-  /** Stops background retries. Buffered numbers are dropped (wasted, never reissued). */
-  close(): void {
-    this.#closed = true;
-    clearTimeout(this.#retryTimer);
-    this.#signal();
-  }
-
-  /** The current segment is used up: move to the next one if it is there. */
-  #swap(): bigint | undefined {
-    if (!this.#install()) {
-      if (this.#loading === null && !this.#closed) this.#prefetch();
-      return undefined;
-    }
-    return this.tryNext();
-  }
-
-  /** Makes the next segment current; false when there is none. */
-  #install(): boolean {
-    const n = this.#next;
-    if (n === null) return false;
-    this.#servedBase += this.#servedInCurrent();
-    this.#next = null;
-    this.#cur = n.first;
-    this.#first = n.first;
-    this.#last = n.last;
-    const size = n.last - n.first + 1n;
-    this.#trigger = n.first + (size * BigInt(Math.round(this.#prefetchAt * 1000))) / 1000n;
-    if (this.#trigger > n.last) this.#trigger = n.last;
-    if (this.#prefetchAt === 0) this.#prefetch();
-    return true;
-  }
-
-  async #waitAndTake(): Promise<bigint> {
-    this.#waits++;
-    // Counted in time this process ran: a pause (SIGSTOP, a VM stall) is not the store's fault.
-    const deadline = new RunningDeadline(this.#timeoutMs, this.#now);
-    let asked = false;
-    for (;;) {
-      const v = this.tryNext();
-      if (v !== undefined) return v;
-      if (this.#exhausted) {
-        // Exhausted: this request asks the source once more, and only once.
-        if (asked) throw this.#failure();
-        asked = true;
-        this.#exhausted = false;
-      }
-      if (deadline.left() <= 0 || this.#closed) throw this.#failure();
-      await this.#fetch(deadline);
-    }
-  }
-
-  #failure(): unknown {
-    if (this.#closed) return new Error(`sequence "${this.tag}" is closed`);
-    return (
-      this.#lastError ??
-      new StoreUnavailableError(
-        this.#backend,
-        this.#address,
-        `fetching a block for "${this.tag}" (no answer within ${this.#timeoutMs} ms)`,
-      )
-    );
-  }
-
   /**
-   * Waits, until `deadline`, for the fetch in flight to settle: one started now, or, during a
-   * back-off, the one its timer starts (a timer, so the event loop runs meanwhile). The wait
-   * ends after the event loop has read its sockets (see RunningDeadline), so after a pause an
-   * answer already received does not lose to its own deadline.
+   * Stops background retries and ends waiting requests. Buffered numbers are dropped (wasted,
+   * never reissued).
    */
-  async #fetch(deadline: RunningDeadline): Promise<void> {
-    if (this.#loading === null) this.#prefetch();
-    await deadline.race(this.#changed);
+  close(): void {
+    this.#buffer.close();
   }
 
-  /** Starts fetching the next block in the background, unless one is loaded or loading. */
-  #prefetch(): void {
-    if (
-      this.#next !== null ||
-      this.#loading !== null ||
-      this.#closed ||
-      this.#coolingDown ||
-      this.#exhausted
-    ) {
-      return;
-    }
-    const started = this.#now();
-    const size = this.#nextStep(started);
-    this.#loading = this.#source(size).then(
-      (block) => {
-        this.#fetches++;
-        this.#next = { first: block.first, last: block.last };
-        this.#lastError = null;
-        this.#backoff.reset();
-        this.#loading = null;
-        this.#signal();
-        this.#report(started, size, false, undefined);
-      },
-      (error: unknown) => {
-        this.#fetchFailures++;
-        this.#lastError = error;
-        this.#loading = null;
-        if (error instanceof SequenceExhaustedError) this.#exhausted = true;
-        else this.#scheduleRetry();
-        this.#signal();
-        this.#report(started, size, true, error);
-      },
-    );
+  /** One fetch from the store, of the step (the double buffer starts one at a time). */
+  #fetch(): Promise<NumberRange> {
+    this.#fetchStarted = this.#now();
+    this.#fetchSize = this.#nextStep(this.#fetchStarted);
+    return this.#source(this.#fetchSize);
   }
 
   /** Tells `onFetch`, if any, how a fetch went; whatever the callback does stays with it. */
-  #report(started: number, size: number, failed: boolean, error: unknown): void {
+  #report(failed: boolean, error: unknown): void {
     const onFetch = this.#onFetch;
     if (onFetch === undefined) return;
-    const ms = this.#now() - started;
+    const ms = this.#now() - this.#fetchStarted;
+    const size = this.#fetchSize;
     try {
       const r: unknown = onFetch(
         failed ? { tag: this.tag, ms, size, error } : { tag: this.tag, ms, size },
@@ -328,19 +193,6 @@ export class SegmentBuffer {
     } catch {
       // Ignored: a metrics callback must never break the sequence.
     }
-  }
-
-  /** The next fetch after a failure, and only it, starts when the back-off timer fires. */
-  #scheduleRetry(): void {
-    if (this.#closed) return;
-    this.#coolingDown = true;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = setTimeout(() => {
-      this.#coolingDown = false;
-      this.#prefetch();
-    }, this.#backoff.next());
-    // Waiting requests hold their own timers; an idle buffer must not keep the process alive.
-    this.#retryTimer.unref?.();
   }
 
   /** Leaf's rule: compare the previous segment's lifetime with the target. */

@@ -2,7 +2,7 @@
  * A `Sequence` per business tag over a segment store: the double buffer of segment-buffer.ts
  * drawing blocks with `takeSegment`, starting from the tag's stored step.
  */
-import { UnknownTagError } from '../core/index.js';
+import { UnknownTagError } from './errors.js';
 import type { SegmentStore } from './ports.js';
 import { SegmentBuffer } from './segment-buffer.js';
 import type { SegmentBufferOptions } from './segment-buffer-types.js';

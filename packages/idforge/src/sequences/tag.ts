@@ -9,11 +9,11 @@
  * Ticket servers and planned writers add their own restriction on top, {@link assertTicketTag}:
  * the tag becomes a table or sequence name.
  */
-import { MAX_TAG_LENGTH } from '../core/index.js';
 import { rangeError, typeError } from '../core/internal.js';
+import { MAX_TAG_LENGTH } from '../wire/index.js';
 
 // The longest tag: part of the wire contract (core/wire.ts), the columns are 128 wide.
-export { MAX_TAG_LENGTH } from '../core/index.js';
+export { MAX_TAG_LENGTH } from '../wire/index.js';
 
 /** Control characters (C0, DEL, C1) and halves of surrogate pairs (not valid UTF-8). */
 const CONTROL_OR_LONE_SURROGATE = /[\p{Cc}\p{Cs}]/u;

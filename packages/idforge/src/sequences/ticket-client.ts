@@ -23,7 +23,8 @@
  *
  * Holds per-server state; safe to share within a process; no timers.
  */
-import { IdforgeError, StoreUnavailableError } from '../core/index.js';
+import { IdforgeError } from '../core/index.js';
+import { StoreUnavailableError } from '../core/internal.js';
 import type { TicketServer } from './ports.js';
 
 /** What a ticket client offers: one ticket, or several (one round trip per ticket). */

@@ -7,6 +7,9 @@
 import { type Layout, PRESET_NAMES } from '../core/index.js';
 
 /** One function: its name, the argument types `DROP FUNCTION` needs, and its definition. */
+/** The last millisecond of UUIDv7 and ULID, 2^48 - 1: their time bounds stop there. */
+export const UUIDV7_MAX_MS = 281474976710655;
+
 export interface SqlFunction {
   readonly name: string;
   /** PostgreSQL: the argument types, e.g. `timestamptz, timestamptz`; '' for none. */

@@ -16,12 +16,11 @@ import { INT64_MAX } from '../core/internal.js';
 import {
   type LayoutSql,
   layoutKey,
+  UUIDV7_MAX_MS as MAX_MS,
   nodeBitsSql,
   type SqlFunction,
   sqlString,
 } from './layout-sql.js';
-
-const MAX_MS = 281474976710655; // 2^48 - 1
 
 /** The table of the Snowflake counter (one row). */
 export const MARIADB_COUNTER = 'idforge_snowflake_counter';

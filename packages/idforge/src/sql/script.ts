@@ -24,6 +24,7 @@
  * `@idforge_now_ms` variable (MariaDB) when set (a test hook), else the real clock.
  */
 import type { Layout } from '../core/index.js';
+import { dialectsOf, type SqlDialectName } from '../core/internal.js';
 import {
   type LayoutSql,
   layoutKey,
@@ -45,9 +46,9 @@ import {
 // that mariadb.ts, which script.ts imports, can use it without a cycle).
 export { sqlString } from './layout-sql.js';
 
-/** The engines that hold idforge's functions. */
-export const SQL_ENGINES = ['postgres', 'mariadb'] as const;
-export type SqlEngine = (typeof SQL_ENGINES)[number];
+/** The dialects of the engines that hold idforge's functions (core/engines.ts). */
+export type SqlEngine = SqlDialectName;
+export const SQL_ENGINES: readonly SqlEngine[] = dialectsOf('sqlFunctions');
 
 /**
  * The version of the functions' SQL. A change to any function's text is a new version;
@@ -94,12 +95,76 @@ export interface SqlFunctionsOptions {
 export const SQL_TABLES = ['idforge_sql_version', 'idforge_settings'] as const;
 export const SQL_SEQUENCE = 'idforge_snowflake_seq';
 
-/** The statement that drops the Snowflake counter: a sequence, or MariaDB's counter table. */
-function counterDrop(engine: SqlEngine): string {
-  return engine === 'postgres'
-    ? `DROP SEQUENCE IF EXISTS ${SQL_SEQUENCE}`
-    : `DROP TABLE IF EXISTS ${MARIADB_COUNTER}`;
+/** What differs between the dialects' scripts: one entry per {@link SqlEngine}. */
+interface Dialect {
+  functions(l: LayoutSql): SqlFunction[];
+  setup(): string[];
+  /** Drops the Snowflake counter before `setup` when the layout changes (empty: `record` does). */
+  resetCounter(): string[];
+  /** The statement that drops the Snowflake counter: a sequence, or MariaDB's counter table. */
+  readonly counterDrop: string;
+  /** What follows `INSERT ...` to overwrite `cols` of a row that exists. */
+  upsert(cols: readonly string[]): string;
+  /** What `record` runs before the version row: the node and what goes with it. */
+  recordFirst(key: string, node: number | undefined): string[];
+  dropFunction(f: SqlFunction): string;
+  /** The script as one text the dialect's client runs, after `head`. */
+  text(script: SqlScript, head: string): string;
 }
+
+const postgresUpsert = (cols: readonly string[]) =>
+  ` ON CONFLICT (name) DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
+
+const DIALECTS: Readonly<Record<SqlEngine, Dialect>> = {
+  postgres: {
+    functions: postgresFunctions,
+    setup: postgresSetup,
+    resetCounter: postgresResetCounter,
+    counterDrop: `DROP SEQUENCE IF EXISTS ${SQL_SEQUENCE}`,
+    upsert: postgresUpsert,
+    recordFirst: (_key, node) => [
+      ...(node === undefined
+        ? []
+        : [
+            `INSERT INTO idforge_settings (name, value) VALUES ('node', '${node}')${postgresUpsert(['value'])}`,
+          ]),
+      postgresRecordDatabase(),
+    ],
+    dropFunction: (f) => `DROP FUNCTION IF EXISTS ${f.name}(${f.args})`,
+    // One transaction.
+    text: (script, head) => {
+      const body = [
+        ...script.setup,
+        postgresResetIfOtherLayout(script.layoutKey),
+        ...script.functions.map((f) => f.sql),
+        ...script.record,
+      ];
+      return `${head}BEGIN;\n${body.map((s) => `${s};\n`).join('')}COMMIT;\n`;
+    },
+  },
+  mariadb: {
+    functions: mariadbFunctions,
+    setup: mariadbSetup,
+    // The counter's row is reset by the statement of `record` that switches the layout.
+    resetCounter: () => [],
+    counterDrop: `DROP TABLE IF EXISTS ${MARIADB_COUNTER}`,
+    upsert: (cols) =>
+      ` ON DUPLICATE KEY UPDATE ${cols.map((c) => `${c} = VALUES(${c})`).join(', ')}`,
+    // The node lives in the counter's row, switched with the layout in one statement.
+    recordFirst: (key, node) => mariadbSwitch(key, node),
+    dropFunction: (f) => `DROP FUNCTION IF EXISTS ${f.name}`,
+    // DDL autocommits: step by step, the version row last, `DELIMITER //` around the bodies.
+    text: (script, head) => {
+      const plain = (s: string) => `${s};\n`;
+      return (
+        head +
+        script.setup.map(plain).join('') +
+        `DELIMITER //\n${script.functions.map((f) => `${f.sql} //\n`).join('')}DELIMITER ;\n` +
+        script.record.map(plain).join('')
+      );
+    },
+  },
+};
 
 /**
  * The script for `engine` and `options.layout`. Throws `RangeError` for an unknown engine, a
@@ -110,11 +175,11 @@ export function sqlFunctions(engine: SqlEngine, options: SqlFunctionsOptions): S
   if (!SQL_ENGINES.includes(engine)) {
     throw new RangeError(`engine: expected one of ${SQL_ENGINES.join(', ')}, got "${engine}"`);
   }
+  const dialect = DIALECTS[engine];
   const l = layoutSql(options.layout);
   const nodeFields = options.node === undefined ? undefined : nodeFieldsOf(l, options.node);
   const key = layoutKey(options.layout);
-  const functions = engine === 'postgres' ? postgresFunctions(l) : mariadbFunctions(l);
-  const setup = engine === 'postgres' ? postgresSetup() : mariadbSetup();
+  const functions = dialect.functions(l);
   return {
     engine,
     version: SQL_FUNCTIONS_VERSION,
@@ -122,47 +187,34 @@ export function sqlFunctions(engine: SqlEngine, options: SqlFunctionsOptions): S
     layout: options.layout.name,
     node: options.node,
     nodeFields,
-    setup,
-    resetCounter: engine === 'postgres' ? postgresResetCounter() : [],
+    setup: dialect.setup(),
+    resetCounter: dialect.resetCounter(),
     functions,
-    record: recordStatements(engine, l, key, options.node),
-    remove: removeStatements(engine, functions),
+    record: recordStatements(dialect, l, key, options.node),
+    remove: removeStatements(dialect, functions),
   };
 }
 
 function recordStatements(
-  engine: SqlEngine,
+  dialect: Dialect,
   l: LayoutSql,
   key: string,
   node: number | undefined,
 ): string[] {
-  const pg = engine === 'postgres';
-  const set = (cols: readonly string[]) =>
-    (pg ? ' ON CONFLICT (name) DO UPDATE SET ' : ' ON DUPLICATE KEY UPDATE ') +
-    cols.map((c) => (pg ? `${c} = EXCLUDED.${c}` : `${c} = VALUES(${c})`)).join(', ');
-  // MariaDB: the node lives in the counter's row, switched with the layout in one statement.
-  const out: string[] = pg ? [] : mariadbSwitch(key, node);
-  if (pg && node !== undefined) {
-    out.push(
-      `INSERT INTO idforge_settings (name, value) VALUES ('node', '${node}')${set(['value'])}`,
-    );
-  }
-  if (pg) out.push(postgresRecordDatabase());
   const values = `'functions', ${SQL_FUNCTIONS_VERSION}, ${sqlString(l.layout.name)}, ${sqlString(key)}`;
-  out.push(
+  return [
+    ...dialect.recordFirst(key, node),
     `INSERT INTO idforge_sql_version (name, version, layout, layout_key) VALUES (${values})` +
-      set(['version', 'layout', 'layout_key']),
-  );
-  return out;
+      dialect.upsert(['version', 'layout', 'layout_key']),
+  ];
 }
 
-function removeStatements(engine: SqlEngine, functions: readonly SqlFunction[]): string[] {
-  const drops = functions.map((f) =>
-    engine === 'postgres'
-      ? `DROP FUNCTION IF EXISTS ${f.name}(${f.args})`
-      : `DROP FUNCTION IF EXISTS ${f.name}`,
-  );
-  return [...drops, counterDrop(engine), ...SQL_TABLES.map((t) => `DROP TABLE IF EXISTS ${t}`)];
+function removeStatements(dialect: Dialect, functions: readonly SqlFunction[]): string[] {
+  return [
+    ...functions.map((f) => dialect.dropFunction(f)),
+    dialect.counterDrop,
+    ...SQL_TABLES.map((t) => `DROP TABLE IF EXISTS ${t}`),
+  ];
 }
 
 /**
@@ -172,20 +224,5 @@ function removeStatements(engine: SqlEngine, functions: readonly SqlFunction[]):
  */
 export function sqlText(script: SqlScript): string {
   const head = `-- idforge SQL functions v${script.version}, layout ${script.layoutKey}\n`;
-  if (script.engine === 'postgres') {
-    const body = [
-      ...script.setup,
-      postgresResetIfOtherLayout(script.layoutKey),
-      ...script.functions.map((f) => f.sql),
-      ...script.record,
-    ];
-    return `${head}BEGIN;\n${body.map((s) => `${s};\n`).join('')}COMMIT;\n`;
-  }
-  const plain = (s: string) => `${s};\n`;
-  return (
-    head +
-    script.setup.map(plain).join('') +
-    `DELIMITER //\n${script.functions.map((f) => `${f.sql} //\n`).join('')}DELIMITER ;\n` +
-    script.record.map(plain).join('')
-  );
+  return DIALECTS[script.engine].text(script, head);
 }

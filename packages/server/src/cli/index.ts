@@ -5,7 +5,14 @@
  * this package is installed).
  */
 import * as stores from '@idforge/stores';
-import { type CliHost, type CliIo, type Command, run as runLibrary } from 'idforge/cli';
+import {
+  type CliHost,
+  type CliIo,
+  type Command,
+  commandList,
+  libraryCommands,
+  run as runLibrary,
+} from 'idforge/cli';
 import { backfillCli } from './commands/backfill.js';
 import { benchCli } from './commands/bench.js';
 import { leasesCli } from './commands/leases.js';
@@ -14,11 +21,14 @@ import { seqCli } from './commands/seq.js';
 import { serveCli } from './commands/serve.js';
 import { ticketCli } from './commands/ticket.js';
 
-/** The commands of this package, by name. */
+/**
+ * The commands of this package, by name, in the order the help lists them. A command is its
+ * file in commands/ plus one line here: both bins' help and dispatch come from this table.
+ */
 export const serverCommands: Readonly<Record<string, Command>> = {
   serve: serveCli,
-  leases: leasesCli,
   migrate: migrateCli,
+  leases: leasesCli,
   seq: seqCli,
   ticket: ticketCli,
   bench: benchCli,
@@ -45,16 +55,9 @@ alone too): \`idforge-server --port 9000\` is \`idforge-server serve --port 9000
 the API's docs at /docs).
 
 Commands:
-  serve               run the ID service (the default): HTTP API, Leaf routes, metrics,
-                      dashboard; idforge-server serve --help lists every setting
-  migrate             create what idforge needs in a store (--store URL; idempotent)
-  leases              list the live worker-ID leases of a store, with their marks
-  seq <sub> [tag]     segment sequences (create, next, show, step): numbers by blocks from a table
-  ticket <sub> <tag>  Flickr ticket servers (setup, next) over --servers URL,URL
-  bench db            measure what each key scheme costs on your database (--store, --rows)
-  backfill            add and fill a public ID column of a live table, online (--store, --table)
+${commandList(serverCommands)}
   version             print the version
-  and every idforge command: gen, inspect, convert, layouts, plan, advise, public, shard, sql
+  and every idforge command: ${Object.keys(libraryCommands).join(', ')}
 
 Options:
   -h, --help          this help, or a command's (idforge-server help <command>)

@@ -13,8 +13,8 @@ import {
   servesRole,
   storeScheme,
 } from '@idforge/stores';
-import { MAX_REQUEST_COUNT } from 'idforge';
 import type { LargeRollbackPolicy } from 'idforge/coord';
+import { MAX_REQUEST_COUNT } from 'idforge/wire';
 import { checkNodes } from './config-nodes.js';
 import {
   bool,

@@ -9,15 +9,12 @@ import {
   ClockRollbackError,
   ERROR_CATEGORY,
   type ErrorCategory,
+  ErrorCode,
   type ErrorCodeValue,
   IdforgeError,
-  type ServiceErrorBody,
-  StoreAuthError,
-  StoreNotMigratedError,
-  StorePathError,
-  StoreUnavailableError,
-  UnknownTagError,
 } from 'idforge';
+import { UnknownTagError } from 'idforge/sequences';
+import type { ServiceErrorBody } from 'idforge/wire';
 import { PRINTABLE_PATTERN, PRINTABLE_WORDS } from './schemas.js';
 
 /**
@@ -319,13 +316,17 @@ export function leafFailure(error: unknown): {
   };
 }
 
-/** The failures of a store (counted by backend and operation in `idforge_store_errors_total`). */
-const STORE_FAILURES = [
-  StoreUnavailableError,
-  StoreNotMigratedError,
-  StoreAuthError,
-  StorePathError,
-];
+/**
+ * The failures of a store (counted by backend and operation in `idforge_store_errors_total`),
+ * by code: the store errors' classes are @idforge/stores', which the service opens only
+ * through its composition root; the codes are the one catalogue's.
+ */
+const STORE_FAILURES: ReadonlySet<string> = new Set([
+  ErrorCode.STORE_UNAVAILABLE,
+  ErrorCode.STORE_NOT_MIGRATED,
+  ErrorCode.STORE_AUTH,
+  ErrorCode.STORE_PATH,
+]);
 
 /** The series a failure moves (metrics.ts's ServiceMetrics, which imports this module). */
 export interface FailureCounts {
@@ -335,7 +336,7 @@ export interface FailureCounts {
 
 /** What a failed request tells the metrics: a store failure, a clock rollback refused. */
 export function countFailure(metrics: FailureCounts, error: unknown): void {
-  if (STORE_FAILURES.some((c) => error instanceof c)) {
+  if (error instanceof IdforgeError && STORE_FAILURES.has(error.code)) {
     const e = error as { backend?: string; operation?: string };
     metrics.storeError(e.backend ?? 'unknown', e.operation ?? 'unknown');
   }

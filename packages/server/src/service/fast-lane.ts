@@ -35,8 +35,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { HLC_HEADER, MAX_TAG_LENGTH, SERVICE_SCHEMES } from 'idforge';
 import type { SnowflakeNode } from 'idforge/coord';
+import { HLC_HEADER, MAX_TAG_LENGTH, SERVICE_SCHEMES } from 'idforge/wire';
 import { clientIp, refusal } from './admission.js';
 import { allowScheme, allowTag, type Principal, type PrincipalCheck } from './auth.js';
 import type { RouteDeps } from './deps.js';

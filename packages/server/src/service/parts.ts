@@ -6,7 +6,7 @@
  * them.
  */
 import { randomUUID } from 'node:crypto';
-import { type Clock, getLayout, MonotonicClock, type NumberRange } from 'idforge';
+import { type Clock, getLayout, MonotonicClock } from 'idforge';
 import {
   createSnowflakeNode,
   type LeaseStore,
@@ -14,6 +14,7 @@ import {
   type SnowflakeNodeOptions,
 } from 'idforge/coord';
 import { HLC_LAYOUT } from 'idforge/hlc';
+import type { NumberRange } from 'idforge/wire';
 import type { Logger } from 'pino';
 import { ClockWatch } from './clock-watch.js';
 import type { ServiceConfig } from './config.js';

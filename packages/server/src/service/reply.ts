@@ -4,7 +4,7 @@
  * counts and which headers it adds, defined once.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HLC_HEADER } from 'idforge';
+import { HLC_HEADER } from 'idforge/wire';
 import type { RouteDeps } from './deps.js';
 import type { Scheme } from './schemas.js';
 

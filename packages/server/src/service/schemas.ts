@@ -3,8 +3,9 @@
  * document. 64-bit IDs and sequence numbers are decimal strings, never JSON numbers.
  */
 
-import { INSPECT_SCHEMES, SERVICE_SCHEMES, type ServiceScheme } from 'idforge';
+import { INSPECT_SCHEMES } from 'idforge';
 import { MAX_TAG_LENGTH } from 'idforge/sequences';
+import { SERVICE_SCHEMES, type ServiceScheme } from 'idforge/wire';
 
 /**
  * The longest path parameter, in characters once percent-decoded (the router's limit): the

@@ -11,8 +11,6 @@
  *   `maxTags`) for at most MAX_TRACKED_TAGS of them; a tag past the bound is served from a
  *   block of its own per request, each block still checked against the durable mark.
  */
-import { StoreUnavailableError, UnknownTagError } from 'idforge';
-
 import {
   assertTag,
   type FormattedBatch,
@@ -25,6 +23,8 @@ import {
   type SegmentTag,
   type Sequence,
   type SequenceSource,
+  StoreUnavailableError,
+  UnknownTagError,
 } from 'idforge/sequences';
 import { HttpError, isCallerError, ServiceCode } from './errors.js';
 import { FormattedTags } from './formatted.js';
@@ -34,7 +34,7 @@ import { MAX_TRACKED_TAGS } from './metrics.js';
  * The longest a request for sequence numbers waits on the store: for a segment taken for a
  * client, for a buffer's opening, and for a block when both buffers are empty (the buffers'
  * `fetchTimeoutMs`). Then it answers 503 `IDF_STORE_UNAVAILABLE`. Kept below the client's
- * default timeout (DEFAULT_TIMEOUT_MS, 2,000 ms, in src/client/options.ts; a test compares
+ * default timeout (DEFAULT_TIMEOUT_MS, 2,000 ms, in packages/idforge/src/client/options.ts; a test compares
  * the two), so a client sees the server's code rather than a timeout of its own.
  */
 export const SEQUENCE_WAIT_MS = 1500;

@@ -10,7 +10,8 @@
  */
 import { loadDriver } from '../driver.js';
 import type { EtcdClient, EtcdClientSettings, EtcdPolicy } from '../driver-types.js';
-import { redactUrl } from '../url.js';
+import { redactOwnUrl } from '../redact.js';
+import { etcdRules } from './rules.js';
 
 /** What an `etcd://` URL names. */
 export interface EtcdUrl {
@@ -52,11 +53,12 @@ const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
 export function parseEtcdUrl(url: string): EtcdUrl {
   const m = /^etcd:\/\/([^/?#]*)\/?(?:\?([^#]*))?$/i.exec(url);
   const shape = 'etcd://host:port[,host:port...][?namespace=NAME]';
-  if (m === null) throw new RangeError(`store URL: expected ${shape}, got "${redactUrl(url)}"`);
+  if (m === null)
+    throw new RangeError(`store URL: expected ${shape}, got "${redactOwnUrl(url, etcdRules)}"`);
   const authority = m[1]!;
   if (authority.includes('@')) {
     throw new RangeError(
-      `store URL: expected ${shape} without credentials (etcd authentication is not supported yet), got "${redactUrl(url)}"`,
+      `store URL: expected ${shape} without credentials (etcd authentication is not supported yet), got "${redactOwnUrl(url, etcdRules)}"`,
     );
   }
   const hosts = authority.split(',').map((h) => {

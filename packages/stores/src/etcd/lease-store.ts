@@ -32,8 +32,8 @@ import { Backoff } from 'idforge/internal';
 import { storeCall } from '../call.js';
 import type { EtcdKeyValue } from '../driver-types.js';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { redactOwnUrl } from '../redact.js';
 import { storeError } from '../store-error.js';
-import { redactUrl } from '../url.js';
 import {
   connectEtcd,
   type EtcdClientOptions,
@@ -57,6 +57,7 @@ import {
   rangeOp,
 } from './kv.js';
 import { listLeases } from './list.js';
+import { etcdRules, etcdSite } from './rules.js';
 
 /** Transactions retried after a conflicting write before giving up (conflicts are rare). */
 const MAX_CONFLICTS = 16;
@@ -115,7 +116,7 @@ export class EtcdLeaseStore implements LeaseStore {
   #op<T>(operation: string, fn: (call: CallOptions) => Promise<T>): Promise<T> {
     const ms = this.#timeoutMs;
     return storeCall(
-      this,
+      etcdSite(this.address),
       operation,
       async () => {
         if (this.#closed) throw new Error('the store is closed');
@@ -378,7 +379,7 @@ export async function openEtcdLeaseStore(
   const { client, namespace, timeoutMs } = await connectEtcd(url, options);
   const store = new EtcdLeaseStore({
     client,
-    address: redactUrl(url),
+    address: redactOwnUrl(url, etcdRules),
     namespace,
     timeoutMs,
     [OWNED]: true,
@@ -387,7 +388,7 @@ export async function openEtcdLeaseStore(
     await store.ping('connect');
   } catch (error) {
     await store.close();
-    throw storeError('etcd', store.address, 'connect', error);
+    throw storeError(etcdSite(store.address), 'connect', error);
   }
   return store;
 }

@@ -4,13 +4,13 @@
  */
 import { existsSync } from 'node:fs';
 import { type Backend, serverOptions } from '../backend.js';
+import { fileRules } from './rules.js';
 
 export const fileBackend: Backend = {
-  name: 'file',
+  ...fileRules,
   title: 'a file',
   form: 'file:PATH',
   drivers: [],
-  url: { path: true, backslashEndsHost: true },
   open: {
     leases: async (url, options) => {
       const { openFileLeaseStore } = await import('./lease-store.js');

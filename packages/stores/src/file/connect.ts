@@ -7,7 +7,8 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { redactUrl } from '../url.js';
+import { redactOwnUrl } from '../redact.js';
+import { fileRules } from './rules.js';
 
 /** Options of openFileLeaseStore (lease-store.ts). */
 export interface FileStoreOptions {
@@ -40,7 +41,7 @@ export function parseFileUrl(
   namespaceOption: string | undefined,
 ): { readonly path: string; readonly namespace: string } {
   if (!/^file:/i.test(url)) {
-    throw new RangeError(`store URL: expected file:PATH, got "${redactUrl(url)}"`);
+    throw new RangeError(`store URL: expected file:PATH, got "${redactOwnUrl(url, fileRules)}"`);
   }
   const rest = url.slice('file:'.length);
   const q = rest.indexOf('?');
@@ -52,11 +53,12 @@ export function parseFileUrl(
       path = fileURLToPath(`file:${pathPart}`);
     } catch (error) {
       throw new RangeError(
-        `store URL: expected file:PATH or file:///PATH on this host, got "${redactUrl(url)}" (${(error as Error).message})`,
+        `store URL: expected file:PATH or file:///PATH on this host, got "${redactOwnUrl(url, fileRules)}" (${(error as Error).message})`,
       );
     }
   }
-  if (path === '') throw new RangeError(`store URL: expected file:PATH, got "${redactUrl(url)}"`);
+  if (path === '')
+    throw new RangeError(`store URL: expected file:PATH, got "${redactOwnUrl(url, fileRules)}"`);
   const namespace = namespaceOption ?? query.get('namespace') ?? 'idforge';
   if (!NAMESPACE.test(namespace)) {
     throw new RangeError(

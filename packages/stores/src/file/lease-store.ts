@@ -20,10 +20,11 @@ import type {
   RenewReport,
   RenewResult,
 } from 'idforge/coord';
+import { redactOwnUrl } from '../redact.js';
 import { storeError } from '../store-error.js';
 import { checkStorePath, storePathFailure } from '../store-path.js';
-import { redactUrl } from '../url.js';
 import { type FileStoreOptions, parseFileUrl, STALE_LOCK_MS } from './connect.js';
+import { fileRules, fileSite } from './rules.js';
 import {
   dict,
   emptyNamespace,
@@ -75,7 +76,7 @@ export class FileLeaseStore implements LeaseStore {
   }
 
   #fail(operation: string, cause: unknown): IdforgeError {
-    return storeError('file', this.address, operation, cause);
+    return storeError(fileSite(this.address), operation, cause);
   }
 
   /** Runs `change` on this namespace (created if missing) under the file's lock. */
@@ -231,13 +232,13 @@ export async function openFileLeaseStore(
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new RangeError(`connectTimeoutMs: expected a positive number, got ${timeoutMs}`);
   }
-  const address = redactUrl(url);
+  const address = redactOwnUrl(url, fileRules);
   checkStorePath('file', path, options.create ?? true);
   const file = new StateFile(path, { timeoutMs, staleMs: STALE_LOCK_MS });
   try {
     await file.update(() => undefined);
   } catch (error) {
-    throw storePathFailure('file', path, error) ?? storeError('file', address, 'connect', error);
+    throw storePathFailure('file', path, error) ?? storeError(fileSite(address), 'connect', error);
   }
   return new FileLeaseStore(file, address, namespace);
 }

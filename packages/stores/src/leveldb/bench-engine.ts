@@ -34,6 +34,7 @@ import {
   parseLevelStats,
   parseLevelUrl,
 } from './connect.js';
+import { leveldbSite } from './rules.js';
 
 export type { LevelBenchOptions };
 
@@ -173,7 +174,7 @@ export class LevelBenchEngine implements BenchEngine {
       if (files !== seen) [seen, since] = [files, Date.now()];
       else if (Date.now() - since > STALL_MS) {
         const why = new Error(`no compaction finished in ${STALL_MS / 1000} s while one is due`);
-        throw storeError('leveldb', this.address, 'settle', why);
+        throw storeError(leveldbSite(this.address), 'settle', why);
       }
       await sleep(pause);
     }
@@ -236,7 +237,7 @@ export class LevelBenchEngine implements BenchEngine {
     const failed = (await Promise.allSettled(dbs.map((db) => db.close()))).find(
       (r) => r.status === 'rejected',
     );
-    if (failed) throw storeError('leveldb', this.address, 'close', failed.reason);
+    if (failed) throw storeError(leveldbSite(this.address), 'close', failed.reason);
   }
 
   #table(table: string, kind?: KeyKind): LevelTable {
@@ -253,7 +254,7 @@ export class LevelBenchEngine implements BenchEngine {
     try {
       return await run();
     } catch (error) {
-      throw storeError('leveldb', this.address, op, error);
+      throw storeError(leveldbSite(this.address), op, error);
     }
   }
 
@@ -262,7 +263,7 @@ export class LevelBenchEngine implements BenchEngine {
     const path = join(this.#dir, LEVEL_BENCH_MARKER);
     const text = await readFile(path, 'utf8').catch((error: { code?: unknown }) => {
       if (error.code === 'ENOENT') return null;
-      throw storeError('leveldb', this.address, 'marker', error);
+      throw storeError(leveldbSite(this.address), 'marker', error);
     });
     if (text === null) return [];
     let tables: unknown;
@@ -306,7 +307,7 @@ export async function openLevelBenchEngine(
     await mkdir(dir, { recursive: true });
     if (!(await stat(dir)).isDirectory()) throw new Error(`expected a directory, got a file`);
   } catch (error) {
-    throw storeError('leveldb', engine.address, 'connect', error);
+    throw storeError(leveldbSite(engine.address), 'connect', error);
   }
   await engine.foreignObjects(); // reads the marker: a malformed one fails here, not mid-run
   return engine;

@@ -8,7 +8,6 @@
  * NULL` in its own (autocommit) transaction, retried when it loses a deadlock. The unique index:
  * `ALTER TABLE ... ADD UNIQUE INDEX ..., ALGORITHM=INPLACE, LOCK=NONE` (writes go on).
  */
-import { BackfillTableError } from 'idforge';
 import type {
   BackfillColumn,
   BackfillColumnSpec,
@@ -18,6 +17,7 @@ import type {
   BackfillTarget,
   BackfillValue,
 } from 'idforge/public';
+import { BackfillTableError } from 'idforge/public';
 import {
   BACKFILL_STATEMENT_TIMEOUT_MS,
   quoteTable,

@@ -15,16 +15,16 @@
  * URL without its password, operation, cause).
  */
 
-import { IdforgeError, StoreUnavailableError } from 'idforge';
+import { IdforgeError } from 'idforge';
+import { StoreUnavailableError } from 'idforge/coord';
 import { assertNumber, RunningDeadline } from 'idforge/internal';
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2/promise';
-import { backendProtocols } from '../backend.js';
-import { callFailure } from '../call.js';
 import { loadDriver } from '../driver.js';
 import type { MysqlPromisePool } from '../driver-types.js';
+import { redactOwnUrl, type ServerUrlForm, splitServerUrl } from '../redact.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
-import { redactUrl, type ServerUrlForm, splitServerUrl } from '../url.js';
-import { mysqlBackend } from './backend.js';
+import { storeError } from '../store-error.js';
+import { mysqlRules, mysqlSite } from './rules.js';
 
 /** Options of the MariaDB/MySQL stores. */
 export interface MysqlStoreOptions {
@@ -40,7 +40,7 @@ export interface MysqlStoreOptions {
 const POOL_SIZE = 4;
 
 const MYSQL_URL: ServerUrlForm = {
-  protocols: backendProtocols(mysqlBackend),
+  rules: mysqlRules,
   form: 'mysql://user@host:port/database',
   schemes: 'a mysql:// or mariadb:// URL',
 };
@@ -54,7 +54,7 @@ export function parseMysqlUrl(url: string, namespace?: string): { uri: string; n
   const { parsed, namespace: fromUrl } = splitServerUrl(url, MYSQL_URL);
   if (!/^\/[^/]+$/.test(parsed.pathname)) {
     throw new RangeError(
-      `store URL: expected a database name (mysql://user@host:port/database), got "${redactUrl(url)}"`,
+      `store URL: expected a database name (mysql://user@host:port/database), got "${redactOwnUrl(url, mysqlRules)}"`,
     );
   }
   const ns = assertTablePrefix(namespace ?? fromUrl ?? DEFAULT_SEGMENT_NAMESPACE);
@@ -124,7 +124,7 @@ export class MysqlPool {
   }
 
   unavailable(operation: string, cause: unknown): IdforgeError {
-    return callFailure({ backend: 'mysql', address: this.address }, operation, cause);
+    return storeError(mysqlSite(this.address), operation, cause);
   }
 
   /** A pooled connection within connectTimeoutMs; one that arrives later is released. */
@@ -223,7 +223,7 @@ export async function connectMysql(
   options: MysqlStoreOptions = {},
   extra: { readonly multipleStatements?: boolean } = {},
 ): Promise<MysqlPool> {
-  const address = redactUrl(url);
+  const address = redactOwnUrl(url, mysqlRules);
   const connectMs = Math.ceil(
     assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1),
   );

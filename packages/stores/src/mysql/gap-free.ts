@@ -28,13 +28,14 @@
  * autocommit off, where every statement is in one). A row at 2^63 - 1 has no next number:
  * the BIGINT overflow (1690) is `GapFreeExhaustedError`.
  */
-import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge';
 import type { GapFreeStore } from 'idforge/sequences';
+import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge/sequences';
 import type { MysqlPromisePool, MysqlQuery } from '../driver-types.js';
 import { checkGapFreeKey, lockTimeoutOf, outsideTransaction } from '../gap-free-args.js';
 import { callerAddress } from '../owned.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import { storeError } from '../store-error.js';
+import { mysqlSite } from './rules.js';
 
 /** The caller's connection inside its transaction (a mysql2/promise connection). */
 export interface MysqlTransactionConnection {
@@ -111,7 +112,7 @@ export class MysqlGapFreeStore implements GapFreeStore<MysqlTransactionConnectio
     try {
       return ((await this.#pool.query({ sql }, values)) as unknown[])[0];
     } catch (error) {
-      throw storeError(this.backend, this.address, operation, error);
+      throw storeError(mysqlSite(this.address), operation, error);
     }
   }
 
@@ -163,7 +164,7 @@ export class MysqlGapFreeStore implements GapFreeStore<MysqlTransactionConnectio
         ? new GapFreeExhaustedError(tag, period, this.backend, error)
         : new GapFreeTimeoutError(tag, period, this.backend, this.lockTimeoutMs, error);
     }
-    return storeError(this.backend, this.address, 'gap-free increment', error);
+    return storeError(mysqlSite(this.address), 'gap-free increment', error);
   }
 
   async last(tag: string, period: string): Promise<bigint> {

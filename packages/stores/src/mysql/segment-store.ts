@@ -33,7 +33,6 @@
  * `StoreUnavailableError` ('mysql', redacted URL, operation, cause) within the connect
  * timeout plus the statement timeout. Safe to share within a process.
  */
-import { SequenceExhaustedError, TagExistsError, UnknownTagError } from 'idforge';
 import { assertNumber } from 'idforge/internal';
 import {
   assertTag,
@@ -42,6 +41,9 @@ import {
   type Segment,
   type SegmentStore,
   type SegmentTag,
+  SequenceExhaustedError,
+  TagExistsError,
+  UnknownTagError,
 } from 'idforge/sequences';
 import { callerAddress } from '../owned.js';
 import {

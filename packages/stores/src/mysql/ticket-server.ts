@@ -33,11 +33,15 @@
  * that), close included. Safe to share within a process.
  */
 
-import { SequenceExhaustedError } from 'idforge';
 import { assertNumber, Backoff } from 'idforge/internal';
-import { MAX_SEQUENCE_VALUE, type PlannableTicketServer } from 'idforge/sequences';
+import {
+  MAX_SEQUENCE_VALUE,
+  type PlannableTicketServer,
+  SequenceExhaustedError,
+} from 'idforge/sequences';
 import type mysql from 'mysql2/promise';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { redactOwnUrl } from '../redact.js';
 import { assertTablePrefix } from '../segment-args.js';
 import {
   assertTicketPlan,
@@ -48,7 +52,6 @@ import {
   ticketComment,
   withDeadline,
 } from '../ticket-common.js';
-import { redactUrl } from '../url.js';
 import {
   assertMysqlPoolSettings,
   createMysqlPool,
@@ -56,6 +59,7 @@ import {
   type MysqlStoreOptions,
   parseMysqlUrl,
 } from './connect.js';
+import { mysqlRules, mysqlSite } from './rules.js';
 
 interface Settings {
   readonly increment: number;
@@ -130,7 +134,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
    * option; rejects with `StoreUnavailableError` ('mysql', address, 'connect') otherwise.
    */
   static async open(url: string, options: MysqlStoreOptions = {}): Promise<MysqlTicketServer> {
-    const address = redactUrl(url);
+    const address = redactOwnUrl(url, mysqlRules);
     const connectMs = Math.ceil(
       assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1),
     );
@@ -342,7 +346,7 @@ export class MysqlTicketServer implements PlannableTicketServer {
   }
 
   #op<T>(operation: string, fn: () => Promise<T>, bound = this.#deadlineMs): Promise<T> {
-    return withDeadline(this, operation, bound, fn);
+    return withDeadline(mysqlSite(this.address), operation, bound, fn);
   }
 }
 

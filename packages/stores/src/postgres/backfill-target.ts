@@ -2,14 +2,14 @@
  * PostgreSQL for `idforge backfill`. The column is added as `uuid` (UUIDs: 16 bytes) or
  * `varchar(N) COLLATE "C"` (public IDs: byte-wise, case-sensitive comparison), nullable and
  * without a default, so `ALTER TABLE ... ADD COLUMN` changes the catalog only (no rewrite); it
- * waits at most {@link LOCK_TIMEOUT} for its brief exclusive lock, so it never queues the
+ * waits at most {@link LOCK_TIMEOUT_MS} for its brief exclusive lock, so it never queues the
  * application's statements behind a long transaction. Each batch is one `UPDATE ... FROM
  * unnest(keys, values)` in its own transaction, retried on a deadlock with the application's
  * writes. The unique index is built with `CREATE UNIQUE INDEX CONCURRENTLY` (writes go on); an
  * invalid index left by an interrupted build is dropped (concurrently) and built anew.
  */
 
-import { BackfillTableError, formatUuid, parseUuid } from 'idforge';
+import { formatUuid, parseUuid } from 'idforge';
 import type {
   BackfillColumn,
   BackfillColumnSpec,
@@ -19,6 +19,7 @@ import type {
   BackfillTarget,
   BackfillValue,
 } from 'idforge/public';
+import { BackfillTableError } from 'idforge/public';
 import type pg from 'pg';
 import {
   BACKFILL_STATEMENT_TIMEOUT_MS,

@@ -20,10 +20,11 @@ import type {
 } from 'idforge/bench';
 import type pg from 'pg';
 import { BENCH_PREFIX, segmentBenchSequence } from '../bench-sql.js';
-import { type CallSite, callFailure, storeCall } from '../call.js';
+import { storeCall } from '../call.js';
 import type { PgPool, PgPoolClient } from '../driver-types.js';
-import { storeError } from '../store-error.js';
+import { type CallSite, storeError } from '../store-error.js';
 import { connectPostgres } from './connect.js';
+import { postgresSite } from './rules.js';
 import { PostgresSegmentStore } from './segment-store.js';
 
 const SCHEMA = BENCH_PREFIX;
@@ -75,7 +76,7 @@ export class PostgresBenchEngine implements BenchEngine {
   }
 
   get #site(): CallSite {
-    return { backend: 'postgres', address: this.address };
+    return postgresSite(this.address);
   }
 
   storage(kind: KeyKind): string {
@@ -167,7 +168,7 @@ export class PostgresBenchEngine implements BenchEngine {
         values,
       });
     } catch (error) {
-      throw callFailure(this.#site, 'insert', error);
+      throw storeError(this.#site, 'insert', error);
     }
   }
 
@@ -285,7 +286,7 @@ export async function openPostgresBenchEngine(url: string): Promise<PostgresBenc
     client = await pool.connect();
   } catch (error) {
     await pool.end().catch(() => {});
-    throw storeError('postgres', address, 'connect', error);
+    throw storeError(postgresSite(address), 'connect', error);
   }
   return new PostgresBenchEngine(pool, client, address);
 }

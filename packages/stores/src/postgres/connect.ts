@@ -10,12 +10,11 @@
 
 import { assertNumber } from 'idforge/internal';
 import type pg from 'pg';
-import { backendProtocols } from '../backend.js';
 import { loadDriver } from '../driver.js';
 import type { PgPool } from '../driver-types.js';
+import { redactOwnUrl, type ServerUrlForm, splitServerUrl } from '../redact.js';
 import { storeError } from '../store-error.js';
-import { redactUrl, type ServerUrlForm, splitServerUrl } from '../url.js';
-import { postgresBackend } from './backend.js';
+import { postgresRules, postgresSite } from './rules.js';
 import { quoteNamespace } from './schema.js';
 
 /** Options of the PostgreSQL stores' `open…` functions. */
@@ -52,7 +51,7 @@ export interface PostgresClientOptions {
 export const DEFAULT_POSTGRES_NAMESPACE = 'idforge';
 
 const POSTGRES_URL: ServerUrlForm = {
-  protocols: backendProtocols(postgresBackend),
+  rules: postgresRules,
   form: 'postgres://user@host:port/database',
   schemes: 'a postgres:// or postgresql:// URL',
 };
@@ -98,7 +97,7 @@ export async function connectPostgres(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<PostgresPool> {
-  const address = redactUrl(url);
+  const address = redactOwnUrl(url, postgresRules);
   const connectTimeoutMs = assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1);
   const queryTimeoutMs = assertNumber(
     'queryTimeoutMs',
@@ -140,7 +139,7 @@ export async function connectPostgres(
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => {});
-    throw storeError('postgres', address, 'connect', error);
+    throw storeError(postgresSite(address), 'connect', error);
   }
   return { pool, address, namespace };
 }
@@ -174,6 +173,6 @@ export function createPgPool(config: Readonly<Record<string, unknown>>): Promise
  */
 export function endPool(pool: PgPool, owned: boolean, address: string): Promise<void> {
   return (owned ? pool.end() : Promise.resolve()).catch((error: unknown) => {
-    throw storeError('postgres', address, 'close', error);
+    throw storeError(postgresSite(address), 'close', error);
   });
 }

@@ -6,8 +6,10 @@
  * bounds are the pool's (`statement_timeout` on the server and `query_timeout`, connect.ts).
  */
 import type pg from 'pg';
-import { type CallSite, callFailure, storeCall } from '../call.js';
+import { storeCall } from '../call.js';
 import type { PgPool } from '../driver-types.js';
+import { type CallSite, storeError } from '../store-error.js';
+import { classifyPostgres } from './rules.js';
 
 /** A statement's answer, as the adapters read it (node-postgres' QueryResult, in part). */
 export interface PgResult<R> {
@@ -24,6 +26,7 @@ export interface PgTransaction {
 // installed (test/stores/declarations.test.ts); pg's own types stay inside.
 export class PgExecutor implements CallSite {
   readonly backend = 'postgres';
+  readonly classify = classifyPostgres;
   readonly address: string;
   readonly #pool: pg.Pool;
 
@@ -39,7 +42,7 @@ export class PgExecutor implements CallSite {
 
   /** The typed store error of a failure of `operation`. */
   fail(operation: string, cause: unknown) {
-    return callFailure(this, operation, cause);
+    return storeError(this, operation, cause);
   }
 
   /** One statement on the pool. */

@@ -29,13 +29,14 @@
  * outside a block (25P01). A row at 2^63 - 1 has no next
  * number: PostgreSQL's bigint overflow (22003) is `GapFreeExhaustedError`.
  */
-import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge';
 import type { GapFreeStore } from 'idforge/sequences';
+import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge/sequences';
 import type { PgPool, PgQueryResult } from '../driver-types.js';
 import { checkGapFreeKey, lockTimeoutOf, outsideTransaction } from '../gap-free-args.js';
 import { callerAddress } from '../owned.js';
 import { storeError } from '../store-error.js';
 import { DEFAULT_POSTGRES_NAMESPACE } from './connect.js';
+import { postgresSite } from './rules.js';
 import { quoteNamespace } from './schema.js';
 
 /** The caller's client inside its transaction: a `pg.PoolClient` or a `pg.Client`. */
@@ -100,7 +101,7 @@ export class PostgresGapFreeStore implements GapFreeStore<PgTransactionClient> {
     try {
       await this.#pool.query(this.#sql.schema);
     } catch (error) {
-      throw storeError(this.backend, this.address, 'gap-free migrate', error);
+      throw storeError(postgresSite(this.address), 'gap-free migrate', error);
     }
   }
 
@@ -137,7 +138,7 @@ export class PostgresGapFreeStore implements GapFreeStore<PgTransactionClient> {
         throw new GapFreeTimeoutError(tag, period, this.backend, this.lockTimeoutMs, error);
       }
       if (code === '22003') throw new GapFreeExhaustedError(tag, period, this.backend, error);
-      throw storeError(this.backend, this.address, 'gap-free increment', error);
+      throw storeError(postgresSite(this.address), 'gap-free increment', error);
     }
   }
 
@@ -159,7 +160,7 @@ export class PostgresGapFreeStore implements GapFreeStore<PgTransactionClient> {
       const row = r.rows[0] as { last: string } | undefined;
       return row === undefined ? 0n : BigInt(row.last);
     } catch (error) {
-      throw storeError(this.backend, this.address, 'gap-free last', error);
+      throw storeError(postgresSite(this.address), 'gap-free last', error);
     }
   }
 

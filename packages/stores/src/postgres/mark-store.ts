@@ -1,6 +1,6 @@
 /**
  * {@link DurableMarkStore} on PostgreSQL (node-postgres): the high-water marks that guard
- * Redis counters against moving backwards (src/sequences/counter-source.ts), for fleets on
+ * Redis counters against moving backwards (packages/idforge/src/sequences/counter-source.ts), for fleets on
  * several hosts.
  *
  *   <namespace>.counter_marks(key text PRIMARY KEY, mark bigint NOT NULL)

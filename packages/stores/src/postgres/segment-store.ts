@@ -21,7 +21,6 @@
  * max_id on the server (those numbers are skipped, never reissued). Safe to share in a process.
  */
 
-import { SequenceExhaustedError, TagExistsError, UnknownTagError } from 'idforge';
 import {
   assertTag,
   type CreateTagOptions,
@@ -29,6 +28,9 @@ import {
   type Segment,
   type SegmentStore,
   type SegmentTag,
+  SequenceExhaustedError,
+  TagExistsError,
+  UnknownTagError,
 } from 'idforge/sequences';
 import type { Ownership } from '../owned.js';
 import {

@@ -14,9 +14,11 @@ import {
   type SqlScript,
 } from 'idforge/sql';
 import type pg from 'pg';
-import { type CallSite, storeCall } from '../call.js';
+import { storeCall } from '../call.js';
 import type { PgPool } from '../driver-types.js';
+import type { CallSite } from '../store-error.js';
 import { connectPostgres, endPool } from './connect.js';
+import { postgresSite } from './rules.js';
 
 /** The advisory lock of installs: "idforgeI" in ASCII (not the Snowflake counter's key). */
 const INSTALL_LOCK = 7594309496036357449n;
@@ -61,7 +63,7 @@ export class PostgresSqlFunctions implements SqlFunctionsTarget {
   }
 
   get #site(): CallSite {
-    return { backend: 'postgres', address: this.address };
+    return postgresSite(this.address);
   }
 
   async installed(): Promise<InstalledSqlFunctions | undefined> {

@@ -32,6 +32,7 @@ import { assertNumber } from 'idforge/internal';
 import type { PlannableTicketServer } from 'idforge/sequences';
 import type pg from 'pg';
 import { callerAddress, OWNED, type Ownership } from '../owned.js';
+import { redactOwnUrl } from '../redact.js';
 import {
   assertTicketPlan,
   firstTicketAbove,
@@ -39,7 +40,6 @@ import {
   ticketTable,
   withDeadline,
 } from '../ticket-common.js';
-import { redactUrl } from '../url.js';
 import {
   createPgPool,
   DEFAULT_POSTGRES_NAMESPACE,
@@ -47,6 +47,7 @@ import {
   type PostgresStoreOptions,
   parsePostgresUrl,
 } from './connect.js';
+import { postgresRules, postgresSite } from './rules.js';
 import { quoteNamespace } from './schema.js';
 
 /** undefined_table: the sequence (or its schema) does not exist. */
@@ -97,7 +98,7 @@ export class PostgresTicketServer implements PlannableTicketServer {
     url: string,
     options: PostgresStoreOptions = {},
   ): Promise<PostgresTicketServer> {
-    const address = redactUrl(url);
+    const address = redactOwnUrl(url, postgresRules);
     const connectMs = Math.ceil(
       assertNumber('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1),
     );
@@ -224,7 +225,7 @@ export class PostgresTicketServer implements PlannableTicketServer {
   }
 
   #op<T>(operation: string, fn: () => Promise<T>, bound = this.#deadlineMs): Promise<T> {
-    return withDeadline(this, operation, bound, fn);
+    return withDeadline(postgresSite(this.address), operation, bound, fn);
   }
 }
 

@@ -1,10 +1,9 @@
 /** Redis connections for the idforge stores (ioredis), from `redis://host:port[/db][?namespace=NAME]` URLs. */
-import { backendProtocols } from '../backend.js';
 import { loadDriver } from '../driver.js';
 import type { RedisClient } from '../driver-types.js';
+import { redactOwnUrl, type ServerUrlForm, splitServerUrl } from '../redact.js';
 import { storeError } from '../store-error.js';
-import { redactUrl, type ServerUrlForm, splitServerUrl } from '../url.js';
-import { redisBackend } from './backend.js';
+import { redisRules, redisSite } from './rules.js';
 
 /** Options of the Redis stores' `open…` functions. */
 export interface RedisStoreOptions {
@@ -50,7 +49,7 @@ export interface RedisClientOptions {
 }
 
 const REDIS_URL: ServerUrlForm = {
-  protocols: backendProtocols(redisBackend),
+  rules: redisRules,
   form: 'redis://host:port[/db]',
   schemes: 'redis:// or rediss://',
 };
@@ -87,7 +86,7 @@ export async function connectRedis(
   options: RedisStoreOptions,
   extra: { readonly stringNumbers?: boolean } = {},
 ): Promise<RedisConnection> {
-  const address = redactUrl(url);
+  const address = redactOwnUrl(url, redisRules);
   const timeoutMs = options.connectTimeoutMs ?? 5000;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new RangeError(`connectTimeoutMs: expected a positive integer, got ${timeoutMs}`);
@@ -129,7 +128,7 @@ export async function connectRedis(
   } catch (error) {
     redis.disconnect();
     const cause = lastError instanceof Error ? lastError : error;
-    throw storeError('redis', address, 'connect', cause);
+    throw storeError(redisSite(address), 'connect', cause);
   } finally {
     clearTimeout(timer);
   }

@@ -12,7 +12,7 @@
  *
  * Durability is NOT this store's business: a Redis without persistence (or a FLUSHALL) loses
  * the counter, and INCRBY then starts again at 0. The caller checks every block against a
- * durable high-water mark before serving it (src/sequences/counter-source.ts).
+ * durable high-water mark before serving it (packages/idforge/src/sequences/counter-source.ts).
  *
  * The client fails fast (no offline queue, no resend of a command in flight, a bounded
  * command timeout: see ./connect.ts), so a down or silent Redis rejects with
@@ -20,13 +20,18 @@
  * queued one would wait without bound. Safe to share within a process.
  */
 import { createHash } from 'node:crypto';
-import { SequenceExhaustedError, TagExistsError } from 'idforge';
 import type { CounterStore } from 'idforge/sequences';
-import { assertTag, MAX_SEQUENCE_VALUE } from 'idforge/sequences';
+import {
+  assertTag,
+  MAX_SEQUENCE_VALUE,
+  SequenceExhaustedError,
+  TagExistsError,
+} from 'idforge/sequences';
 import type { Redis } from 'ioredis';
-import { callFailure } from '../call.js';
 import { OWNED, type Ownership } from '../owned.js';
+import { storeError } from '../store-error.js';
 import type { RedisClientOptions, RedisStoreOptions } from './connect.js';
+import { redisSite } from './rules.js';
 import { openRedisStore, RedisStore } from './store.js';
 
 /** The largest value of a Redis integer and of a sequence number. */
@@ -116,7 +121,7 @@ export class RedisCounterStore extends RedisStore implements CounterStore {
       return int(await this.#redis.incrby(k, by));
     } catch (error) {
       if (overflow(error)) throw new SequenceExhaustedError(tag, await this.#current(k));
-      throw callFailure(this, 'incrBy', error);
+      throw storeError(redisSite(this.address), 'incrBy', error);
     }
   }
 
@@ -138,7 +143,7 @@ export class RedisCounterStore extends RedisStore implements CounterStore {
         return int(await this.#redis.eval(RAISE_SOURCE, 1, k, v));
       }
     } catch (error) {
-      throw callFailure(this, 'raiseTo', error);
+      throw storeError(redisSite(this.address), 'raiseTo', error);
     }
   }
 
@@ -157,7 +162,7 @@ export class RedisCounterStore extends RedisStore implements CounterStore {
     try {
       reply = await this.#redis.set(k, value.toString(), 'NX');
     } catch (error) {
-      throw callFailure(this, 'create', error);
+      throw storeError(redisSite(this.address), 'create', error);
     }
     if (reply === null) throw new TagExistsError(tag);
     return value;

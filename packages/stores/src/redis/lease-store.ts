@@ -39,6 +39,7 @@ import type { Redis } from 'ioredis';
 import { storeCall } from '../call.js';
 import type { Ownership } from '../owned.js';
 import type { RedisClientOptions, RedisStoreOptions } from './connect.js';
+import { redisSite } from './rules.js';
 import { ACQUIRE, LIST, type LuaScript, RELEASE, RENEW, SCRIPTS } from './scripts.js';
 import { openRedisStore, RedisStore } from './store.js';
 
@@ -106,7 +107,7 @@ export class RedisLeaseStore extends RedisStore implements LeaseStore {
 
   /** Loads the scripts into the server's script cache. Idempotent; nothing else to create. */
   migrate(): Promise<void> {
-    return storeCall(this, 'migrate', async () => {
+    return storeCall(redisSite(this.address), 'migrate', async () => {
       for (const s of SCRIPTS) {
         const sha = await this.#redis.script('LOAD', s.source);
         if (sha !== s.sha)
@@ -116,7 +117,7 @@ export class RedisLeaseStore extends RedisStore implements LeaseStore {
   }
 
   acquire(request: LeaseRequest): Promise<Lease | null> {
-    return storeCall(this, 'acquire', async () => {
+    return storeCall(redisSite(this.address), 'acquire', async () => {
       const o = request.owner;
       const reply = await this.#eval(
         ACQUIRE,
@@ -146,7 +147,7 @@ export class RedisLeaseStore extends RedisStore implements LeaseStore {
   }
 
   renew(lease: Lease, report: RenewReport): Promise<RenewResult> {
-    return storeCall(this, 'renew', async () => {
+    return storeCall(redisSite(this.address), 'renew', async () => {
       const w = lease.workerId;
       const reply = await this.#eval(
         RENEW,
@@ -168,7 +169,7 @@ export class RedisLeaseStore extends RedisStore implements LeaseStore {
   }
 
   release(lease: Lease, finalMarkMs: number | null): Promise<void> {
-    return storeCall(this, 'release', async () => {
+    return storeCall(redisSite(this.address), 'release', async () => {
       const w = lease.workerId;
       await this.#eval(
         RELEASE,
@@ -184,7 +185,7 @@ export class RedisLeaseStore extends RedisStore implements LeaseStore {
   }
 
   list(): Promise<LeaseRecord[]> {
-    return storeCall(this, 'list', async () => {
+    return storeCall(redisSite(this.address), 'list', async () => {
       const reply = await this.#eval(LIST, [`${this.prefix}index`], [this.prefix]);
       return array(reply).map((row): LeaseRecord => {
         const [id, instanceId, host, pid, startedAt, expiresAt, mark, lastIssued, clock, store] =
@@ -206,14 +207,14 @@ export class RedisLeaseStore extends RedisStore implements LeaseStore {
   }
 
   readMark(workerId: number): Promise<number | null> {
-    return storeCall(this, 'readMark', async () =>
+    return storeCall(redisSite(this.address), 'readMark', async () =>
       nullableNumber(await this.#redis.get(this.#key('mark', workerId))),
     );
   }
 
   /** Redis's `TIME`, in unix ms. */
   serverTimeMs(): Promise<number | null> {
-    return storeCall(this, 'serverTimeMs', async () => {
+    return storeCall(redisSite(this.address), 'serverTimeMs', async () => {
       const [seconds, micros] = await this.#redis.time();
       return requiredNumber(seconds) * 1000 + Math.floor(requiredNumber(micros) / 1000);
     });

@@ -11,15 +11,15 @@ import {
   serverOptions,
   withNamespace,
 } from '../backend.js';
+import { sqliteRules } from './rules.js';
 
 const timeout = (options: OpenStoreOptions) => options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
 
 export const sqliteBackend: Backend = {
-  name: 'sqlite',
+  ...sqliteRules,
   title: 'SQLite',
   form: 'sqlite:PATH',
   drivers: ['better-sqlite3'],
-  url: { path: true },
   open: {
     leases: async (url, options) => {
       const { openSqliteLeaseStore } = await import('./lease-store.js');
@@ -57,11 +57,4 @@ export const sqliteBackend: Backend = {
       'on each connection your application opens with registerIdforgeFunctions(db, { layout, ' +
       'node }) from @idforge/stores (docs/in-database.md)',
   },
-  classify: ({ code, message }) =>
-    code === 'SQLITE_ERROR' && typeof message === 'string' && /^no such table\b/.test(message)
-      ? 'not-migrated'
-      : // SQLITE_READONLY and its extended codes: opened, but this user may not write the file.
-        typeof code === 'string' && code.startsWith('SQLITE_READONLY')
-        ? 'read-only'
-        : null,
 };

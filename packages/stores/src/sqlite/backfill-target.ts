@@ -10,7 +10,6 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
-import { BackfillTableError } from 'idforge';
 import type {
   BackfillColumn,
   BackfillColumnSpec,
@@ -20,11 +19,13 @@ import type {
   BackfillTarget,
   BackfillValue,
 } from 'idforge/public';
+import { BackfillTableError } from 'idforge/public';
 import { quoteTable, scanOf } from '../backfill-sql.js';
-import { callFailure } from '../call.js';
 import type { SqliteDatabase } from '../driver-types.js';
-import { redactUrl } from '../url.js';
+import { redactOwnUrl } from '../redact.js';
+import { storeError } from '../store-error.js';
 import { connectSqlite } from './connect.js';
+import { sqliteRules, sqliteSite } from './rules.js';
 import { runSqliteSync } from './run.js';
 import { sqliteTextMsSql } from './time-text.js';
 
@@ -211,7 +212,7 @@ export class SqliteBackfillTarget implements BackfillTarget {
           { cause: error },
         );
       }
-      throw callFailure({ backend: 'sqlite', address: this.address }, 'create index', error);
+      throw storeError(sqliteSite(this.address), 'create index', error);
     }
   }
 
@@ -227,7 +228,7 @@ export class SqliteBackfillTarget implements BackfillTarget {
  * when the path cannot be used (missing: a typo must not create an empty database).
  */
 export async function openSqliteBackfillTarget(url: string): Promise<SqliteBackfillTarget> {
-  const address = redactUrl(url);
+  const address = redactOwnUrl(url, sqliteRules);
   const database = await connectSqlite(url, address, 5000, { create: false });
   return new SqliteBackfillTarget({ database, address, owned: true });
 }

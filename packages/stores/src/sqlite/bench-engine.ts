@@ -19,8 +19,9 @@ import type {
 } from 'idforge/bench';
 import { BENCH_PREFIX, segmentBenchSequence } from '../bench-sql.js';
 import type { SqliteDatabase } from '../driver-types.js';
-import { redactUrl } from '../url.js';
+import { redactOwnUrl } from '../redact.js';
 import { connectSqlite } from './connect.js';
+import { sqliteRules } from './rules.js';
 import { runSqliteSync } from './run.js';
 import { SqliteSegmentStore } from './segment-store.js';
 
@@ -192,6 +193,6 @@ export class SqliteBenchEngine implements BenchEngine {
  * when the path cannot be used.
  */
 export async function openSqliteBenchEngine(url: string): Promise<SqliteBenchEngine> {
-  const address = redactUrl(url);
+  const address = redactOwnUrl(url, sqliteRules);
   return new SqliteBenchEngine(await connectSqlite(url, address, 5000), address);
 }

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { bindingFailure, loadDriver } from '../driver.js';
 import type { SqliteDatabase, SqliteDatabaseClass } from '../driver-types.js';
+import { redactOwnUrl } from '../redact.js';
 import { assertTablePrefix } from '../segment-args.js';
 import { storeError } from '../store-error.js';
 import {
@@ -16,7 +17,7 @@ import {
   type StoreFileOptions,
   storePathFailure,
 } from '../store-path.js';
-import { redactUrl } from '../url.js';
+import { sqliteRules, sqliteSite } from './rules.js';
 import { SQLITE_BUSY_SLICE_MS, setBusyBudget } from './run.js';
 
 /**
@@ -29,13 +30,16 @@ export function parseSqliteUrl(url: string): { path: string; namespace: string |
   const rest = url.replace(/^sqlite:(\/\/)?/i, '');
   const q = rest.indexOf('?');
   const path = q < 0 ? rest : rest.slice(0, q);
-  if (path === '') throw new RangeError(`store URL: expected sqlite:PATH, got "${redactUrl(url)}"`);
+  if (path === '')
+    throw new RangeError(
+      `store URL: expected sqlite:PATH, got "${redactOwnUrl(url, sqliteRules)}"`,
+    );
   let namespace: string | undefined;
   if (q >= 0) {
     for (const [key, value] of new URLSearchParams(rest.slice(q + 1))) {
       if (key !== 'namespace') {
         throw new RangeError(
-          `store URL: a sqlite: URL accepts only the parameter "namespace", got "${key.length > 40 ? `${key.slice(0, 37)}...` : key}" in ${redactUrl(url)}`,
+          `store URL: a sqlite: URL accepts only the parameter "namespace", got "${key.length > 40 ? `${key.slice(0, 37)}...` : key}" in ${redactOwnUrl(url, sqliteRules)}`,
         );
       }
       namespace = assertTablePrefix(value);
@@ -104,7 +108,7 @@ export async function connectSqlite(
     throw (
       bindingFailure('better-sqlite3', 'sqlite', error) ??
       (memory ? null : storePathFailure('sqlite', path, error)) ??
-      storeError('sqlite', address, 'connect', error)
+      storeError(sqliteSite(address), 'connect', error)
     );
   }
   if (!existed) options.onCreate?.(resolve(path));

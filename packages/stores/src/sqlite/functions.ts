@@ -29,14 +29,13 @@ import {
   type Layout,
   parseSnowflake,
   SnowflakeGenerator,
-  snowflakeBounds,
   snowflakeTimestamp,
   UuidV7Generator,
-  uuidv7At,
-  uuidv7Bounds,
 } from 'idforge';
 import { defaultClock } from 'idforge/internal';
+import { snowflakeBounds } from 'idforge/snowflake';
 import { layoutKey, layoutSql, nodeFieldsOf } from 'idforge/sql';
+import { uuidv7At, uuidv7Bounds } from 'idforge/uuid';
 import { fileIdentity, type NodeClaim, takeNodeClaim } from './node-claim.js';
 import { sqliteTextMs } from './time-text.js';
 

@@ -15,12 +15,13 @@
  * number on every call): a row at the bound is `GapFreeExhaustedError`.
  */
 import type Database from 'better-sqlite3';
-import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge';
 import type { GapFreeStore } from 'idforge/sequences';
+import { GapFreeExhaustedError, GapFreeTimeoutError } from 'idforge/sequences';
 import type { SqliteDatabase } from '../driver-types.js';
 import { checkGapFreeKey, GAP_FREE_MAX, outsideTransaction } from '../gap-free-args.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import { storeError } from '../store-error.js';
+import { sqliteSite } from './rules.js';
 
 /** Options of {@link SqliteGapFreeStore}. */
 export interface SqliteGapFreeOptions {
@@ -78,7 +79,7 @@ export class SqliteGapFreeStore implements GapFreeStore<SqliteDatabase> {
   tag TEXT NOT NULL, period TEXT NOT NULL, last INTEGER NOT NULL CHECK (last >= 0),
   PRIMARY KEY (tag, period)) WITHOUT ROWID`);
     } catch (error) {
-      throw storeError(this.backend, this.address, 'gap-free migrate', error);
+      throw storeError(sqliteSite(this.address), 'gap-free migrate', error);
     }
   }
 
@@ -98,7 +99,7 @@ export class SqliteGapFreeStore implements GapFreeStore<SqliteDatabase> {
       if (BUSY.test(String((error as { code?: unknown })?.code))) {
         throw new GapFreeTimeoutError(tag, period, this.backend, 0, error);
       }
-      throw storeError(this.backend, this.address, 'gap-free increment', error);
+      throw storeError(sqliteSite(this.address), 'gap-free increment', error);
     }
     // The row exists (created above if it was missing): only one at the bound moves not.
     if (row === undefined) throw new GapFreeExhaustedError(tag, period, this.backend);
@@ -114,7 +115,7 @@ export class SqliteGapFreeStore implements GapFreeStore<SqliteDatabase> {
         .get(tag, period) as { last: bigint } | undefined;
       return row?.last ?? 0n;
     } catch (error) {
-      throw storeError(this.backend, this.address, 'gap-free last', error);
+      throw storeError(sqliteSite(this.address), 'gap-free last', error);
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * {@link DurableMarkStore} on SQLite (better-sqlite3): the high-water marks that guard Redis
- * counters against moving backwards (src/sequences/counter-source.ts).
+ * counters against moving backwards (packages/idforge/src/sequences/counter-source.ts).
  *
  *   idforge_counter_marks(key TEXT PRIMARY KEY, mark INTEGER NOT NULL)
  *

@@ -21,8 +21,11 @@
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { BehindMarkError, type Clock, NodeInUseError } from 'idforge';
+import type { Clock } from 'idforge';
+import { BehindMarkError } from 'idforge/coord';
+import { NodeInUseError } from '../errors.js';
 import { storeError } from '../store-error.js';
+import { sqliteSite } from './rules.js';
 
 /** How far ahead of the tick being issued the mark is written. */
 export const MARK_AHEAD_MS = 100;
@@ -98,7 +101,7 @@ export function takeNodeClaim(
     if (BUSY.test(String((error as { code?: unknown })?.code))) {
       throw new NodeInUseError(path, layout.name, node, claimPath);
     }
-    throw storeError('sqlite', address, 'claim the node', error);
+    throw storeError(sqliteSite(address), 'claim the node', error);
   }
   waitPast(clock, markMs + layout.unitMs, node);
   return claimOf(db, address, markMs);
@@ -126,7 +129,7 @@ function claimOf(db: Database.Database, address: string, startMs: number): NodeC
       try {
         write.run(tickStartMs + MARK_AHEAD_MS);
       } catch (error) {
-        throw storeError('sqlite', address, 'write the node mark', error);
+        throw storeError(sqliteSite(address), 'write the node mark', error);
       }
       markMs = tickStartMs + MARK_AHEAD_MS;
     },

@@ -16,6 +16,7 @@ import { Backoff } from 'idforge/internal';
 import { storeCallSync } from '../call.js';
 import type { SqliteDatabase } from '../driver-types.js';
 import { storeError } from '../store-error.js';
+import { sqliteSite } from './rules.js';
 
 /** The longest one call blocks the event loop waiting for a lock (the driver's busy timeout). */
 export const SQLITE_BUSY_SLICE_MS = 20;
@@ -55,7 +56,7 @@ export async function runSqlite<T>(
       if (error instanceof IdforgeError) throw error;
       const left = budgetMs - (performance.now() - started);
       if (!isBusy(error) || left <= 0) {
-        throw storeError('sqlite', address, operation, error);
+        throw storeError(sqliteSite(address), operation, error);
       }
       backoff ??= new Backoff({ initialMs: 4, maxMs: 100 });
       await sleep(Math.min(backoff.next(), left));
@@ -68,5 +69,5 @@ export async function runSqlite<T>(
  * on a database no other idforge process writes), its failure typed as {@link runSqlite}'s.
  */
 export function runSqliteSync<T>(address: string, operation: string, fn: () => T): T {
-  return storeCallSync({ backend: 'sqlite', address }, operation, fn);
+  return storeCallSync(sqliteSite(address), operation, fn);
 }

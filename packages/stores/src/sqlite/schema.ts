@@ -4,7 +4,7 @@
  */
 
 /**
- * Leases, marks and claims (src/coord/ports.ts). Times are unix ms integers. `grant_mark_ms` is
+ * Leases, marks and claims (packages/idforge/src/coord/ports.ts). Times are unix ms integers. `grant_mark_ms` is
  * the worker ID's mark when the lease was granted: a release never sets the mark below it.
  */
 export const SQLITE_LEASE_SCHEMA = `

@@ -18,7 +18,6 @@
  * settled promises; safe to share within a process.
  */
 import type Database from 'better-sqlite3';
-import { SequenceExhaustedError, TagExistsError, UnknownTagError } from 'idforge';
 import { assertNumber } from 'idforge/internal';
 import {
   assertTag,
@@ -27,6 +26,9 @@ import {
   type Segment,
   type SegmentStore,
   type SegmentTag,
+  SequenceExhaustedError,
+  TagExistsError,
+  UnknownTagError,
 } from 'idforge/sequences';
 import type { Ownership } from '../owned.js';
 import {

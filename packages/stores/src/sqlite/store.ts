@@ -5,15 +5,16 @@
  */
 import type Database from 'better-sqlite3';
 import { OWNED, type Ownership } from '../owned.js';
+import { redactOwnUrl } from '../redact.js';
 import { assertTablePrefix, DEFAULT_SEGMENT_NAMESPACE } from '../segment-args.js';
 import type { StoreFileOptions } from '../store-path.js';
-import { redactUrl } from '../url.js';
 import {
   connectSqlite,
   parseSqliteUrl,
   type SqliteClientOptions,
   sqliteAddress,
 } from './connect.js';
+import { sqliteRules } from './rules.js';
 import { runSqlite } from './run.js';
 
 /**
@@ -86,7 +87,7 @@ export async function openSqliteStore<S extends { migrate(): Promise<void> }>(
   busyTimeoutMs: () => number,
   migrate: boolean,
 ): Promise<S> {
-  const address = redactUrl(url);
+  const address = redactOwnUrl(url, sqliteRules);
   const namespace = assertTablePrefix(
     options.namespace ?? parseSqliteUrl(url).namespace ?? DEFAULT_SEGMENT_NAMESPACE,
   );

@@ -60,6 +60,7 @@ export type AdviseValues = OptionValues<typeof adviseOptions>;
 
 /** `idforge advise`. */
 export const adviseCli: Command<typeof adviseOptions> = {
+  summary: ['advise', 'recommend an ID scheme from a few questions (--writers N, --json)'],
   help: adviseHelp,
   options: adviseOptions,
   run: adviseCommand,

@@ -1,19 +1,15 @@
 import { Buffer } from 'node:buffer';
 import {
-  fromMysqlSwap,
   IdforgeError,
   InvalidIdError,
   inspect,
   parseKsuid,
   parseSnowflake,
   parseUlid,
-  toMysqlSwap,
-  ulidToUuid,
-  uuidToUlid,
-  v1ToV6,
-  v6ToV1,
 } from '../../core/index.js';
 import { isTypeIdPrefix, parseTypeId, typeIdToUuid, uuidToTypeId } from '../../public/index.js';
+import { ulidToUuid, uuidToUlid } from '../../ulid/index.js';
+import { fromMysqlSwap, toMysqlSwap, v1ToV6, v6ToV1 } from '../../uuid/index.js';
 import type { Options, OptionValues } from '../args.js';
 import { formatId } from '../formats.js';
 import type { Command } from '../host.js';
@@ -51,6 +47,7 @@ export type ConvertValues = OptionValues<typeof convertOptions>;
 
 /** `idforge convert <id...>`. */
 export const convertCli: Command<typeof convertOptions> = {
+  summary: ['convert <id...>', 'convert between forms: v1/v6, MySQL swapped bytes, ULID/UUID, hex'],
   help: convertHelp,
   options: convertOptions,
   run: convertCommand,

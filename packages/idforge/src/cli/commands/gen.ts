@@ -7,13 +7,13 @@ import {
   type Layout,
   parseSnowflake,
   SnowflakeGenerator,
-  UINT64_MAX,
   UlidGenerator,
   UuidV7Generator,
   uuidv4,
-  uuidv4Bytes,
 } from '../../core/index.js';
 import { isTypeIdPrefix, TypeIdGenerator } from '../../public/index.js';
+import { UINT64_MAX } from '../../snowflake/index.js';
+import { uuidv4Bytes } from '../../uuid/index.js';
 import {
   integer,
   layoutFlag,
@@ -89,6 +89,7 @@ export type GenValues = OptionValues<typeof genOptions>;
 
 /** `idforge gen <scheme>`. */
 export const genCli: Command<typeof genOptions> = {
+  summary: ['gen <scheme>', 'generate IDs: uuidv4, uuidv7, ulid, ksuid, snowflake, typeid'],
   help: genHelp,
   options: genOptions,
   run: genCommand,

@@ -45,6 +45,7 @@ export type InspectValues = OptionValues<typeof inspectOptions>;
 
 /** `idforge inspect <id...>`. */
 export const inspectCli: Command<typeof inspectOptions> = {
+  summary: ['inspect <id...>', 'detect the scheme of IDs and decode them (time, version, fields)'],
   help: inspectHelp,
   options: inspectOptions,
   run: inspectCommand,

@@ -19,6 +19,7 @@ export type LayoutsValues = OptionValues<typeof layoutsOptions>;
 
 /** `idforge layouts`: the presets as of now. */
 export const layoutsCli: Command<typeof layoutsOptions> = {
+  summary: ['layouts', 'list the Snowflake layouts with their horizons and rate caps'],
   help: layoutsHelp,
   options: layoutsOptions,
   run: (positionals, values, io) => {

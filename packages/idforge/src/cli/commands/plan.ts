@@ -1,6 +1,7 @@
 /** `idforge plan`: offset/increment statements for N writers sharing one number space. */
 import {
   MAX_WRITERS,
+  PLAN_DIALECTS,
   type PlanDialect,
   planWriters,
   type WriterPlan,
@@ -48,6 +49,7 @@ export type PlanValues = OptionValues<typeof planOptions>;
 
 /** `idforge plan --writers N`. */
 export const planCli: Command<typeof planOptions> = {
+  summary: ['plan --writers N', 'auto-increment offset/increment statements for N writers'],
   help: planHelp,
   options: planOptions,
   run: planCommand,
@@ -113,8 +115,8 @@ export function planCommand(positionals: string[], values: PlanValues, io: CliIo
         : undefined
       : integer('--writer', values.writer, 1, writers);
   const dialect = values.dialect ?? 'mysql';
-  if (dialect !== 'mysql' && dialect !== 'postgres') {
-    throw new UsageError(`--dialect: expected mysql or postgres, got "${dialect}"`);
+  if (!(PLAN_DIALECTS as readonly string[]).includes(dialect)) {
+    throw new UsageError(`--dialect: expected ${PLAN_DIALECTS.join(' or ')}, got "${dialect}"`);
   }
   const increment =
     values.increment === undefined

@@ -6,7 +6,6 @@ import {
   InvalidIdError,
   parseUlid,
   parseUuid,
-  UINT64_MAX,
 } from '../../core/index.js';
 import {
   formatPublicKeys,
@@ -15,6 +14,7 @@ import {
   PublicIds,
   type PublicKey,
 } from '../../public/index.js';
+import { UINT64_MAX } from '../../snowflake/index.js';
 import { integer, type Options, type OptionValues } from '../args.js';
 import type { Command } from '../host.js';
 import { type CliIo, collectInputs, excerpt, LineWriter, UsageError } from '../io.js';
@@ -70,6 +70,7 @@ export type PublicValues = OptionValues<typeof publicOptions>;
 
 /** `idforge public <sub>`. */
 export const publicCli: Command<typeof publicOptions> = {
+  summary: ['public <sub>', 'opaque public IDs: keygen, retire, encode <id...>, decode <pid...>'],
   help: publicHelp,
   options: publicOptions,
   run: publicCommand,

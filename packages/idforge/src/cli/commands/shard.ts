@@ -39,6 +39,10 @@ export type ShardValues = OptionValues<typeof shardOptions>;
 
 /** `idforge shard <id...>`. */
 export const shardCli: Command<typeof shardOptions> = {
+  summary: [
+    'shard <id...>',
+    'salt bucket and composite key for range-partitioned stores (--buckets N)',
+  ],
   help: shardHelp,
   options: shardOptions,
   run: shardCommand,

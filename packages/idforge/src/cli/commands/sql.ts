@@ -66,6 +66,10 @@ type SqlValues = OptionValues<typeof sqlOptions>;
 
 /** `idforge sql`. */
 export const sqlCli: Command<typeof sqlOptions> = {
+  summary: [
+    'sql',
+    'SQL functions minting and decoding IDs inside PostgreSQL or MariaDB\n(prints the SQL; --store URL --apply installs, --remove removes)',
+  ],
   help: sqlHelp,
   options: sqlOptions,
   run: sqlCommand,

@@ -103,6 +103,10 @@ export type BackfillFlags = OptionValues<typeof backfillOptions>;
 
 /** `idforge backfill --store URL --table T --column C --scheme S`. */
 export const backfillCli: Command<typeof backfillOptions> = {
+  summary: [
+    'backfill',
+    'add and fill a public ID column of a live table, online (--store, --table)',
+  ],
   help: backfillHelp,
   options: backfillOptions,
   run: backfillCommand,

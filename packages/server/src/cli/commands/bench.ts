@@ -85,6 +85,7 @@ export type BenchValues = OptionValues<typeof benchOptions>;
 
 /** `idforge bench db`. */
 export const benchCli: Command<typeof benchOptions> = {
+  summary: ['bench db', 'measure what each key scheme costs on your database (--store, --rows)'],
   help: benchHelp,
   options: benchOptions,
   run: benchCommand,

@@ -31,6 +31,7 @@ export type LeasesValues = OptionValues<typeof leasesOptions>;
 
 /** `idforge leases [--store URL] [--json]`. */
 export const leasesCli: Command<typeof leasesOptions> = {
+  summary: ['leases', 'list the live worker-ID leases of a store, with their marks'],
   help: leasesHelp,
   options: leasesOptions,
   run: leasesCommand,

@@ -27,6 +27,7 @@ export type MigrateValues = OptionValues<typeof migrateOptions>;
 
 /** `idforge migrate [--store URL]`. */
 export const migrateCli: Command<typeof migrateOptions> = {
+  summary: ['migrate', 'create what idforge needs in a store (--store URL; idempotent)'],
   help: migrateHelp,
   options: migrateOptions,
   run: migrateCommand,

@@ -1,7 +1,7 @@
 /** `idforge seq create|next|show|step`: segment sequences ("号段") in a store. */
 
 import {
-  openRedisCounterStore,
+  openCounterStore,
   openSegmentStore,
   openSequenceSource,
   sequenceKind,
@@ -86,6 +86,10 @@ export type SeqValues = OptionValues<typeof seqOptions>;
 
 /** `idforge seq <create|next|show|step> [tag]`. */
 export const seqCli: Command<typeof seqOptions> = {
+  summary: [
+    'seq <sub> [tag]',
+    'segment sequences (create, next, show, step): numbers by blocks from a table',
+  ],
   help: seqHelp,
   options: seqOptions,
   run: seqCommand,
@@ -159,7 +163,7 @@ export async function seqCommand(
         "seq step sets a segment table's step; a counter store keeps none (its block size is the client's)",
       );
     }
-    return redisSeq(
+    return counterSeq(
       sub,
       tag,
       {
@@ -276,8 +280,11 @@ async function tableSeq(
   return 0;
 }
 
-/** `seq` on a Redis counter: create raises it to start - 1; next draws guarded blocks. */
-async function redisSeq(
+/**
+ * `seq` on a counter store (the registry's, by role): create sets the counter to start - 1;
+ * next draws guarded blocks.
+ */
+async function counterSeq(
   sub: 'create' | 'next' | 'show',
   tag: string | undefined,
   args: { start: bigint; count: number; json: boolean; marks: string },
@@ -285,11 +292,16 @@ async function redisSeq(
   io: CliIo,
 ): Promise<number> {
   if (sub === 'show') {
-    throw new UsageError('seq show lists segment tables; a Redis counter has no table to list');
+    throw new UsageError('seq show lists segment tables; a counter store has no table to list');
   }
   if (sub === 'create') {
-    const counter = await openRedisCounterStore(url);
+    const counter = await openCounterStore(url);
     try {
+      if (counter.create === undefined) {
+        throw new UsageError(
+          `seq create: the ${counter.backend} counter store cannot create a counter ahead; its first block creates it`,
+        );
+      }
       // Refused like a table store's existing tag: an existing counter is left as it is.
       const now = await counter.create(tag!, args.start - 1n);
       io.stdout.write(`counter ${tag} in ${counter.address}: next number above ${now}\n`);

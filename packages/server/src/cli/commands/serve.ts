@@ -89,7 +89,15 @@ function serveOptions(): Record<string, { type: 'string' | 'boolean' }> {
  * `idforge serve`. Its flags are the configuration keys (CONFIG_KEYS, the service's), so its
  * option table is built at load and its values are those of any table.
  */
-export const serveCli: Command = { help: serveHelp, options: serveOptions(), run: serveCommand };
+export const serveCli: Command = {
+  summary: [
+    'serve',
+    'run the ID service: HTTP API, Leaf routes, metrics, dashboard\n(serve --help lists every setting)',
+  ],
+  help: serveHelp,
+  options: serveOptions(),
+  run: serveCommand,
+};
 
 function readConfigFile(path: string): { path: string; values: unknown } {
   let text: string;

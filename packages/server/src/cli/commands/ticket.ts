@@ -50,6 +50,7 @@ export type TicketValues = OptionValues<typeof ticketOptions>;
 
 /** `idforge ticket <setup|next> <tag>`. */
 export const ticketCli: Command<typeof ticketOptions> = {
+  summary: ['ticket <sub> <tag>', 'Flickr ticket servers (setup, next) over --servers URL,URL'],
   help: ticketHelp,
   options: ticketOptions,
   run: ticketCommand,

@@ -1,6 +1,7 @@
 /** GET /v1/ids/{scheme}: IDs of any scheme, `count` per answer. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ErrorCode, HLC_HEADER, MAX_GENE_FROM, type SnowflakeGeneOptions } from 'idforge';
+import { ErrorCode, type SnowflakeGeneOptions } from 'idforge';
+import { HLC_HEADER, MAX_GENE_FROM } from 'idforge/wire';
 import { allowScheme } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
 import { badRequest, HttpError } from '../errors.js';

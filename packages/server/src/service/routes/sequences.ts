@@ -1,6 +1,6 @@
 /** Numbers from central sequences, one by one or as whole segments for a client to serve. */
 import type { FastifyInstance } from 'fastify';
-import type { SegmentBody } from 'idforge';
+import type { SegmentBody } from 'idforge/wire';
 import { allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
 import { badRequest } from '../errors.js';

@@ -1,10 +1,10 @@
 /**
  * Operational errors of `idforge/hlc` (hybrid logical clocks and the IDs built on them). Part
- * of the one catalogue: codes in `errors.ts`, each documented with its fix in
- * `docs/errors.md` (a test keeps the two in step). Kept in the core so the service can map
- * them to a status without importing the clock.
+ * of the one catalogue: codes in the core's `errors.ts`, each documented with its fix in
+ * `docs/errors.md` (a test keeps the two in step). A file of their own, so the service can map
+ * them to a status without loading the clock.
  */
-import { IdforgeError } from './errors.js';
+import { IdforgeError } from '../core/index.js';
 
 /**
  * A remote HLC timestamp is further ahead of the local physical clock than `maxDriftMs`.

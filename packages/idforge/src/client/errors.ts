@@ -1,14 +1,14 @@
 /**
  * Operational errors of `idforge/client`, the HTTP client of the idforge service. Part of the
  * one catalogue: every code is documented with its fix in `docs/errors.md` (a test keeps the
- * two in step). Kept in the core so any caller can recognise them without importing the client.
+ * two in step). A file of their own: recognising one loads no HTTP code.
  *
  * They are raised in the caller's process, never by the service: a server's own error reaches
  * the caller inside one of them (`serverCode`, `serverMessage`). No message, field or cause
  * ever carries the bearer token: base URLs with credentials are refused at construction, and
  * the token travels only in the Authorization header.
  */
-import { IdforgeError } from './errors.js';
+import { IdforgeError } from '../core/index.js';
 
 /** Why one server did not serve a request, as listed by {@link ServiceUnavailableError}. */
 export interface ServerFailure {

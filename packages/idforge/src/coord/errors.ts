@@ -1,73 +1,11 @@
 /**
- * Operational errors of the coordination layer (worker-ID leases, clock high-water marks) and
- * of the stores behind it. Part of the one catalogue: the codes are in `errors.ts`, every one
- * documented in `docs/errors.md`. Kept in the core so that any caller (service, client, CLI)
- * can recognise them without importing a driver.
+ * Operational errors of the coordination layer (worker-ID leases, clock high-water marks),
+ * exported by idforge/coord. Part of the one catalogue: the codes are in the core's
+ * `errors.ts`, every one documented in `docs/errors.md`. The store failure every port shares
+ * (`StoreUnavailableError`) and `NotReadyError` (also thrown by idforge/hlc) are in the core's
+ * `errors-shared.ts`.
  */
-import { IdforgeError } from './errors.js';
-
-/**
- * A store (SQLite, PostgreSQL, MariaDB, Redis, etcd, a file) could not be reached, did not
- * answer in time, or failed an operation for a reason that has no code of its own. `backend`
- * and `address` (credentials removed) say which; `cause` is the driver's error. Nothing was
- * issued on the strength of the failed call. The message states the failure only: whether
- * anyone retries depends on the caller (a running node does, the one-shot CLI does not).
- * A store that answers but is not migrated, refuses the credentials or has an unusable path
- * is `StoreNotMigratedError`, `StoreAuthError` or `StorePathError` (errors-store.ts).
- */
-export class StoreUnavailableError extends IdforgeError {
-  readonly backend: string;
-  readonly address: string;
-  /** What idforge was doing: 'connect', 'acquire', 'renew', ... */
-  readonly operation: string;
-
-  /**
-   * `message` replaces the default ("BACKEND store at ADDRESS failed during OPERATION: cause.
-   * Check that the server is running ...") when one store is not the whole story (a list of
-   * ticket servers).
-   */
-  constructor(
-    backend: string,
-    address: string,
-    operation: string,
-    cause?: unknown,
-    message?: string,
-  ) {
-    const why = cause instanceof Error ? `: ${cause.message}` : '';
-    super(
-      'IDF_STORE_UNAVAILABLE',
-      message ??
-        `${backend} store at ${address} failed during ${operation}${why}. Check that the ` +
-          'server is running and reachable at that address.',
-      { cause },
-    );
-    this.backend = backend;
-    this.address = address;
-    this.operation = operation;
-  }
-}
-
-/**
- * The driver a store needs is not installed: pg, mysql2, ioredis and etcd3 are optional peer
- * dependencies of idforge, loaded only when a URL (or class) of their backend is used.
- * `driver` is the npm package to install; `backend` the store that needed it.
- */
-export class DriverMissingError extends IdforgeError {
-  readonly driver: string;
-  readonly backend: string;
-
-  constructor(driver: string, backend: string, cause?: unknown) {
-    super(
-      'IDF_DRIVER_MISSING',
-      `the ${backend} store needs the package "${driver}", which is not installed: ` +
-        `run \`npm install ${driver}\` in your project (@idforge/stores lists every driver as an ` +
-        'optional peer dependency, so that applications install only the drivers they use).',
-      { cause },
-    );
-    this.driver = driver;
-    this.backend = backend;
-  }
-}
+import { IdforgeError } from '../core/index.js';
 
 /** Every worker ID in the range is held by a live lease, and the wait for one ran out. */
 export class NoFreeWorkerError extends IdforgeError {
@@ -122,24 +60,6 @@ export class LeaseLostError extends IdforgeError {
     );
     this.workerId = workerId;
     this.backend = backend;
-    this.reason = reason;
-  }
-}
-
-/**
- * The node cannot issue yet: it holds no lease, its clock has not passed the worker ID's
- * stored high-water mark, or the mark reservation ahead of the clock is not yet persisted.
- * Temporary: wait with `node.whenReady()`.
- */
-export class NotReadyError extends IdforgeError {
-  readonly reason: string;
-
-  constructor(reason: string) {
-    super(
-      'IDF_NOT_READY',
-      `the Snowflake node is not ready to issue: ${reason}. Wait with node.whenReady(); if it ` +
-        'persists, check the store.',
-    );
     this.reason = reason;
   }
 }

@@ -4,7 +4,7 @@
  * found and the fix; none goes away by retrying. Part of the one catalogue: codes in
  * `errors.ts`, each documented in `docs/errors.md`. `address` never carries a password.
  */
-import { IdforgeError } from './errors.js';
+import { IdforgeError } from '../core/index.js';
 
 /**
  * The table has no usable key to walk it by: the key column (`--key-column`, default `id`) is

@@ -1,12 +1,13 @@
 /**
  * Operational errors of `idforge/public` (opaque public IDs). Part of the one catalogue: codes
- * in `errors.ts`, each documented with its fix in `docs/errors.md` (a test keeps the two in
- * step). Kept in the core so a service can map them to a status without importing the cipher.
+ * in the core's `errors.ts`, each documented with its fix in `docs/errors.md` (a test keeps
+ * the two in step). A file of their own, so a service can map them to a status without
+ * loading the cipher.
  *
  * No message or field ever carries key material. A rejected public ID is quoted only in part
  * (its first 64 characters): it came from outside and may be long.
  */
-import { IdforgeError } from './errors.js';
+import { IdforgeError } from '../core/index.js';
 
 /** Why a public ID was rejected. */
 export type PublicIdInvalidReason =

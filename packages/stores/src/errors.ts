@@ -1,12 +1,12 @@
 /**
- * Store errors with a cause of their own: the store answered, but is not migrated, refused the
+ * Errors only the stores throw, exported by @idforge/stores: a driver is missing or unbuilt,
+ * SQLite's node is in use, or the store answered but is not migrated, refused the
  * credentials, or (SQLite, file) its path cannot be used. Each names the fix; none of them goes
  * away by retrying, so idforge does not retry them (a store that cannot be reached or times
- * out is `StoreUnavailableError`, errors-coord.ts). Part of the one catalogue: codes in
- * `errors.ts`, each documented in `docs/errors.md`. `address` never carries a password.
+ * out is idforge's `StoreUnavailableError`). Part of the one catalogue: codes in idforge's
+ * `ErrorCode`, each documented in `docs/errors.md`. `address` never carries a password.
  */
-import { IdforgeError } from './errors.js';
-import { DriverMissingError } from './errors-coord.js';
+import { IdforgeError } from 'idforge';
 
 /**
  * The store answered, but idforge's tables (PostgreSQL: its schema) are not there: the store
@@ -111,49 +111,24 @@ export class StorePathError extends IdforgeError {
 }
 
 /**
- * `idforge bench db` refused a target that holds tables (or files) it did not create: the
- * bench creates, fills and drops tables of its own, and is not meant for a database in use.
- * `objects` names what it found (at most the first ten are in the message).
+ * The driver a store needs is not installed: pg, mysql2, ioredis and etcd3 are optional peer
+ * dependencies of idforge, loaded only when a URL (or class) of their backend is used.
+ * `driver` is the npm package to install; `backend` the store that needed it.
  */
-export class BenchTargetInUseError extends IdforgeError {
+export class DriverMissingError extends IdforgeError {
+  readonly driver: string;
   readonly backend: string;
-  readonly address: string;
-  readonly objects: readonly string[];
 
-  constructor(backend: string, address: string, objects: readonly string[]) {
-    const shown = objects.slice(0, 10).join(', ') + (objects.length > 10 ? ', …' : '');
+  constructor(driver: string, backend: string, cause?: unknown) {
     super(
-      'IDF_BENCH_TARGET_IN_USE',
-      `the ${backend} database at ${address} holds ${objects.length} table(s) the bench did ` +
-        `not create (${shown}). Point --store at an empty database made for the bench ` +
-        '(CREATE DATABASE bench), or pass --force to run beside them (its own tables are ' +
-        'named idforge_bench_* and dropped at the end).',
+      'IDF_DRIVER_MISSING',
+      `the ${backend} store needs the package "${driver}", which is not installed: ` +
+        `run \`npm install ${driver}\` in your project (@idforge/stores lists every driver as an ` +
+        'optional peer dependency, so that applications install only the drivers they use).',
+      { cause },
     );
+    this.driver = driver;
     this.backend = backend;
-    this.address = address;
-    this.objects = objects;
-  }
-}
-
-/**
- * `writeReport` (`idforge bench db --out`) could not write the report into `dir`: the folder,
- * or the one it would be created in, refuses writes (read-only, immutable, no permission),
- * a component of the path is a file, or the disk is full. `reason` is the system's code
- * (EACCES, EROFS, ENOTDIR, ENOSPC...) and `cause` its error. `idforge bench db` checks the
- * folder before it measures anything, and prints a finished report it could not write.
- */
-export class BenchReportWriteError extends IdforgeError {
-  readonly dir: string;
-  readonly reason: string;
-
-  constructor(dir: string, reason: string, cause?: unknown) {
-    super(
-      'IDF_BENCH_REPORT_WRITE',
-      `cannot write the report to ${dir} (${reason}): pick a folder you can write to (idforge bench db --out)`,
-      cause === undefined ? undefined : { cause },
-    );
-    this.dir = dir;
-    this.reason = reason;
   }
 }
 

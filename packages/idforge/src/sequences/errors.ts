@@ -2,7 +2,7 @@
  * Operational errors of the central sequences (segments, ticket servers, counters). Part of
  * the one catalogue: codes in `errors.ts`, each documented in `docs/errors.md`.
  */
-import { IdforgeError } from './errors.js';
+import { IdforgeError } from '../core/index.js';
 
 /**
  * A sequence tag was used before it was made: a segment tag before `idforge seq create` (or
