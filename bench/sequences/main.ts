@@ -16,11 +16,8 @@ import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SegmentBuffer } from '../../packages/idforge/src/sequences/segment-buffer.js';
-import {
-  openCounterStore,
-  openSegmentStore,
-  openSequence,
-} from '../../packages/stores/src/open.js';
+import { openCounterStore, openSegmentStore } from '../../packages/stores/src/open.js';
+import { openSequence } from '../../packages/stores/src/open-sequence.js';
 import { dropNamespaces } from '../../test/helpers/namespaces.js';
 import { gapFreePath } from './gap-free.js';
 

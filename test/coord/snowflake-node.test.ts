@@ -344,6 +344,11 @@ describe('SnowflakeNode on SQLite', () => {
     // A's claim expires with its lease TTL; B, the holder, then resumes.
     await b.whenReady(5000);
     assert.equal(workerOf(b.next()), 6);
+    // B saw the claim at every renewal while it lasted, yet says so once, and once that it resumes.
+    const count = (re: RegExp) => logB.lines.filter((l) => re.test(l)).length;
+    assert.ok(b.metrics.duplicatesDetected >= 1);
+    assert.equal(count(/DUPLICATE WORKER ID/), 1, logB.lines.join('\n'));
+    assert.equal(count(/the other claim on our worker ID has expired; resuming/), 1);
     await a.close();
     await b.close();
     await storeA.close();

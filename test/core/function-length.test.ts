@@ -84,3 +84,15 @@ test('the count sees a long function, an arrow and a method, and its exemptions 
     assert.match(readFileSync(join(root, file), 'utf8'), new RegExp(`function ${name}\\b`), key);
   }
 });
+
+const MAX_FILE_LINES = 400;
+
+test(`no source file of the packages is over ${MAX_FILE_LINES} lines`, () => {
+  // A file that grows past this holds more than one job (issue 35: a 663-line SnowflakeNode).
+  const long = ['idforge', 'stores', 'server']
+    .flatMap((p) => files(join(root, 'packages', p, 'src')))
+    .map((f) => ({ f, lines: readFileSync(f, 'utf8').split('\n').length - 1 }))
+    .filter(({ lines }) => lines > MAX_FILE_LINES)
+    .map(({ f, lines }) => `${relative(root, f)} (${lines} lines)`);
+  assert.deepEqual(long, []);
+});

@@ -13,12 +13,8 @@ import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { createSnowflakeNode, type SnowflakeNode } from '../../packages/idforge/src/coord/index.js';
 import { IdforgeError } from '../../packages/idforge/src/core/index.js';
-import {
-  migrateStore,
-  openLeaseStore,
-  openSegmentStore,
-  openSequence,
-} from '../../packages/stores/src/open.js';
+import { migrateStore, openLeaseStore, openSegmentStore } from '../../packages/stores/src/open.js';
+import { openSequence } from '../../packages/stores/src/open-sequence.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { freePorts, ownServer } from '../helpers/server.js';
 import { serviceSkip } from '../helpers/services.js';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Clock } from '../../packages/idforge/src/core/index.js';
+import type { BuildOptions } from '../../packages/server/src/service/app.js';
 import {
   buildApp,
   type ConfigKey,
@@ -26,12 +27,15 @@ export interface TestService {
 
 /**
  * An app on a fresh SQLite file (unless `settings.store` says otherwise), not listening.
- * `settings` are config values as a file would give them; `env` as IDFORGE_* variables.
+ * `settings` are config values as a file would give them; `env` as IDFORGE_* variables;
+ * `build` as buildApp takes it (`fastLane: false` for a test that adds hooks of its own to
+ * every route: the lane would not run them, so an app with the lane refuses them at start).
  */
 export async function openTestService(
   settings: Record<string, unknown> = {},
   env: Record<string, string> = {},
   clock?: Clock,
+  build: BuildOptions = {},
 ): Promise<TestService> {
   const t = tempDir('idforge-svc-');
   // The event-loop guard is off unless a test asks for it: a loaded CI machine can lag a
@@ -47,7 +51,7 @@ export async function openTestService(
     logger: pino({ level: 'silent' }),
     ...(clock === undefined ? {} : { clock }),
   });
-  const app = await buildApp(opened.deps);
+  const app = await buildApp(opened.deps, build);
   // app.inject() meets the fast lane where a client on a socket would (lane-inject.ts).
   injectThroughLane(app);
   return {

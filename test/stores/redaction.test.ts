@@ -22,9 +22,9 @@ import {
   openLeaseStore,
   openMarkStore,
   openSegmentStore,
-  openSequence,
   openTicketServers,
 } from '../../packages/stores/src/open.js';
+import { openSequence } from '../../packages/stores/src/open-sequence.js';
 import { redactOwnUrl } from '../../packages/stores/src/redact.js';
 import { redactUrl, storeScheme } from '../../packages/stores/src/url.js';
 import { cli } from '../helpers/cli.js';

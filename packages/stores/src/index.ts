@@ -73,9 +73,6 @@ export {
   closeTicketServers,
   lazyTicketServer,
   migrateStore,
-  type OpenedSequence,
-  type OpenSequenceOptions,
-  type OpenSequenceSourceOptions,
   type OpenStoreOptions,
   openBackfillTarget,
   openBenchEngine,
@@ -83,13 +80,18 @@ export {
   openLeaseStore,
   openMarkStore,
   openSegmentStore,
-  openSequence,
-  openSequenceSource,
   openSqlFunctions,
   openTicketServer,
   openTicketServers,
   type TicketServerOptions,
 } from './open.js';
+export {
+  type OpenedSequence,
+  type OpenSequenceOptions,
+  type OpenSequenceSourceOptions,
+  openSequence,
+  openSequenceSource,
+} from './open-sequence.js';
 export type { PostgresClientOptions, PostgresStoreOptions } from './postgres/connect.js';
 export {
   type PgTransactionClient,

@@ -17,11 +17,14 @@
  *   idforge-routes-*     the resources                 gate, metrics, errors, limits, docs
  *
  * In front of Fastify, on Node's request event, the fast lane (fast-lane.ts) answers the hot
- * routes' plain requests with the same checks, counts and answers; every other request, and
- * every request of `app.inject()`, goes through the plugins above.
+ * routes' plain requests by calling the functions their hooks and handlers call (admission.ts,
+ * auth.ts, rate-limit.ts, reply.ts, errors.ts, metrics.ts); it opens once the app is ready and
+ * only if those routes run the hooks it knows (hot-chain.ts), else the app does not start.
+ * Every other request, and every request of `app.inject()`, goes through the plugins above.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { TRUST_PROXY } from './admission.js';
 import { paced, watchStalls } from './backpressure.js';
 import {
   checkingIntervalMs,
@@ -33,6 +36,7 @@ import type { RouteDeps, ServiceDeps } from './deps.js';
 import { errorJson, ServiceCode, statusOf } from './errors.js';
 import { FastLane } from './fast-lane.js';
 import { GeneratedIds } from './generated.js';
+import { checkHotChains } from './hot-chain.js';
 import { IssuedIds } from './issued.js';
 import { authPlugin } from './plugins/auth.js';
 import { docsPlugin } from './plugins/docs.js';
@@ -87,6 +91,8 @@ function fastifyOptions(deps: ServiceDeps, lane: FastLane | null) {
       ? { logger: false }
       : { loggerInstance: deps.logger.child({}, { serializers: { err: safeError } }) }),
     bodyLimit: config.bodyLimit,
+    // The client's address as admission.ts's clientIp reads it on both paths (its reason there).
+    trustProxy: TRUST_PROXY,
     // A whole request (headers and body) within requestTimeoutMs, checked often enough that
     // the bound holds (Node checks every 30 s by default). A missing Host is answered by the
     // gate in the documented shape, not by Node with an empty 400.
@@ -198,6 +204,28 @@ export interface BuildOptions {
   readonly fastLane?: boolean;
 }
 
+/**
+ * Opens the lane once the app is ready, if its hot routes run the hooks it knows; else the
+ * app's ready() (and listen()) fails (hot-chain.ts).
+ */
+function openLane(app: FastifyInstance, lane: FastLane, deps: RouteDeps): void {
+  app.addHook('onReady', function openFastLane(done) {
+    try {
+      checkHotChains(app, app.rateLimiter !== null);
+    } catch (error) {
+      return done(error as Error);
+    }
+    lane.open({
+      deps,
+      drain: app.drain,
+      loadGuard: app.loadGuard,
+      limiter: app.rateLimiter,
+      principal: app.principalOf('ids'),
+    });
+    done();
+  });
+}
+
 /** The Fastify application (not listening). Close it with `app.close()`; deps stay open. */
 export async function buildApp(
   deps: ServiceDeps,
@@ -213,11 +241,6 @@ export async function buildApp(
   };
   for (const routes of ROUTES) await app.register(routes, routeDeps);
   app.decorate('fastLane', lane);
-  lane?.open({
-    deps: routeDeps,
-    drain: app.drain,
-    loadGuard: app.loadGuard,
-    limiter: app.rateLimiter,
-  });
+  if (lane !== null) openLane(app, lane, routeDeps);
   return app;
 }

@@ -110,3 +110,30 @@ export function allowAdmin(p: Principal | null): void {
   if (!p.admin)
     throw new HttpError(ServiceCode.FORBIDDEN, `token "${p.name}" is not an admin token`);
 }
+
+/** Who a request's Authorization header names, when its route admits them; else throws 401/403. */
+export type PrincipalCheck = (authorization: string | undefined) => Principal | null;
+
+/**
+ * The check a route of `access` runs on each request's Authorization header, or null for a
+ * route open to all (ops routes unless `protectOps`). The gate hook and the fast lane both
+ * call the one it returns.
+ */
+export function principalCheck(
+  auth: TokenAuth,
+  access: TokenScope | 'ops' | 'admin', // deps.ts's Access (which imports this module's types)
+  protectOps: boolean,
+): PrincipalCheck | null {
+  if (access === 'ops' && !protectOps) return null;
+  if (access === 'admin')
+    return (header) => {
+      const p = auth.identify(header);
+      allowAdmin(p);
+      return p;
+    };
+  return (header) => {
+    const p = auth.identify(header);
+    if (access !== 'ops') allowScope(p, access);
+    return p;
+  };
+}

@@ -5,7 +5,14 @@
  * the status (a test keeps the two equal); the service's own codes (request, auth, limits) have
  * theirs declared below, beside the codes, and are listed in docs/service.md.
  */
-import { ERROR_CATEGORY, type ErrorCategory, type ErrorCodeValue, IdforgeError } from 'idforge';
+import {
+  ClockRollbackError,
+  ERROR_CATEGORY,
+  type ErrorCategory,
+  ErrorCode,
+  type ErrorCodeValue,
+  IdforgeError,
+} from 'idforge';
 import { UnknownTagError } from 'idforge/sequences';
 import type { ServiceErrorBody } from 'idforge/wire';
 import { PRINTABLE_PATTERN, PRINTABLE_WORDS } from './schemas.js';
@@ -307,4 +314,76 @@ export function leafFailure(error: unknown): {
     body: `${f.code}: ${f.message}`,
     cause: f,
   };
+}
+
+/**
+ * The failures of a store (counted by backend and operation in `idforge_store_errors_total`),
+ * by code: the store errors' classes are @idforge/stores', which the service opens only
+ * through its composition root; the codes are the one catalogue's.
+ */
+const STORE_FAILURES: ReadonlySet<string> = new Set([
+  ErrorCode.STORE_UNAVAILABLE,
+  ErrorCode.STORE_NOT_MIGRATED,
+  ErrorCode.STORE_AUTH,
+  ErrorCode.STORE_PATH,
+]);
+
+/** The series a failure moves (metrics.ts's ServiceMetrics, which imports this module). */
+export interface FailureCounts {
+  storeError(backend: string, operation: string): void;
+  rollbackRefused(): void;
+}
+
+/** What a failed request tells the metrics: a store failure, a clock rollback refused. */
+export function countFailure(metrics: FailureCounts, error: unknown): void {
+  if (error instanceof IdforgeError && STORE_FAILURES.has(error.code)) {
+    const e = error as { backend?: string; operation?: string };
+    metrics.storeError(e.backend ?? 'unknown', e.operation ?? 'unknown');
+  }
+  if (error instanceof ClockRollbackError) metrics.rollbackRefused();
+}
+
+/** Where a failure of the server's own (500 or more) is logged: the app's logger. */
+export interface FailureLog {
+  error(fields: { code: string; route: string | undefined }, message: string): void;
+}
+
+/** A failed request's answer in the documented shape: status, JSON body, whether to say Retry-After. */
+export interface FailureAnswer {
+  readonly status: number;
+  readonly body: string;
+  /** A 503 or 429: `Retry-After: 1`, unless the rate limit set the seconds left in its window. */
+  readonly retryAfter: boolean;
+}
+
+/**
+ * The answer to a request of `route` that failed with `error`, logged (500 or more) and
+ * counted ({@link countFailure}): what the errors plugin's handler and the fast lane send.
+ */
+export function failureAnswer(
+  metrics: FailureCounts,
+  log: FailureLog | undefined,
+  route: string | undefined,
+  error: unknown,
+): FailureAnswer {
+  const f = describeFailure(error);
+  if (f.status >= 500) log?.error({ code: f.code, route }, f.message);
+  countFailure(metrics, error);
+  const retryAfter = f.status === 503 || f.status === 429;
+  return { status: f.status, body: errorJson(f.code, f.message), retryAfter };
+}
+
+/**
+ * The answer of a Leaf route of `route` that failed with `error` ({@link leafFailure}), a
+ * failure of the server's own logged: what the Leaf routes and the fast lane send, as text.
+ */
+export function leafFailureAnswer(
+  log: FailureLog | undefined,
+  route: string,
+  error: unknown,
+): { readonly status: number; readonly body: string } {
+  const f = leafFailure(error);
+  const c = f.cause;
+  if (c.status >= 500) log?.error({ code: c.code, route }, c.message);
+  return f;
 }

@@ -16,51 +16,54 @@
  *   GET /api/segment/get/{key}     Leaf's, for a tag already open in this process
  *
  * and only while the gate would let it through: not draining, a Host on HTTP/1.1, the event
- * loop within its limit, a token of the route's scope (hashed and looked up, as the gate
- * does), allowed the scheme or tag, and not over its rate limit. Anything else (a missing,
- * bad or unknown token, a refusal, a malformed count, an extra parameter, a percent-encoded
- * key) goes to Fastify, which answers it with the documented error; the lane has then counted
- * nothing, consumed nothing, and written nothing.
+ * loop within its limit, a token of the route's scope, allowed the scheme or tag, and not over
+ * its rate limit. Anything else (a missing, bad or unknown token, a refusal, a malformed
+ * count, an extra parameter, a percent-encoded key, a body) goes to Fastify, which answers it
+ * with the documented error; the lane has then counted nothing, consumed nothing, and written
+ * nothing.
  *
- * What the lane does answer, it answers as the route: the same rate-limit count (one limiter
- * per app, shared with the routes' hook) and headers, the same body and content type
- * (text/plain on request), the same issued-ID counts, request metrics under the route's name,
- * and a failure after admission (a node not ready, a lease lost, a store down) in the route's
- * documented shape, logged and counted as the errors plugin does. A test sends the same
- * requests through the lane and through Fastify and compares the answers.
+ * The lane defines none of what it does: each check, answer, error shape and metric is the
+ * function the routes' hooks and handlers call (admission.ts: drain, Host, target, load guard,
+ * client address; auth.ts: the token, its scope, schemes and tags; rate-limit.ts: the key, the
+ * count, the headers; reply.ts: the answers and what they count; errors.ts: a failure's answer,
+ * log line and counts; metrics.ts: the request series). It opens only when each hot route runs
+ * the hooks it knows (hot-chain.ts), so a hook added to them refuses the app at start rather
+ * than being skipped here. test/service/lane-differential.test.ts sends the same seeded
+ * requests (raw, pipelined, malformed, every kind of token) through the lane and through
+ * Fastify alone and compares the answers and the metrics they move.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { SnowflakeNode } from 'idforge/coord';
 import { HLC_HEADER, MAX_TAG_LENGTH, SERVICE_SCHEMES } from 'idforge/wire';
-import { allowScheme, allowScope, allowTag, type Principal, TokenAuth } from './auth.js';
+import { clientIp, refusal } from './admission.js';
+import { allowScheme, allowTag, type Principal, type PrincipalCheck } from './auth.js';
 import type { RouteDeps } from './deps.js';
 import type { Drain } from './drain.js';
-import { describeFailure, errorJson, leafFailure } from './errors.js';
+import { failureAnswer, leafFailureAnswer } from './errors.js';
 import { isGenerated } from './generated.js';
+import { HOT_ROUTES, type HotRoute } from './hot-chain.js';
 import type { LoopLag } from './lag.js';
-import { countFailure } from './plugins/errors.js';
 import { type Limiter, rateHeaders, rateKey } from './rate-limit.js';
-import { idsBody, JSON_TYPE, TEXT, wantsText } from './reply.js';
+import { idsAnswer, JSON_TYPE, leafIdAnswer, segmentAnswer, TEXT, wantsText } from './reply.js';
 import type { Scheme } from './schemas.js';
 import { snowflakes, snowflakesNow } from './snowflakes.js';
 
-/** What the lane reads of the app, once its plugins are registered. */
+/** What the lane reads of the app, once its plugins are registered: the routes' own parts. */
 export interface LaneParts {
   readonly deps: RouteDeps;
   readonly drain: Drain;
   readonly loadGuard: LoopLag | null;
   readonly limiter: Limiter | null;
+  /** The gate's check of an `ids` route's Authorization header (plugins/auth.ts). */
+  readonly principal: PrincipalCheck | null;
 }
 
-const IDS_ROUTE = '/v1/ids/:scheme';
-const LEAF_SNOWFLAKE_ROUTE = '/api/snowflake/get/:key';
-const LEAF_SEGMENT_ROUTE = '/api/segment/get/:key';
-type Route = typeof IDS_ROUTE | typeof LEAF_SNOWFLAKE_ROUTE | typeof LEAF_SEGMENT_ROUTE;
+const [IDS_ROUTE, LEAF_SNOWFLAKE_ROUTE, LEAF_SEGMENT_ROUTE] = HOT_ROUTES;
 
 /** The parts, and each route's recorder of its 200s (the series found once). */
-type Lane = LaneParts & { readonly ok: Readonly<Record<Route, (seconds: number) => void>> };
+type Lane = LaneParts & { readonly ok: Readonly<Record<HotRoute, (seconds: number) => void>> };
 
 const IDS = '/v1/ids/';
 const LEAF_SNOWFLAKE = '/api/snowflake/get/';
@@ -70,11 +73,10 @@ const KEY = new RegExp(`^[A-Za-z0-9._~-]{1,${MAX_TAG_LENGTH}}$`);
 // Every scheme of the wire contract but HLC (its header exchange stays the route's).
 const LANE_SCHEMES = new Set<string>(SERVICE_SCHEMES.filter((s) => s !== 'hlc'));
 
-/** A connection's admitted Authorization header, who it named, and their rate-limit key. */
+/** A connection's admitted Authorization header and who it named. */
 interface Known {
   readonly header: string | undefined;
   readonly who: Principal | null;
-  readonly key: string;
 }
 
 /** A request the lane has admitted: its answer's headers so far, when it began. */
@@ -86,7 +88,6 @@ interface Admitted {
 /** The lane of one app. `take` is Node's request listener in front of Fastify's. */
 export class FastLane {
   #parts: Lane | null = null;
-  #auth: TokenAuth | null = null;
   /**
    * Each connection's last admitted Authorization header and who it named. A keep-alive
    * client sends the same header on every request: compared with that one (the client's own,
@@ -101,10 +102,13 @@ export class FastLane {
     return this.#taken;
   }
 
-  /** Starts taking requests (until then every request goes to Fastify). */
+  /**
+   * Starts taking requests (until then every request goes to Fastify): once the app is ready
+   * and its hot routes' hooks are the ones the lane knows (hot-chain.ts).
+   */
   open(parts: LaneParts): void {
     const { metrics } = parts.deps;
-    const ok = (route: Route) => metrics.recorder(route, 'GET', 200);
+    const ok = (route: HotRoute) => metrics.recorder(route, 'GET', 200);
     this.#parts = {
       ...parts,
       ok: {
@@ -113,9 +117,7 @@ export class FastLane {
         [LEAF_SEGMENT_ROUTE]: ok(LEAF_SEGMENT_ROUTE),
       },
     };
-    this.#auth = new TokenAuth(parts.deps.config.tokens);
   }
-
   /** Answers `req` and returns true, or returns false having done nothing (Fastify's, then). */
   take(req: IncomingMessage, res: ServerResponse): boolean {
     const p = this.#parts;
@@ -196,9 +198,10 @@ export class FastLane {
   }
 
   /**
-   * The gate's checks, the scope's, then the token's schemes (`scheme`) or tags (`tag`), then
-   * the rate limit: the admitted request (its count taken), or null when any of them would
-   * refuse it (nothing counted).
+   * The gate's checks (admission.ts's refusals, then the token's scope), the route's (the
+   * token's schemes for `scheme`, its tags for `tag`), then the rate limit's, each the function
+   * the routes' hooks call: the admitted request (its count taken), or null when any of them
+   * would refuse it (nothing counted; Fastify's hooks answer it).
    */
   #admit(
     p: LaneParts,
@@ -208,17 +211,13 @@ export class FastLane {
     tag: string | null,
   ): Admitted | null {
     const started = performance.now();
-    if (p.drain.closing) return null;
-    if (p.loadGuard !== null && p.loadGuard.lagAt(started) > p.loadGuard.limitMs) return null;
-    if (h.host === undefined && req.httpVersion === '1.1') return null;
+    if (h.body || refusal(p.drain, p.loadGuard, req, h.host) !== null) return null;
     let known = this.#known.get(req.socket);
     try {
       if (known === undefined || known.header !== h.authorization) {
-        const who = (this.#auth as TokenAuth).identify(h.authorization);
-        known = { header: h.authorization, who, key: rateKey(who, req.socket.remoteAddress) };
+        known = { header: h.authorization, who: p.principal?.(h.authorization) ?? null };
         this.#known.set(req.socket, known);
       }
-      allowScope(known.who, 'ids');
       if (tag !== null) allowTag(known.who, tag);
       else allowScheme(known.who, scheme as Scheme);
     } catch {
@@ -226,7 +225,7 @@ export class FastLane {
     }
     const headers: string[] = [];
     if (p.limiter !== null) {
-      const d = p.limiter.takeUnlessFull(known.key);
+      const d = p.limiter.takeUnlessFull(rateKey(known.who, clientIp(req)));
       if (d === null) return null;
       rateHeaders(d, headers);
     }
@@ -241,6 +240,12 @@ interface LaneHeaders {
   accept: string | undefined;
   /** Whether an IdForge-HLC header came (the lane leaves those to the route). */
   hlc: boolean;
+  /**
+   * Whether a body follows (Content-Length or Transfer-Encoding): the lane would answer before
+   * the body is read, so a body that turns out malformed would follow an answer, where the
+   * route's request is the one that failed (400) and answered nothing (client-errors.ts).
+   */
+  body: boolean;
 }
 
 /**
@@ -253,17 +258,19 @@ function scanHeaders(raw: readonly string[]): LaneHeaders {
     authorization: undefined,
     accept: undefined,
     hlc: false,
+    body: false,
   };
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
     const n = name.length;
-    if (n !== 4 && n !== 6 && n !== 11 && n !== 13) continue;
+    if (n !== 4 && n !== 6 && n !== 11 && n !== 13 && n !== 14 && n !== 17) continue;
     const lower = name.toLowerCase();
     const value = raw[i + 1] as string;
     if (lower === 'host') h.host ??= value;
     else if (lower === 'authorization') h.authorization ??= value;
     else if (lower === 'accept') h.accept ??= value;
     else if (lower === HLC_HEADER) h.hlc = true;
+    else if (lower === 'content-length' || lower === 'transfer-encoding') h.body = true;
   }
   return h;
 }
@@ -284,7 +291,7 @@ function countOf(query: string, max: number): number {
   return v <= max ? v : 0;
 }
 
-/** A /v1/ids answer: the IDs counted as issued, the node's HLC stamp, the body. */
+/** A /v1/ids answer (reply.ts's, as the route's). */
 function sendIds(
   p: Lane,
   res: ServerResponse,
@@ -293,30 +300,26 @@ function sendIds(
   text: boolean,
   ids: string[],
 ) {
-  p.deps.issued.add(scheme, ids.length);
-  const stamp = p.deps.hlc?.header();
-  if (stamp != null) a.headers.push(HLC_HEADER, stamp);
-  answer(p, res, a, IDS_ROUTE, 200, text ? TEXT : JSON_TYPE, idsBody(text, ids));
+  const body = idsAnswer(p.deps, scheme, ids, text, a.headers);
+  answer(p, res, a, IDS_ROUTE, 200, text ? TEXT : JSON_TYPE, body);
 }
 
-/** Leaf's Snowflake answer: the one ID, as text. */
+/** Leaf's Snowflake answer (reply.ts's, as the route's). */
 function sendLeafId(p: Lane, res: ServerResponse, a: Admitted, ids: string[]) {
-  p.deps.issued.add('snowflake', 1);
-  answer(p, res, a, LEAF_SNOWFLAKE_ROUTE, 200, TEXT, ids[0] as string);
+  answer(p, res, a, LEAF_SNOWFLAKE_ROUTE, 200, TEXT, leafIdAnswer(p.deps, ids));
 }
 
-/** Leaf's segment answer: the tag's number, as text. */
+/** Leaf's segment answer (reply.ts's, as the route's). */
 function sendNumber(p: Lane, res: ServerResponse, a: Admitted, tag: string, v: bigint) {
-  p.deps.metrics.served(tag, 1);
-  answer(p, res, a, LEAF_SEGMENT_ROUTE, 200, TEXT, v.toString());
+  answer(p, res, a, LEAF_SEGMENT_ROUTE, 200, TEXT, segmentAnswer(p.deps, tag, v));
 }
 
-/** Writes the answer and counts it as the metrics plugin counts a route's. */
+/** Writes the answer and counts it in the series the metrics plugin counts a route's in. */
 function answer(
   p: Lane,
   res: ServerResponse,
   a: Admitted,
-  route: Route,
+  route: HotRoute,
   status: number,
   type: string,
   body: string,
@@ -330,18 +333,15 @@ function answer(
   else p.deps.metrics.request(route, 'GET', status, seconds);
 }
 
-/** A failure after admission, as the errors plugin answers, logs and counts it. */
-function failJson(p: Lane, res: ServerResponse, a: Admitted, route: Route, error: unknown) {
-  const f = describeFailure(error);
-  if (f.status >= 500) p.deps.logger?.error({ code: f.code, route }, f.message);
-  countFailure(p.deps.metrics, error);
-  if (f.status === 503 || f.status === 429) a.headers.push('retry-after', '1');
-  answer(p, res, a, route, f.status, JSON_TYPE, errorJson(f.code, f.message));
+/** A failure after admission: errors.ts's answer, as the errors plugin sends it. */
+function failJson(p: Lane, res: ServerResponse, a: Admitted, route: HotRoute, error: unknown) {
+  const f = failureAnswer(p.deps.metrics, p.deps.logger, route, error);
+  if (f.retryAfter) a.headers.push('retry-after', '1');
+  answer(p, res, a, route, f.status, JSON_TYPE, f.body);
 }
 
-/** A failure of a Leaf route after admission, as the route answers and logs it. */
-function failText(p: Lane, res: ServerResponse, a: Admitted, route: Route, error: unknown) {
-  const f = leafFailure(error);
-  if (f.cause.status >= 500) p.deps.logger?.error({ code: f.cause.code, route }, f.cause.message);
+/** A failure of a Leaf route after admission: errors.ts's answer, as the route sends it. */
+function failText(p: Lane, res: ServerResponse, a: Admitted, route: HotRoute, error: unknown) {
+  const f = leafFailureAnswer(p.deps.logger, route, error);
   answer(p, res, a, route, f.status, TEXT, f.body);
 }

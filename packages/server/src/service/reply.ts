@@ -1,5 +1,12 @@
-/** The answer of every route that hands out IDs or sequence numbers (the wire's IdBatchBody). */
+/**
+ * The answer of every route that hands out IDs or sequence numbers (the wire's IdBatchBody),
+ * and the hot routes' answers, which their routes and the fast lane both send: what each
+ * counts and which headers it adds, defined once.
+ */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HLC_HEADER } from 'idforge/wire';
+import type { RouteDeps } from './deps.js';
+import type { Scheme } from './schemas.js';
 
 /**
  * The answer body: `{"ids":[...]}`, or one per line with `Accept: text/plain`. IDs never need
@@ -48,4 +55,41 @@ export function sendFormatted(
 /** Whether an Accept header asks for text/plain. */
 export function wantsText(accept: string | undefined): boolean {
   return accept?.startsWith('text/plain') === true;
+}
+
+/** What a hot route's answer counts and reads. */
+type AnswerDeps = Pick<RouteDeps, 'issued' | 'hlc' | 'metrics'>;
+
+/**
+ * GET /v1/ids/{scheme}'s answer of `ids`: counted as issued, the node's HLC stamp appended to
+ * `headers` (name, value pairs), the body (its type: {@link TEXT} when `text`, else JSON).
+ */
+export function idsAnswer(
+  deps: AnswerDeps,
+  scheme: Scheme,
+  ids: readonly string[],
+  text: boolean,
+  headers: string[],
+): string {
+  deps.issued.add(scheme, ids.length);
+  const stamp = deps.hlc?.header();
+  if (stamp != null) headers.push(HLC_HEADER, stamp);
+  return idsBody(text, ids);
+}
+
+/** Leaf's GET /api/snowflake/get/{key} answer: the one ID, counted as issued ({@link TEXT}). */
+export function leafIdAnswer(deps: AnswerDeps, ids: readonly string[]): string {
+  deps.issued.add('snowflake', 1);
+  return ids[0] as string;
+}
+
+/** Leaf's GET /api/segment/get/{key} answer: the tag's number, counted as served ({@link TEXT}). */
+export function segmentAnswer(deps: AnswerDeps, tag: string, v: bigint): string {
+  deps.metrics.served(tag, 1);
+  return v.toString();
+}
+
+/** Sets name, value pairs on a Fastify reply (as the fast lane writes them). */
+export function setHeaders(reply: FastifyReply, headers: readonly string[]): void {
+  for (let i = 0; i < headers.length; i += 2) reply.header(headers[i] as string, headers[i + 1]);
 }

@@ -6,59 +6,36 @@
  * answered by the handlers buildApp gives Fastify (client-errors.ts).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ClockRollbackError, ErrorCode, IdforgeError } from 'idforge';
+import { refusal } from '../admission.js';
 import { onUnknownExpectation } from '../client-errors.js';
 import type { ServiceDeps } from '../deps.js';
 import type { Drain } from '../drain.js';
-import { describeFailure, errorJson, ServiceCode, statusOf } from '../errors.js';
+import { errorJson, failureAnswer, ServiceCode, statusOf } from '../errors.js';
 import type { ServiceMetrics } from '../metrics.js';
+import { JSON_TYPE } from '../reply.js';
 import { errorSchema } from '../schemas.js';
-import { hostless, noHost, noPath, notAPath } from './gate.js';
+import { noHost, noPath } from './gate.js';
 import { servicePlugin } from './plugin.js';
-
-/**
- * The failures of a store (counted by backend and operation in `idforge_store_errors_total`),
- * by code: the store errors' classes are @idforge/stores', which the service opens only
- * through its composition root; the codes are the one catalogue's.
- */
-const STORE_FAILURES: ReadonlySet<string> = new Set([
-  ErrorCode.STORE_UNAVAILABLE,
-  ErrorCode.STORE_NOT_MIGRATED,
-  ErrorCode.STORE_AUTH,
-  ErrorCode.STORE_PATH,
-]);
-
-/** What a failed request tells the metrics: a store failure, a clock rollback refused. */
-export function countFailure(metrics: ServiceMetrics, error: unknown): void {
-  if (error instanceof IdforgeError && STORE_FAILURES.has(error.code)) {
-    const e = error as { backend?: string; operation?: string };
-    metrics.storeError(e.backend ?? 'unknown', e.operation ?? 'unknown');
-  }
-  if (error instanceof ClockRollbackError) metrics.rollbackRefused();
-}
 
 function errorHandler(metrics: ServiceMetrics) {
   return (error: FastifyError, req: FastifyRequest, reply: FastifyReply): string => {
-    const f = describeFailure(error);
-    if (f.status >= 500) req.log.error({ code: f.code, route: req.routeOptions.url }, f.message);
-    countFailure(metrics, error);
+    const a = failureAnswer(metrics, req.log, req.routeOptions.url, error);
     // The rate limit sets its own (the seconds left in its window).
-    if ((f.status === 503 || f.status === 429) && !reply.hasHeader('retry-after')) {
-      reply.header('retry-after', '1');
-    }
-    reply.code(f.status).type('application/json; charset=utf-8');
-    return errorJson(f.code, f.message);
+    if (a.retryAfter && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
+    reply.code(a.status).type(JSON_TYPE);
+    return a.body;
   };
 }
 
 function notFoundHandler(drain: Drain, metrics: ServiceMetrics) {
   return (req: FastifyRequest, reply: FastifyReply) => {
-    if (drain.closing) return drain.refuse(reply);
-    if (hostless(req)) throw noHost();
-    if (notAPath(req)) throw noPath();
+    // The gate's refusals but the guard's (a request no route matched mints nothing).
+    const r = refusal(drain, null, req.raw, req.headers.host);
+    if (r === 'closing') return drain.refuse(reply);
+    if (r !== null) throw r === 'no-host' ? noHost() : noPath();
     const status = statusOf(ServiceCode.NOT_FOUND);
     metrics.request('unmatched', req.method, status, reply.elapsedTime / 1000);
-    reply.code(status).type('application/json; charset=utf-8');
+    reply.code(status).type(JSON_TYPE);
     const path = req.url.split('?')[0];
     return errorJson(ServiceCode.NOT_FOUND, `no route ${req.method} ${path}; see /docs`);
   };

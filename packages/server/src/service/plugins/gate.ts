@@ -1,39 +1,42 @@
 /**
  * `idforge-gate`: each route's first hook, which does, in this order, what every request
- * needs before its handler: the shutdown's 503, the Host check, the event-loop guard, auth,
- * and decimal integers in the query. One hook run per request for all five, attached as the
- * route is declared with its access and URL captured once: reading req.routeOptions per
- * request builds an object every time. REF: bench/service (count=1: 42.1 k req/s against
+ * needs before its handler: the refusals of admission.ts (the shutdown's 503, the Host check,
+ * a target that is not a path, the event-loop guard), auth, and decimal integers in the query.
+ * One hook run per request for all of them, attached as the route is declared with its access
+ * and URL captured once: reading req.routeOptions per request builds an object every time. REF: bench/service (count=1: 42.1 k req/s against
  * 42.6 k before issue 19 added the first two and the last, within the noise).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { type Refusal, refusal } from '../admission.js';
+import type { Drain } from '../drain.js';
 import { badRequest, HttpError, ServiceCode } from '../errors.js';
+import type { LoopLag } from '../lag.js';
 import { routeAccess } from '../openapi.js';
 import { decimalIntegers } from '../query.js';
 import { guarded, shed } from './load-guard.js';
 import { type Hook, hooks, servicePlugin } from './plugin.js';
 
-/**
- * Whether an HTTP/1.1 request came without a Host. Node's own refusal of it is an empty 400
- * (requireHostHeader is off in buildApp), so the gate and the 404 handler answer it.
- */
-export function hostless(req: FastifyRequest): boolean {
-  return req.headers.host === undefined && req.raw.httpVersion === '1.1';
-}
-
 export const noHost = () => badRequest('an HTTP/1.1 request needs a Host header');
-
-/**
- * Whether the request target is not a path: `*` (asterisk-form, for a server-wide OPTIONS) or
- * a bare word. The router matches such a target as if it were one (`GET *` was the dashboard),
- * so the gate and the 404 handler refuse it.
- */
-export function notAPath(req: FastifyRequest): boolean {
-  return req.raw.url?.charCodeAt(0) !== 47; // '/'
-}
 
 export const noPath = () =>
   badRequest('the request target must be a path starting with "/" (see /docs)');
+
+/**
+ * Answers a refusal of admission.ts: the drain's and the guard's 503s are answered here (a
+ * shed request is no error to log), the others are errors for the errors plugin. `guard` is
+ * the one {@link refusal} was given.
+ */
+export function refuse(
+  r: Refusal,
+  drain: Drain,
+  guard: LoopLag | null,
+  reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  if (r === 'closing') drain.refuse(reply);
+  else if (r === 'overloaded') shed(reply, guard as LoopLag);
+  else done(r === 'no-host' ? noHost() : noPath());
+}
 
 /**
  * Whether `route` is the HEAD Fastify adds beside a GET that mints (`config.mints`): a HEAD
@@ -64,11 +67,10 @@ export const gatePlugin = servicePlugin(
       const watched = guard !== null && guarded(route.url) ? guard : null;
       const authorize = app.authorize(access);
       const decimal = decimalIntegers(route.schema?.querystring);
-      return (req, reply, done) => {
-        if (drain.closing) return drain.refuse(reply);
-        if (hostless(req)) return done(noHost());
-        if (notAPath(req)) return done(noPath());
-        if (watched?.overloaded) return shed(reply, watched);
+      // Named: the fast lane's start-up check knows the hot routes' hooks by name (hot-chain.ts).
+      const idforgeGate: Hook = (req, reply, done) => {
+        const r = refusal(drain, watched, req.raw, req.headers.host);
+        if (r !== null) return refuse(r, drain, watched, reply, done);
         req.access = access;
         if (authorize !== null) {
           try {
@@ -80,6 +82,7 @@ export const gatePlugin = servicePlugin(
         if (decimal === null) return done();
         decimal(req, reply, done);
       };
+      return idforgeGate;
     };
     app.addHook('onRoute', (route) => {
       if (refusesHead(route)) route.handler = headRefused;

@@ -1,13 +1,14 @@
 /**
  * `idforge-limits`: requests per token (or per address without one) per window, when
  * `rateLimit` is on (rate-limit.ts), counted before each handler; ops routes are exempt. The
- * key and the exemption read what the gate sets on the request (its principal and access),
+ * key and the exemption read what the gate sets on the request (its principal and access) and
+ * the client's address as admission.ts reads it (`clientIp`, the fast lane's too),
  * and the refusal is an HttpError answered by the errors plugin, with `Retry-After` set to the
  * seconds left in the window. Decorates the app with `rateLimiter` (null when off), which the
  * fast lane counts on too. In one of several processes the limit is the node's, counted on the
  * primary's windows (cluster-rate.ts): a decision may then wait for the primary's grant.
  */
-import type { FastifyReply } from 'fastify';
+import { clientIp } from '../admission.js';
 import { ClusterRateLimiter } from '../cluster-rate.js';
 import type { ServiceDeps } from '../deps.js';
 import { HttpError, ServiceCode } from '../errors.js';
@@ -18,6 +19,7 @@ import {
   rateHeaders,
   rateKey,
 } from '../rate-limit.js';
+import { setHeaders } from '../reply.js';
 import { refusesHead } from './gate.js';
 import { type Hook, hooks, servicePlugin } from './plugin.js';
 
@@ -36,11 +38,6 @@ export function rateLimited(limiter: Limiter, d: RateDecision, who: string): Htt
   );
 }
 
-function setHeaders(reply: FastifyReply, d: RateDecision): void {
-  const h = rateHeaders(d);
-  for (let i = 0; i < h.length; i += 2) reply.header(h[i] as string, h[i + 1]);
-}
-
 /** The app's limiter: this process's, or its share of the node's; null when off. */
 function limiterOf({ config, cluster }: ServiceDeps): Limiter | null {
   if (config.rateLimit === 0) return null;
@@ -57,21 +54,23 @@ export const limitsPlugin = servicePlugin(
     const limiter = limiterOf(deps);
     app.decorate('rateLimiter', limiter);
     if (limiter === null) return;
-    const count: Hook = (req, reply, done) => {
+    // Named: the fast lane's start-up check knows the hot routes' hooks by name (hot-chain.ts).
+    const idforgeRateLimit: Hook = (req, reply, done) => {
       if (req.access === 'ops') return done();
+      const ip = clientIp(req.raw);
       const decided = (d: RateDecision) => {
-        setHeaders(reply, d);
+        setHeaders(reply, rateHeaders(d));
         if (!d.limited) return done();
-        const who = req.principal === null ? `client ${req.ip}` : `token "${req.principal.name}"`;
+        const who = req.principal === null ? `client ${ip}` : `token "${req.principal.name}"`;
         done(rateLimited(limiter, d, who));
       };
-      const d = limiter.take(rateKey(req.principal, req.ip));
+      const d = limiter.take(rateKey(req.principal, ip));
       if (d instanceof Promise) d.then(decided, done);
       else decided(d);
     };
     app.addHook('onRoute', (route) => {
       // A refused HEAD is answered nothing a request is counted for.
-      if (!refusesHead(route)) route.preHandler = [...hooks(route.preHandler), count];
+      if (!refusesHead(route)) route.preHandler = [...hooks(route.preHandler), idforgeRateLimit];
     });
   },
   { dependencies: ['idforge-gate', 'idforge-errors'] },

@@ -8,7 +8,7 @@ import { badRequest, HttpError } from '../errors.js';
 import { isGenerated } from '../generated.js';
 import type { ServiceHlc } from '../hlc.js';
 import { routePlugin } from '../plugins/plugin.js';
-import { sendIds } from '../reply.js';
+import { idsAnswer, JSON_TYPE, setHeaders, TEXT, wantsText } from '../reply.js';
 import { idsSchema, type Scheme } from '../schemas.js';
 import { snowflakes } from '../snowflakes.js';
 
@@ -70,7 +70,7 @@ function receiveHlc(hlc: ServiceHlc, req: FastifyRequest): void {
 }
 
 export const idRoutes = routePlugin('ids', async (app: FastifyInstance, deps: RouteDeps) => {
-  const { config, issued, hlc, generated } = deps;
+  const { config, hlc, generated } = deps;
   const fromNode = fromNodes(deps);
   app.get<{ Params: { scheme: Scheme }; Querystring: IdsQuery }>(
     '/v1/ids/:scheme',
@@ -88,10 +88,12 @@ export const idRoutes = routePlugin('ids', async (app: FastifyInstance, deps: Ro
         if (req.query.layout !== undefined) throw badRequest('layout applies to snowflake only');
         ids = generated.mint(scheme, req.query.count);
       } else ids = await fromNode(scheme, req.query, gene);
-      issued.add(scheme, req.query.count);
-      const stamp = hlc?.header();
-      if (stamp != null) reply.header(HLC_HEADER, stamp);
-      return sendIds(req, reply, ids);
+      const text = wantsText(req.headers.accept);
+      const headers: string[] = [];
+      const body = idsAnswer(deps, scheme, ids, text, headers);
+      setHeaders(reply, headers);
+      reply.type(text ? TEXT : JSON_TYPE);
+      return body;
     },
   );
 });

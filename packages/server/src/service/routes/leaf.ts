@@ -9,9 +9,9 @@ import type { SnowflakeNode } from 'idforge/coord';
 import { MAX_TAG_LENGTH } from 'idforge/sequences';
 import { allowScheme, allowTag } from '../auth.js';
 import type { RouteDeps } from '../deps.js';
-import { HttpError, leafFailure, ServiceCode } from '../errors.js';
+import { HttpError, leafFailureAnswer, ServiceCode } from '../errors.js';
 import { routePlugin } from '../plugins/plugin.js';
-import { TEXT } from '../reply.js';
+import { leafIdAnswer, segmentAnswer, TEXT } from '../reply.js';
 import { snowflakes } from '../snowflakes.js';
 
 const keyParam = {
@@ -24,15 +24,14 @@ const text = { 200: { type: 'string', description: 'the ID in decimal' }, 500: {
 
 /** Leaf's answer to a failure; one of the server's (500 or more elsewhere) is logged. */
 function failed(reply: FastifyReply, route: string, error: unknown): string {
-  const f = leafFailure(error);
-  const c = f.cause;
-  if (c.status >= 500) reply.log.error({ code: c.code, route }, c.message);
+  const f = leafFailureAnswer(reply.log, route, error);
   reply.code(f.status).type(TEXT);
   return f.body;
 }
 
 /** `/api/segment/get/{key}`: one number of the tag `key`. */
-function segmentRoute(app: FastifyInstance, { sequences, metrics }: RouteDeps): void {
+function segmentRoute(app: FastifyInstance, deps: RouteDeps): void {
+  const { sequences } = deps;
   app.get<{ Params: { key: string } }>(
     '/api/segment/get/:key',
     {
@@ -50,9 +49,8 @@ function segmentRoute(app: FastifyInstance, { sequences, metrics }: RouteDeps): 
         allowTag(req.principal, key);
         const b = sequences.opened(key) ?? (await sequences.buffer(key));
         const v = b.tryNext() ?? (await b.next());
-        metrics.served(key, 1);
         reply.type(TEXT);
-        return v.toString();
+        return segmentAnswer(deps, key, v);
       } catch (error) {
         return failed(reply, '/api/segment/get/:key', error);
       }
@@ -76,10 +74,9 @@ function snowflakeRoute(app: FastifyInstance, deps: RouteDeps, node: () => Snowf
     async (req, reply) => {
       try {
         allowScheme(req.principal, 'snowflake');
-        const [id] = await snowflakes(node(), 1);
-        deps.issued.add('snowflake', 1);
+        const ids = await snowflakes(node(), 1);
         reply.type(TEXT);
-        return id as string;
+        return leafIdAnswer(deps, ids);
       } catch (error) {
         return failed(reply, '/api/snowflake/get/:key', error);
       }
