@@ -2,7 +2,7 @@
 // token hashed and looked up, a querystring schema, a fixed-window rate limit per token with
 // its three headers, an event-loop lag check on a 100 ms timer, a prom-client counter and
 // latency histogram), as hooks, answering a constant with no idforge code at all: what the
-// service's routes cost before the fast lane (src/service/fast-lane.ts) took the hot ones off
+// service's routes cost before the fast lane (packages/server/src/service/http/fast-lane.ts) took the hot ones off
 // Fastify's hook chain. `--bare` leaves all of them out.
 // Started by bench/service/main.ts; prints its URL.
 import { hash } from 'node:crypto';
@@ -23,7 +23,7 @@ if (!bare) {
     req.who = who;
     done();
   });
-  // What src/service/rate-limit.ts does: one fixed window per key, its headers on each answer.
+  // What src/service/http/rate-limit.ts does: one fixed window per key, its headers on each answer.
   const windows = new Map();
   app.addHook('preHandler', (req, reply, done) => {
     const now = Date.now();
@@ -38,7 +38,7 @@ if (!bare) {
     reply.header('x-ratelimit-reset', Math.ceil((w.start + 60_000 - now) / 1000));
     done();
   });
-  // What src/service/lag.ts does: how late a 100 ms timer fires, read on every request.
+  // What src/service/metrics/lag.ts does: how late a 100 ms timer fires, read on every request.
   let last = performance.now();
   let lag = 0;
   setInterval(() => {

@@ -363,14 +363,14 @@ export const MODULES: readonly ModuleConfig[] = [
   {
     name: 'auth',
     files: [
-      { path: `${SERVER}/auth.ts` },
-      { path: `${SERVER}/plugins/auth.ts` },
+      { path: `${SERVER}/http/auth.ts` },
+      { path: `${SERVER}/http/plugins/auth.ts` },
       {
-        path: `${SERVER}/rate-limit.ts`,
+        path: `${SERVER}/http/rate-limit.ts`,
         tests: ['test/service/rate-limit.test.ts', 'test/service/rate-limit-key.test.ts'],
       },
       {
-        path: `${SERVER}/routes/leases.ts`,
+        path: `${SERVER}/http/routes/leases.ts`,
         functions: ['checkTokenRange', 'checkTokenCount', 'checkAcquire', 'keepWithinCount'],
         tests: ['test/service/lease-routes.test.ts', 'test/service/lease-routes-range.test.ts'],
       },

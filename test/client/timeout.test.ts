@@ -37,10 +37,9 @@ async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number 
 
 describe('issue 19 §15: the server answers a sequence wait within the client timeout', () => {
   test('the service waits less than the client default, with room for the answer', async () => {
-    const service = (await import('../../packages/server/src/service/sequences.js')) as Record<
-      string,
-      unknown
-    >;
+    const service = (await import(
+      '../../packages/server/src/service/domain/sequences.js'
+    )) as Record<string, unknown>;
     const client = (await import('../../packages/idforge/src/client/options.js')) as Record<
       string,
       unknown

@@ -67,7 +67,7 @@ test('the check finds a name that does not exist', () => {
 
 /**
  * The source paths a code file names (`src/sequences/counter-source.ts`,
- * `packages/server/src/service/drain.ts`): a path from the root must exist; a path `src/…`
+ * `packages/server/src/service/http/drain.ts`): a path from the root must exist; a path `src/…`
  * written in a package's own code means that package's file, and in a test, script or
  * benchmark any package's.
  */

@@ -1,5 +1,5 @@
 // An injected request that takes the path a request on a socket takes: the app's fast lane
-// first (packages/server/src/service/fast-lane.ts), then Fastify's router for whatever the lane
+// first (packages/server/src/service/http/fast-lane.ts), then Fastify's router for whatever the lane
 // does not take. Fastify's own app.inject() goes straight to the router, so a test of a hot
 // route through it never meets the lane, which answers those routes in production.
 import type { FastifyInstance } from 'fastify';

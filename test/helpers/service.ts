@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Clock } from '../../packages/idforge/src/core/index.js';
-import type { BuildOptions } from '../../packages/server/src/service/app.js';
+import type { BuildOptions } from '../../packages/server/src/service/http/app.js';
 import {
   buildApp,
   type ConfigKey,

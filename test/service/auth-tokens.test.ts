@@ -3,8 +3,8 @@
 // header is told what to send rather than called malformed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TokenAuth } from '../../packages/server/src/service/auth.js';
-import { HttpError } from '../../packages/server/src/service/errors.js';
+import { TokenAuth } from '../../packages/server/src/service/http/auth.js';
+import { HttpError } from '../../packages/server/src/service/http/errors.js';
 
 const one = new TokenAuth([
   {

@@ -2,7 +2,7 @@
 // Issue 32 §11: a client that never reads exhausted the server's memory. 250 pipelined
 // `GET /v1/ids/snowflake?count=10000` on a connection, never read, kept ~56 MB on the server
 // (every answer built at once and held until its turn); 12 such connections took a server
-// under --max-old-space-size=192 down at the 7th. Now (src/service/backpressure.ts) a request
+// under --max-old-space-size=192 down at the 7th. Now (src/service/http/backpressure.ts) a request
 // pipelined behind an unsent answer waits, unparsed work and all, until that answer has gone
 // to the kernel, and the socket is not read meanwhile; a connection whose answers stay unread
 // for writeTimeoutMs is closed.

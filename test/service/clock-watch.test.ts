@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ManualClock } from '../../packages/idforge/src/core/index.js';
-import { ClockWatch } from '../../packages/server/src/service/clock-watch.js';
+import { ClockWatch } from '../../packages/server/src/service/domain/clock-watch.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 

@@ -3,7 +3,7 @@
 // of the grace the drain closed every idle connection, and Node's "idle" includes a connection
 // whose next request is on its way (or one just accepted, its request not yet read): that
 // request was reset. And the listener closed the moment no connection was open, while other
-// clients were connecting. Now (src/service/drain.ts) the listener closes after a quiet spell,
+// clients were connecting. Now (src/service/http/drain.ts) the listener closes after a quiet spell,
 // and a connection ends by itself: after its answer, or when its client closes it or sends a
 // request (503, Connection: close), up to shutdownTimeoutMs.
 //

@@ -5,20 +5,20 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ERROR_CATEGORY, ErrorCode } from '../../packages/idforge/src/core/index.js';
 import {
+  CountersKeepNoTagsError,
+  NoSequencesError,
+} from '../../packages/server/src/service/domain/sequences.js';
+import {
   describeFailure,
   HttpError,
   SERVICE_CATEGORY,
   statusOf,
-} from '../../packages/server/src/service/errors.js';
+} from '../../packages/server/src/service/http/errors.js';
 import {
   CATEGORY_STATUS,
   CODE_STATUS,
   ServiceCode,
 } from '../../packages/server/src/service/index.js';
-import {
-  CountersKeepNoTagsError,
-  NoSequencesError,
-} from '../../packages/server/src/service/sequences.js';
 
 const errorsDoc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const serviceDoc = readFileSync(new URL('../../docs/service.md', import.meta.url), 'utf8');

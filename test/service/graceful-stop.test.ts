@@ -5,7 +5,7 @@
 // that had just written its next request on one was reset), and the listener closed while
 // clients still connected (the connections in its accept queue were reset).
 //
-// Now (src/service/drain.ts) every request after the signal answers 503 IDF_NOT_READY with
+// Now (src/service/http/drain.ts) every request after the signal answers 503 IDF_NOT_READY with
 // Retry-After and Connection: close, in-flight ones finish with Connection: close, and the
 // listener stays open until every client has had its answer. Here 32 real clients, 16 on
 // keep-alive sockets and 16 opening a connection per request, call a real `idforge serve`

@@ -1,5 +1,5 @@
 // The fast lane opens only when the hot routes run the hooks whose work it does
-// (packages/server/src/service/hot-chain.ts): a hook added to them, which the lane would skip,
+// (packages/server/src/service/http/hot-chain.ts): a hook added to them, which the lane would skip,
 // stops the app from starting, naming the route and the hook.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,7 +10,7 @@ import {
   HOT_ROUTES,
   hookChains,
   knownHooks,
-} from '../../packages/server/src/service/hot-chain.js';
+} from '../../packages/server/src/service/http/hot-chain.js';
 import { openTestService } from '../helpers/service.js';
 
 test('the hot routes of a built app run the hooks the lane knows, and the lane opens', async () => {

@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AggregatorRegistry, Counter, Histogram, Registry } from 'prom-client';
-import { HotCounter, HotHistogram, observe } from '../../packages/server/src/service/hot-series.js';
+import {
+  HotCounter,
+  HotHistogram,
+  observe,
+} from '../../packages/server/src/service/metrics/hot-series.js';
 
 const BOUNDS = [0.001, 0.01, 0.1, 1];
 

@@ -3,7 +3,7 @@
 // without a sample, refusing requests after a 100 ms stall whatever the limit).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LoopLag } from '../../packages/server/src/service/lag.js';
+import { LoopLag } from '../../packages/server/src/service/metrics/lag.js';
 import { stallLoop, waitFor } from '../helpers/wait.js';
 
 test('a stall shorter than the limit is measured, and is not overload', () => {

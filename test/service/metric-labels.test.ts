@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { MAX_TRACKED_TAGS } from '../../packages/server/src/service/metrics.js';
+import { MAX_TRACKED_TAGS } from '../../packages/server/src/service/metrics/metrics.js';
 import { dropNamespaces, freshNamespaceUrl, SERVERS } from '../helpers/namespaces.js';
 import { openTestService, type TestService } from '../helpers/service.js';
 import { serviceSkip } from '../helpers/services.js';

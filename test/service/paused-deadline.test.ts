@@ -13,7 +13,10 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { SegmentBuffer, type SequenceSource } from '../../packages/idforge/src/sequences/index.js';
-import { SEQUENCE_WAIT_MS, SequenceRegistry } from '../../packages/server/src/service/sequences.js';
+import {
+  SEQUENCE_WAIT_MS,
+  SequenceRegistry,
+} from '../../packages/server/src/service/domain/sequences.js';
 import { stallLoop } from '../helpers/wait.js';
 
 // The store stand-in: a process of its own that answers every byte at once.

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import type { ServiceDeps } from '../../packages/server/src/service/deps.js';
-import { authPlugin } from '../../packages/server/src/service/plugins/auth.js';
-import { gatePlugin } from '../../packages/server/src/service/plugins/gate.js';
-import { loadGuardPlugin } from '../../packages/server/src/service/plugins/load-guard.js';
-import { shutdownPlugin } from '../../packages/server/src/service/plugins/shutdown.js';
-import { idRoutes } from '../../packages/server/src/service/routes/ids.js';
+import { authPlugin } from '../../packages/server/src/service/http/plugins/auth.js';
+import { gatePlugin } from '../../packages/server/src/service/http/plugins/gate.js';
+import { loadGuardPlugin } from '../../packages/server/src/service/http/plugins/load-guard.js';
+import { shutdownPlugin } from '../../packages/server/src/service/http/plugins/shutdown.js';
+import { idRoutes } from '../../packages/server/src/service/http/routes/ids.js';
 import { openTestService } from '../helpers/service.js';
 
 async function refusal(register: (app: ReturnType<typeof Fastify>) => void): Promise<string> {

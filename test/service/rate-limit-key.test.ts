@@ -2,7 +2,7 @@
 // address of a token shares one budget), else its client address.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rateKey } from '../../packages/server/src/service/rate-limit.js';
+import { rateKey } from '../../packages/server/src/service/http/rate-limit.js';
 
 test('a request with a token is counted by the token, one without by its address', () => {
   assert.equal(rateKey({ name: 'api' }, '10.0.0.1'), 'token:api');

@@ -2,7 +2,7 @@
 // request, the headers' values, and a bounded number of keys.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RateLimiter, rateHeaders } from '../../packages/server/src/service/rate-limit.js';
+import { RateLimiter, rateHeaders } from '../../packages/server/src/service/http/rate-limit.js';
 
 test('a fixed window per key: max requests, then limited until the window closes', () => {
   let now = 1_000_000;

@@ -4,7 +4,7 @@
 // bytes: inject() and fetch normalise the dot segments away.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeFailure } from '../../packages/server/src/service/errors.js';
+import { describeFailure } from '../../packages/server/src/service/http/errors.js';
 import { assertShape, listeningService, rawExchange } from '../helpers/raw-http.js';
 
 const service = listeningService();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_STORE } from '../../packages/idforge/src/cli/index.js';
 import { DEFAULT_STORE_URL as LIBRARY_DEFAULT } from '../../packages/idforge/src/sequences/index.js';
-import { CONFIG_KEYS, resolveConfig } from '../../packages/server/src/service/config.js';
+import { CONFIG_KEYS, resolveConfig } from '../../packages/server/src/service/config/config.js';
 import { DEFAULT_STORE_URL } from '../../packages/stores/src/index.js';
 
 test('one default store: the library CLI, the stores package and the service agree', () => {

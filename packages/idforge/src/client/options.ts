@@ -13,7 +13,7 @@ export type IdScheme = ServiceScheme;
 
 /**
  * The default `timeoutMs`: above the longest the service waits on its store before it answers
- * (its SEQUENCE_WAIT_MS, 1,500 ms, in packages/server/src/service/sequences.ts; a test keeps the two apart by
+ * (its SEQUENCE_WAIT_MS, 1,500 ms, in packages/server/src/service/domain/sequences.ts; a test keeps the two apart by
  * at least 500 ms), so a store outage reaches the caller as the server's 503 and its code, not
  * as a timeout of the client's own.
  */

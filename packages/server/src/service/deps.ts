@@ -5,16 +5,16 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { LeaseStore, SnowflakeNode } from 'idforge/coord';
-import type { Principal } from './auth.js';
-import type { ClockWatch } from './clock-watch.js';
-import type { ClusterView } from './cluster-view.js';
-import type { ServiceConfig } from './config.js';
-import type { EventLog } from './events.js';
-import type { GeneratedIds } from './generated.js';
-import type { ServiceHlc } from './hlc.js';
-import type { IssuedIds } from './issued.js';
-import type { ServiceMetrics } from './metrics.js';
-import type { SequenceRegistry } from './sequences.js';
+import type { ClusterView } from './cluster/cluster-view.js';
+import type { ServiceConfig } from './config/config.js';
+import type { ClockWatch } from './domain/clock-watch.js';
+import type { GeneratedIds } from './domain/generated.js';
+import type { ServiceHlc } from './domain/hlc.js';
+import type { SequenceRegistry } from './domain/sequences.js';
+import type { Principal } from './http/auth.js';
+import type { EventLog } from './metrics/events.js';
+import type { IssuedIds } from './metrics/issued.js';
+import type { ServiceMetrics } from './metrics/metrics.js';
 
 /** Who this process is, for /v1/status and logs. */
 export interface ServiceIdentity {

@@ -4,11 +4,10 @@
  * + `buildApp` give the Fastify app without listening (tests use `app.inject()`). This file
  * re-exports only, by name.
  */
-export { buildApp } from './app.js';
-export { type Principal, TokenAuth } from './auth.js';
-export { PROCESS_INDEX_ENV, type PrimaryOptions, runPrimary } from './cluster-primary.js';
-export { type ClusterRole, clusterRole } from './cluster-role.js';
-export type { ClusterView, Gathered, GatherKind, ProcessAnswer } from './cluster-view.js';
+
+export { PROCESS_INDEX_ENV, type PrimaryOptions, runPrimary } from './cluster/cluster-primary.js';
+export { type ClusterRole, clusterRole } from './cluster/cluster-role.js';
+export type { ClusterView, Gathered, GatherKind, ProcessAnswer } from './cluster/cluster-view.js';
 export {
   CONFIG_KEYS,
   type ConfigKey,
@@ -17,15 +16,17 @@ export {
   flagName,
   resolveConfig,
   type ServiceConfig,
-} from './config.js';
+} from './config/config.js';
 export {
   ConfigError,
   type LogFormat,
   type LogLevel,
   TOKEN_KEYS,
   type TokenConfig,
-} from './config-values.js';
+} from './config/config-values.js';
 export type { Access, ServiceDeps, ServiceIdentity } from './deps.js';
+export { buildApp } from './http/app.js';
+export { type Principal, TokenAuth } from './http/auth.js';
 export {
   CATEGORY_STATUS,
   CODE_STATUS,
@@ -34,9 +35,9 @@ export {
   type ServiceCategory,
   ServiceCode,
   type ServiceCodeValue,
-} from './errors.js';
-export { EventLog, type ServiceEvent } from './events.js';
-export { ServiceMetrics } from './metrics.js';
+} from './http/errors.js';
+export { EventLog, type ServiceEvent } from './metrics/events.js';
+export { ServiceMetrics } from './metrics/metrics.js';
 export {
   type OpenedService,
   openService,

@@ -16,13 +16,13 @@ import {
 import { HLC_LAYOUT } from 'idforge/hlc';
 import type { NumberRange } from 'idforge/wire';
 import type { Logger } from 'pino';
-import { ClockWatch } from './clock-watch.js';
-import type { ServiceConfig } from './config.js';
+import type { ServiceConfig } from './config/config.js';
 import type { ServiceDeps, ServiceIdentity } from './deps.js';
-import type { EventLog } from './events.js';
-import { ServiceHlc } from './hlc.js';
-import { ServiceMetrics } from './metrics.js';
-import type { SequenceRegistry } from './sequences.js';
+import { ClockWatch } from './domain/clock-watch.js';
+import { ServiceHlc } from './domain/hlc.js';
+import type { SequenceRegistry } from './domain/sequences.js';
+import type { EventLog } from './metrics/events.js';
+import { ServiceMetrics } from './metrics/metrics.js';
 
 /** What the parts are built from besides the configuration (openService's options). */
 export interface PartsOptions {

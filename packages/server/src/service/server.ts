@@ -12,16 +12,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from 'idforge';
 import type { SequenceSource } from 'idforge/sequences';
 import { type Logger, pino } from 'pino';
-import { buildApp } from './app.js';
-import type { ClusterView } from './cluster-view.js';
-import type { ServiceConfig } from './config.js';
+import type { ClusterView } from './cluster/cluster-view.js';
+import type { ServiceConfig } from './config/config.js';
 import type { ServiceDeps, ServiceIdentity } from './deps.js';
-import { EventLog } from './events.js';
-import { MAX_TRACKED_TAGS } from './metrics.js';
+import { SequenceRegistry } from './domain/sequences.js';
+import { buildApp } from './http/app.js';
+import { loopLagOf } from './http/plugins/load-guard.js';
+import { probeListen } from './http/port-probe.js';
+import { EventLog } from './metrics/events.js';
+import { MAX_TRACKED_TAGS } from './metrics/metrics.js';
 import { ServiceParts } from './parts.js';
-import { loopLagOf } from './plugins/load-guard.js';
-import { probeListen } from './port-probe.js';
-import { SequenceRegistry } from './sequences.js';
 import { gracefulStop, type StopReport } from './stop.js';
 
 /** Options of {@link openService} and {@link startService}. */

@@ -4,9 +4,9 @@
  * of `shutdownTimeoutMs` (at least a second), logging how it went.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ServiceConfig } from './config.js';
-import { drainOf } from './drain.js';
-import type { EventLog } from './events.js';
+import type { ServiceConfig } from './config/config.js';
+import { drainOf } from './http/drain.js';
+import type { EventLog } from './metrics/events.js';
 
 /** How a stop went. */
 export interface StopReport {
