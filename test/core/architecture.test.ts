@@ -252,9 +252,11 @@ test('stores reach the library through its entry points; never the server', () =
 
 test('service imports the public barrels of idforge, coord, sequences and hlc; stores only from its composition root', () => {
   const dir = join(server, 'service');
-  // server.ts opens the stores; the settings (config/config.ts, config/config-values.ts) check that a URL
-  // names a store able to hold what it is for.
-  const roots = ['server.ts', 'config/config.ts', 'config/config-values.ts'].map((n) => join(dir, n));
+  // server.ts opens the stores; the settings (config/config.ts, config/config-values.ts) check
+  // that a URL names a store able to hold what it is for.
+  const roots = ['server.ts', 'config/config.ts', 'config/config-values.ts'].map((n) =>
+    join(dir, n),
+  );
   for (const f of files(dir)) {
     for (const spec of imports(f)) {
       if (spec.startsWith('.')) {
